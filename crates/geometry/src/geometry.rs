@@ -1,0 +1,527 @@
+//! Board geometry: cells on a lattice, labels, colours, regions and rays.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// A cell of a board: a dense index in `0..geometry.len()`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Cell(pub u16);
+
+impl Cell {
+    /// The index as `usize`, for table lookups.
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A lattice displacement: `dx` towards higher files (the first player's right), `dy` towards
+/// higher ranks (away from the first player).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Vector {
+    /// File displacement.
+    pub dx: i16,
+    /// Rank displacement.
+    pub dy: i16,
+}
+
+impl Vector {
+    /// A vector from its components.
+    pub const fn new(dx: i16, dy: i16) -> Self {
+        Vector { dx, dy }
+    }
+
+    /// The opposite vector.
+    pub const fn reversed(self) -> Self {
+        Vector::new(-self.dx, -self.dy)
+    }
+}
+
+/// How cells are laid out, which decides what a lattice vector means.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Lattice {
+    /// Square cells, `(file, rank)` coordinates; the chess-family boards.
+    Square,
+    /// Hexagonal cells in axial coordinates `(q, r)`; Glinski's board.
+    Hex,
+}
+
+/// A named set of cells per player, e.g. a promotion zone or a palace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Region name as the rules refer to it (`"promotion"`, `"palace"`).
+    pub name: String,
+    /// The cells for each player, indexed by player number.
+    pub cells: Vec<Vec<Cell>>,
+}
+
+/// Problems found while building a geometry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GeometryError {
+    /// The board has no cells.
+    Empty,
+    /// More cells than the 65535 a [`Cell`] can address.
+    TooManyCells(usize),
+    /// Two cells share a label.
+    DuplicateLabel(String),
+    /// Two cells share lattice coordinates.
+    DuplicateCoordinates(i32, i32),
+    /// A region names coordinates that are not a cell.
+    RegionOutsideBoard(String, i32, i32),
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GeometryError::Empty => write!(f, "board has no cells"),
+            GeometryError::TooManyCells(n) => write!(f, "board has {n} cells, more than 65535"),
+            GeometryError::DuplicateLabel(l) => write!(f, "two cells are labelled {l:?}"),
+            GeometryError::DuplicateCoordinates(x, y) => {
+                write!(f, "two cells at lattice point ({x}, {y})")
+            }
+            GeometryError::RegionOutsideBoard(name, x, y) => {
+                write!(f, "region {name:?} names ({x}, {y}), which is not a cell")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GeometryError {}
+
+#[derive(Clone, Debug)]
+struct CellInfo {
+    x: i32,
+    y: i32,
+    label: String,
+    colour: u8,
+}
+
+/// A board: cells with lattice coordinates, labels, colours and regions.
+///
+/// Geometries are built once per variant and then only read, mostly while piece tables are
+/// compiled; nothing on the hot path of move generation calls into it.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    lattice: Lattice,
+    cells: Vec<CellInfo>,
+    min_x: i32,
+    min_y: i32,
+    width: i32,
+    height: i32,
+    grid: Vec<Option<Cell>>,
+    by_label: HashMap<String, Cell>,
+    regions: Vec<Region>,
+    players: usize,
+}
+
+impl Geometry {
+    /// The lattice the cells sit on.
+    pub fn lattice(&self) -> Lattice {
+        self.lattice
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the board has no cells (never true for a built geometry).
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Number of players the regions are given for.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// All cells in index order.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.cells.len() as u16).map(Cell)
+    }
+
+    /// Lattice coordinates of a cell.
+    pub fn coords(&self, cell: Cell) -> (i32, i32) {
+        let c = &self.cells[cell.index()];
+        (c.x, c.y)
+    }
+
+    /// The cell at lattice coordinates, if there is one.
+    pub fn at(&self, x: i32, y: i32) -> Option<Cell> {
+        let gx = x - self.min_x;
+        let gy = y - self.min_y;
+        if gx < 0 || gy < 0 || gx >= self.width || gy >= self.height {
+            return None;
+        }
+        self.grid[(gy * self.width + gx) as usize]
+    }
+
+    /// The cell reached from `cell` by one displacement `v`, if it exists.
+    pub fn offset(&self, cell: Cell, v: Vector) -> Option<Cell> {
+        let (x, y) = self.coords(cell);
+        self.at(x + v.dx as i32, y + v.dy as i32)
+    }
+
+    /// The rays from `cell` repeating displacement `v`, at most `max` steps (`None`: unbounded).
+    ///
+    /// A ray stops before the first lattice point that is not a cell. On lattice boards there
+    /// is exactly one ray (possibly empty); the list form leaves room for boards whose lines
+    /// fork (three-player chess), where each branch is one ray.
+    pub fn rays(&self, cell: Cell, v: Vector, max: Option<usize>) -> Vec<Vec<Cell>> {
+        let mut ray = Vec::new();
+        let mut cur = cell;
+        while max.is_none_or(|m| ray.len() < m) {
+            match self.offset(cur, v) {
+                Some(next) => {
+                    ray.push(next);
+                    cur = next;
+                }
+                None => break,
+            }
+        }
+        vec![ray]
+    }
+
+    /// The notation label of a cell (`e4`, `a10`, `w1`).
+    pub fn label(&self, cell: Cell) -> &str {
+        &self.cells[cell.index()].label
+    }
+
+    /// The cell with this exact label.
+    pub fn cell_by_label(&self, label: &str) -> Option<Cell> {
+        self.by_label.get(label).copied()
+    }
+
+    /// Every way to read a cell label at the start of `text`, with the rest of the text.
+    ///
+    /// `a10a9` starts with both `a1` and `a10`; callers try each split.
+    pub fn label_prefixes<'t>(&self, text: &'t str) -> Vec<(Cell, &'t str)> {
+        let mut out = Vec::new();
+        for end in 1..=text.len().min(8) {
+            if !text.is_char_boundary(end) {
+                continue;
+            }
+            if let Some(&c) = self.by_label.get(&text[..end]) {
+                out.push((c, &text[end..]));
+            }
+        }
+        out
+    }
+
+    /// Colour of a cell (0 = dark, 1 = light on two-coloured boards; hex boards use 0..3).
+    pub fn colour(&self, cell: Cell) -> u8 {
+        self.cells[cell.index()].colour
+    }
+
+    /// The named region, if the board has it.
+    pub fn region(&self, name: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.name == name)
+    }
+
+    /// All regions.
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// Rows of the bounding box from the top (highest rank) down, `None` where a lattice point
+    /// is not a cell: the shape a FEN board field and a text drawing walk.
+    pub fn rows_from_top(&self) -> Vec<Vec<Option<Cell>>> {
+        (0..self.height)
+            .rev()
+            .map(|gy| {
+                (0..self.width)
+                    .map(|gx| self.grid[(gy * self.width + gx) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Width and height of the bounding box of the lattice coordinates.
+    pub fn bounding_box(&self) -> (i32, i32) {
+        (self.width, self.height)
+    }
+
+    /// The cells strictly between `a` and `b` when they lie on one lattice line (same rank, file
+    /// or diagonal on square boards), walking unit steps; `None` otherwise.
+    pub fn between(&self, a: Cell, b: Cell) -> Option<Vec<Cell>> {
+        let (ax, ay) = self.coords(a);
+        let (bx, by) = self.coords(b);
+        let (dx, dy) = (bx - ax, by - ay);
+        if (dx, dy) == (0, 0) || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+            return None;
+        }
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let mut out = Vec::new();
+        let (mut x, mut y) = (ax + sx, ay + sy);
+        while (x, y) != (bx, by) {
+            out.push(self.at(x, y)?);
+            x += sx;
+            y += sy;
+        }
+        Some(out)
+    }
+}
+
+/// Builds a [`Geometry`] from lattice points.
+pub struct GeometryBuilder {
+    lattice: Lattice,
+    points: Vec<(i32, i32)>,
+    label: Box<dyn Fn(i32, i32) -> String>,
+    colour: Box<dyn Fn(i32, i32) -> u8>,
+    regions: Vec<(String, Vec<Vec<(i32, i32)>>)>,
+    players: usize,
+}
+
+/// Algebraic label: file letter(s) from `a`, rank number from 1.
+fn algebraic(x: i32, y: i32) -> String {
+    let mut file = String::new();
+    let mut n = x;
+    loop {
+        file.insert(0, (b'a' + (n % 26) as u8) as char);
+        n = n / 26 - 1;
+        if n < 0 {
+            break;
+        }
+    }
+    format!("{file}{}", y + 1)
+}
+
+impl GeometryBuilder {
+    /// A full `files` x `ranks` rectangle of square cells labelled `a1`.., with `a1` dark.
+    pub fn rectangle(files: i32, ranks: i32) -> Self {
+        let points = (0..ranks)
+            .flat_map(|y| (0..files).map(move |x| (x, y)))
+            .collect();
+        GeometryBuilder {
+            lattice: Lattice::Square,
+            points,
+            label: Box::new(algebraic),
+            colour: Box::new(|x, y| ((x + y) & 1) as u8),
+            regions: Vec::new(),
+            players: 2,
+        }
+    }
+
+    /// Removes lattice points (holes in the board).
+    pub fn without(mut self, holes: &[(i32, i32)]) -> Self {
+        self.points.retain(|p| !holes.contains(p));
+        self
+    }
+
+    /// Adds cells outside the rectangle (Omega's wizard cells, Big Outer Chess's corners).
+    pub fn with_cells(mut self, extra: &[(i32, i32)]) -> Self {
+        self.points.extend_from_slice(extra);
+        self
+    }
+
+    /// Sets how cells are labelled from their coordinates.
+    pub fn labels(mut self, f: impl Fn(i32, i32) -> String + 'static) -> Self {
+        self.label = Box::new(f);
+        self
+    }
+
+    /// Sets how cells are coloured from their coordinates.
+    pub fn colours(mut self, f: impl Fn(i32, i32) -> u8 + 'static) -> Self {
+        self.colour = Box::new(f);
+        self
+    }
+
+    /// Sets the number of players regions are given for (2 by default).
+    pub fn players(mut self, n: usize) -> Self {
+        self.players = n;
+        self
+    }
+
+    /// Adds a named region, listing its lattice points for each player.
+    pub fn region(mut self, name: &str, per_player: Vec<Vec<(i32, i32)>>) -> Self {
+        self.regions.push((name.to_string(), per_player));
+        self
+    }
+
+    /// Numbers the cells in (rank, file) order and checks the board.
+    pub fn build(self) -> Result<Geometry, GeometryError> {
+        let mut points = self.points;
+        points.sort_by_key(|&(x, y)| (y, x));
+        if points.is_empty() {
+            return Err(GeometryError::Empty);
+        }
+        if points.len() > u16::MAX as usize {
+            return Err(GeometryError::TooManyCells(points.len()));
+        }
+        for w in points.windows(2) {
+            if w[0] == w[1] {
+                return Err(GeometryError::DuplicateCoordinates(w[0].0, w[0].1));
+            }
+        }
+        let min_x = points.iter().map(|p| p.0).min().unwrap_or(0);
+        let max_x = points.iter().map(|p| p.0).max().unwrap_or(0);
+        let min_y = points.iter().map(|p| p.1).min().unwrap_or(0);
+        let max_y = points.iter().map(|p| p.1).max().unwrap_or(0);
+        let (width, height) = (max_x - min_x + 1, max_y - min_y + 1);
+        let mut grid = vec![None; (width * height) as usize];
+        let mut cells = Vec::with_capacity(points.len());
+        let mut by_label = HashMap::new();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            let label = (self.label)(x, y);
+            if by_label.insert(label.clone(), Cell(i as u16)).is_some() {
+                return Err(GeometryError::DuplicateLabel(label));
+            }
+            grid[((y - min_y) * width + (x - min_x)) as usize] = Some(Cell(i as u16));
+            cells.push(CellInfo {
+                x,
+                y,
+                label,
+                colour: (self.colour)(x, y),
+            });
+        }
+        let mut geometry = Geometry {
+            lattice: self.lattice,
+            cells,
+            min_x,
+            min_y,
+            width,
+            height,
+            grid,
+            by_label,
+            regions: Vec::new(),
+            players: self.players,
+        };
+        for (name, per_player) in self.regions {
+            let mut cells = Vec::new();
+            for pts in per_player {
+                let mut list = Vec::new();
+                for (x, y) in pts {
+                    let c = geometry
+                        .at(x, y)
+                        .ok_or_else(|| GeometryError::RegionOutsideBoard(name.clone(), x, y))?;
+                    list.push(c);
+                }
+                list.sort();
+                cells.push(list);
+            }
+            geometry.regions.push(Region { name, cells });
+        }
+        Ok(geometry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chessboard_labels_colours_and_numbering() {
+        let g = GeometryBuilder::rectangle(8, 8).build().unwrap();
+        assert_eq!(g.len(), 64);
+        let a1 = g.cell_by_label("a1").unwrap();
+        let h8 = g.cell_by_label("h8").unwrap();
+        assert_eq!((a1.0, h8.0), (0, 63));
+        assert_eq!(g.label(Cell(12)), "e2");
+        assert_eq!(g.colour(a1), 0, "a1 is dark");
+        assert_eq!(g.colour(g.cell_by_label("h1").unwrap()), 1, "h1 is light");
+        let e4 = g.cell_by_label("e4").unwrap();
+        assert_eq!(g.offset(e4, Vector::new(1, 2)), g.cell_by_label("f6"));
+        assert_eq!(g.offset(h8, Vector::new(1, 0)), None);
+        let ray = &g.rays(e4, Vector::new(-1, -1), None)[0];
+        let labels: Vec<_> = ray.iter().map(|&c| g.label(c)).collect();
+        assert_eq!(labels, ["d3", "c2", "b1"]);
+        assert_eq!(g.rays(e4, Vector::new(0, 1), Some(2))[0].len(), 2);
+    }
+
+    #[test]
+    fn twenty_by_twenty_with_multi_digit_ranks() {
+        let g = GeometryBuilder::rectangle(20, 20).build().unwrap();
+        assert_eq!(g.len(), 400);
+        let t20 = g.cell_by_label("t20").unwrap();
+        assert_eq!(t20.0, 399);
+        // "a10a9" can start with a1 or a10; both readings are offered.
+        let reads = g.label_prefixes("a10a9");
+        let labels: Vec<_> = reads.iter().map(|(c, rest)| (g.label(*c), *rest)).collect();
+        assert_eq!(labels, [("a1", "0a9"), ("a10", "a9")]);
+    }
+
+    /// An Omega-style board: 10x10 with four wizard cells diagonally beyond the corners.
+    fn omega_like() -> Geometry {
+        GeometryBuilder::rectangle(10, 10)
+            .with_cells(&[(-1, -1), (10, -1), (10, 10), (-1, 10)])
+            .labels(|x, y| match (x, y) {
+                (-1, -1) => "w1".into(),
+                (10, -1) => "w2".into(),
+                (10, 10) => "w3".into(),
+                (-1, 10) => "w4".into(),
+                _ => format!("{}{}", (b'a' + x as u8) as char, y),
+            })
+            .region("promotion", vec![vec![(0, 9), (9, 9)], vec![(0, 0)]])
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn extra_cells_outside_the_rectangle() {
+        let g = omega_like();
+        assert_eq!(g.len(), 104);
+        let w1 = g.cell_by_label("w1").unwrap();
+        let a0 = g.cell_by_label("a0").unwrap();
+        let j9 = g.cell_by_label("j9").unwrap();
+        // Numbering stays (rank, file) ordered, so w1 and w2 come before a0.
+        assert_eq!(w1.0, 0);
+        assert_eq!(a0.0, 2);
+        // The wizard cell lies on the long diagonal and has no orthogonal neighbour.
+        let diag = &g.rays(w1, Vector::new(1, 1), None)[0];
+        assert_eq!(diag.len(), 11);
+        assert_eq!(diag.last().map(|&c| g.label(c)), Some("w3"));
+        assert_eq!(diag[9], j9);
+        for v in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
+            assert_eq!(g.offset(w1, Vector::new(v.0, v.1)), None);
+        }
+        // Rook rays stop at the missing border points: a0 cannot slide to w1's row.
+        assert!(g.rays(a0, Vector::new(-1, 0), None)[0].is_empty());
+        // Leaps may land on an extra cell: a (3,3) leap from c2 reaches w1.
+        let c2 = g.cell_by_label("c2").unwrap();
+        assert_eq!(g.offset(c2, Vector::new(-3, -3)), Some(w1));
+        let rows = g.rows_from_top();
+        assert_eq!(rows.len(), 12);
+        assert_eq!(rows[0].len(), 12);
+        assert_eq!(rows[0].iter().filter(|c| c.is_some()).count(), 2);
+        let promo = g.region("promotion").unwrap();
+        assert_eq!(promo.cells[0].len(), 2);
+    }
+
+    #[test]
+    fn holes_are_not_cells_and_stop_rays() {
+        let g = GeometryBuilder::rectangle(5, 5)
+            .without(&[(2, 2)])
+            .build()
+            .unwrap();
+        assert_eq!(g.len(), 24);
+        assert_eq!(g.cell_by_label("c3"), None);
+        let c1 = g.cell_by_label("c1").unwrap();
+        assert_eq!(g.rays(c1, Vector::new(0, 1), None)[0].len(), 1);
+        // A leaper jumps over the hole.
+        assert_eq!(g.offset(c1, Vector::new(0, 4)), g.cell_by_label("c5"));
+    }
+
+    #[test]
+    fn bad_boards_are_errors() {
+        assert_eq!(
+            GeometryBuilder::rectangle(0, 0).build().unwrap_err(),
+            GeometryError::Empty
+        );
+        let dup = GeometryBuilder::rectangle(2, 2).labels(|_, _| "x".into()).build();
+        assert!(matches!(dup, Err(GeometryError::DuplicateLabel(_))));
+        let outside = GeometryBuilder::rectangle(2, 2)
+            .region("zone", vec![vec![(5, 5)]])
+            .build();
+        assert!(matches!(outside, Err(GeometryError::RegionOutsideBoard(..))));
+    }
+
+    #[test]
+    fn between_walks_lines_only() {
+        let g = GeometryBuilder::rectangle(8, 8).build().unwrap();
+        let c = |l| g.cell_by_label(l).unwrap();
+        let b = g.between(c("a1"), c("d4")).unwrap();
+        assert_eq!(b, vec![c("b2"), c("c3")]);
+        assert_eq!(g.between(c("a1"), c("b3")), None);
+        assert_eq!(g.between(c("e2"), c("e3")).unwrap(), vec![]);
+    }
+}

@@ -1,0 +1,25 @@
+//! Rules core: Betza pieces compiled against a geometry, positions, moves, outcomes, hashing
+//! and perft.
+//!
+//! Ruleset modules (in the variants crate) describe their board and pieces as data and plug
+//! small hooks into the shared position types here; the engine and front ends use only the
+//! [`Position`] trait.
+
+pub mod betza;
+pub mod options;
+pub mod outcome;
+pub mod piece;
+pub mod position;
+pub mod standard;
+pub mod tables;
+pub mod zobrist;
+
+pub use chaturanga_geometry as geometry;
+pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
+pub use outcome::{Outcome, Reason};
+pub use piece::{Kind, Piece, PieceType, Player};
+pub use position::{
+    DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, perft,
+    perft_divide,
+};
+pub use standard::{FenError, SetupError, SetupProblem};

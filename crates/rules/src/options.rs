@@ -1,0 +1,211 @@
+//! Rule options: named game settings such as `fide-claims=on`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The values an option accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValues {
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A whole number in this inclusive range.
+    Number(u32, u32),
+}
+
+/// An option a ruleset offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Name as written before `=`.
+    pub name: &'static str,
+    /// Accepted values.
+    pub values: OptionValues,
+    /// Default value.
+    pub default: &'static str,
+    /// One line of explanation.
+    pub help: &'static str,
+}
+
+impl OptionSpec {
+    /// An `on`/`off` option.
+    pub const fn switch(name: &'static str, default: &'static str, help: &'static str) -> Self {
+        OptionSpec {
+            name,
+            values: OptionValues::Choice(&["on", "off"]),
+            default,
+            help,
+        }
+    }
+}
+
+/// Why rule options could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// Not of the form `name=value`.
+    Malformed(String),
+    /// The ruleset has no option of this name.
+    Unknown {
+        /// The name given.
+        name: String,
+        /// Names the ruleset accepts.
+        known: Vec<&'static str>,
+    },
+    /// A value the option does not accept.
+    BadValue {
+        /// Option name.
+        name: String,
+        /// Value given.
+        value: String,
+        /// What it accepts.
+        accepted: String,
+    },
+    /// The same option twice.
+    Repeated(String),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Malformed(s) => write!(f, "option {s:?} is not of the form name=value"),
+            OptionError::Unknown { name, known } if known.is_empty() => {
+                write!(f, "unknown option {name:?}: this ruleset has no rule options")
+            }
+            OptionError::Unknown { name, known } => {
+                write!(f, "unknown option {name:?} (known: {})", known.join(", "))
+            }
+            OptionError::BadValue {
+                name,
+                value,
+                accepted,
+            } => write!(f, "option {name} does not accept {value:?} (accepted: {accepted})"),
+            OptionError::Repeated(name) => write!(f, "option {name} given twice"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Chosen values of a ruleset's options, defaults filled in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct RuleOptions {
+    values: BTreeMap<&'static str, String>,
+}
+
+impl RuleOptions {
+    /// Reads `name=value` items against the ruleset's option list.
+    pub fn parse<S: AsRef<str>>(specs: &[OptionSpec], items: &[S]) -> Result<Self, OptionError> {
+        let mut values: BTreeMap<&'static str, String> = BTreeMap::new();
+        let mut given = Vec::new();
+        for item in items {
+            let item = item.as_ref();
+            let (name, value) = item
+                .split_once('=')
+                .filter(|(n, v)| !n.is_empty() && !v.is_empty())
+                .ok_or_else(|| OptionError::Malformed(item.chars().take(64).collect()))?;
+            let spec = specs
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| OptionError::Unknown {
+                    name: name.chars().take(64).collect(),
+                    known: specs.iter().map(|s| s.name).collect(),
+                })?;
+            if given.contains(&spec.name) {
+                return Err(OptionError::Repeated(spec.name.to_string()));
+            }
+            given.push(spec.name);
+            let ok = match &spec.values {
+                OptionValues::Choice(words) => words.contains(&value),
+                OptionValues::Number(lo, hi) => value
+                    .parse::<u32>()
+                    .is_ok_and(|n| (*lo..=*hi).contains(&n)),
+            };
+            if !ok {
+                let accepted = match &spec.values {
+                    OptionValues::Choice(words) => words.join(", "),
+                    OptionValues::Number(lo, hi) => format!("a number from {lo} to {hi}"),
+                };
+                return Err(OptionError::BadValue {
+                    name: spec.name.to_string(),
+                    value: value.chars().take(64).collect(),
+                    accepted,
+                });
+            }
+            values.insert(spec.name, value.to_string());
+        }
+        for spec in specs {
+            values
+                .entry(spec.name)
+                .or_insert_with(|| spec.default.to_string());
+        }
+        Ok(RuleOptions { values })
+    }
+
+    /// The value of an option (its default when not given); `None` if the ruleset has no such
+    /// option.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+
+    /// Whether an on/off option is on.
+    pub fn is_on(&self, name: &str) -> bool {
+        self.get(name) == Some("on")
+    }
+
+    /// A numeric option's value.
+    pub fn number(&self, name: &str) -> Option<u32> {
+        self.get(name).and_then(|v| v.parse().ok())
+    }
+
+    /// All options with their values, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(k, v)| (*k, v.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[OptionSpec] = &[
+        OptionSpec::switch("fide-claims", "off", "claims"),
+        OptionSpec {
+            name: "max-plies",
+            values: OptionValues::Number(0, 10_000),
+            default: "0",
+            help: "ply cap",
+        },
+    ];
+
+    #[test]
+    fn defaults_and_values() {
+        let o = RuleOptions::parse::<&str>(SPECS, &[]).unwrap();
+        assert_eq!(o.get("fide-claims"), Some("off"));
+        assert_eq!(o.number("max-plies"), Some(0));
+        let o = RuleOptions::parse(SPECS, &["fide-claims=on", "max-plies=500"]).unwrap();
+        assert!(o.is_on("fide-claims"));
+        assert_eq!(o.number("max-plies"), Some(500));
+    }
+
+    #[test]
+    fn errors() {
+        assert!(matches!(
+            RuleOptions::parse(SPECS, &["fide-claims"]),
+            Err(OptionError::Malformed(_))
+        ));
+        assert!(matches!(
+            RuleOptions::parse(SPECS, &["nope=1"]),
+            Err(OptionError::Unknown { .. })
+        ));
+        assert!(matches!(
+            RuleOptions::parse(SPECS, &["fide-claims=maybe"]),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            RuleOptions::parse(SPECS, &["max-plies=-1"]),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            RuleOptions::parse(SPECS, &["fide-claims=on", "fide-claims=off"]),
+            Err(OptionError::Repeated(_))
+        ));
+    }
+}

@@ -1,0 +1,123 @@
+//! Game results: a score per player and the reason the game ended.
+
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The player to move is in check and has no legal move.
+    Checkmate,
+    /// The player to move is not in check and has no legal move.
+    Stalemate,
+    /// No legal move, in rulesets without check.
+    NoLegalMoves,
+    /// Neither side can win any more (FIDE's dead position, material cases).
+    InsufficientMaterial,
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// The same position for the fifth time (automatic under FIDE claims).
+    FivefoldRepetition,
+    /// Fifty moves by each side without capture or pawn move.
+    FiftyMoveRule,
+    /// Seventy-five moves by each side without capture or pawn move (automatic under claims).
+    SeventyFiveMoveRule,
+    /// A player resigned.
+    Resignation,
+    /// The players agreed a draw.
+    Agreement,
+}
+
+impl Reason {
+    /// The reason as one word, as the CLI prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::NoLegalMoves => "no-legal-moves",
+            Reason::InsufficientMaterial => "insufficient-material",
+            Reason::ThreefoldRepetition => "threefold-repetition",
+            Reason::FivefoldRepetition => "fivefold-repetition",
+            Reason::FiftyMoveRule => "fifty-move-rule",
+            Reason::SeventyFiveMoveRule => "seventy-five-move-rule",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+        }
+    }
+}
+
+/// A finished game: each player's score in quarter points (4 = win, 2 = draw, 0 = loss), in
+/// turn order, and why it ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Scores in quarter points, first player first.
+    pub quarters: Vec<u8>,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// `winner` scores 1, every other player 0.
+    pub fn win(players: usize, winner: usize, reason: Reason) -> Self {
+        let mut quarters = vec![0; players];
+        quarters[winner] = 4;
+        Outcome { quarters, reason }
+    }
+
+    /// `loser` scores 0, every other player of a two-player game 1.
+    pub fn loss(players: usize, loser: usize, reason: Reason) -> Self {
+        debug_assert_eq!(players, 2, "a loss names a winner only with two players");
+        Self::win(players, 1 - loser, reason)
+    }
+
+    /// Every player scores 1/2.
+    pub fn draw(players: usize, reason: Reason) -> Self {
+        Outcome {
+            quarters: vec![2; players],
+            reason,
+        }
+    }
+
+    /// The result as written in PGN and by the CLI: `1-0`, `0-1`, `1/2-1/2`, `3/4-1/4`,
+    /// `0-1-1/2`.
+    pub fn result(&self) -> String {
+        self.quarters
+            .iter()
+            .map(|&q| match q {
+                0 => "0",
+                1 => "1/4",
+                2 => "1/2",
+                3 => "3/4",
+                _ => "1",
+            })
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.result(), self.reason.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results() {
+        assert_eq!(Outcome::win(2, 0, Reason::Checkmate).to_string(), "1-0 checkmate");
+        assert_eq!(Outcome::loss(2, 0, Reason::Checkmate).result(), "0-1");
+        assert_eq!(Outcome::draw(2, Reason::Stalemate).to_string(), "1/2-1/2 stalemate");
+        let glinski = Outcome {
+            quarters: vec![3, 1],
+            reason: Reason::Stalemate,
+        };
+        assert_eq!(glinski.result(), "3/4-1/4");
+        let three = Outcome {
+            quarters: vec![0, 4, 2],
+            reason: Reason::Checkmate,
+        };
+        assert_eq!(three.result(), "0-1-1/2");
+    }
+}

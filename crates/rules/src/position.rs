@@ -1,0 +1,395 @@
+//! The interface every ruleset's position implements, games with history, and perft.
+
+use crate::outcome::{Outcome, Reason};
+use std::fmt::{self, Debug};
+use std::hash::Hash;
+
+/// Automatic and claimable draw rules of a game, in plies and occurrences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DrawRules {
+    /// The game is drawn automatically when a position occurs this often.
+    pub repetition: Option<u32>,
+    /// The player to move may claim a draw when a position occurs this often.
+    pub repetition_claim: Option<u32>,
+    /// Drawn automatically after this many plies without capture or pawn move.
+    pub quiet_plies: Option<u32>,
+    /// Claimable after this many plies without capture or pawn move.
+    pub quiet_plies_claim: Option<u32>,
+}
+
+impl DrawRules {
+    /// FIDE's draw rules, automatic (`fide_claims == false`: threefold, fifty moves) or with
+    /// claims (threefold and fifty moves claimable; fivefold and seventy-five automatic).
+    pub fn chess(fide_claims: bool) -> Self {
+        if fide_claims {
+            DrawRules {
+                repetition: Some(5),
+                repetition_claim: Some(3),
+                quiet_plies: Some(150),
+                quiet_plies_claim: Some(100),
+            }
+        } else {
+            DrawRules {
+                repetition: Some(3),
+                repetition_claim: None,
+                quiet_plies: Some(100),
+                quiet_plies_claim: None,
+            }
+        }
+    }
+}
+
+/// Why a move text was not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in this ruleset's notation.
+    Malformed(String),
+    /// A well-formed move that is not legal here.
+    Illegal(String),
+    /// The game is already over.
+    GameOver(String),
+    /// More than one legal move fits the text (SAN without enough disambiguation).
+    Ambiguous(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(m) => write!(f, "malformed move {m:?}"),
+            MoveError::Illegal(m) => write!(f, "illegal move {m:?}"),
+            MoveError::GameOver(r) => write!(f, "the game is over ({r})"),
+            MoveError::Ambiguous(m) => write!(f, "ambiguous move {m:?}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Cuts untrusted text for an error message.
+pub fn excerpt(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// A position of some ruleset: what perft, the engine, games and front ends need.
+///
+/// Implementations decide everything about their ruleset; users of this trait never ask which
+/// ruleset they hold.
+pub trait Position: Clone + Send + Sync + 'static {
+    /// A move (or one part of a compound turn) of this ruleset.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync;
+
+    /// Number of players.
+    fn players(&self) -> usize;
+    /// The player to move (0 moves first).
+    fn side_to_move(&self) -> usize;
+    /// Appends every legal move to `moves` (which the caller clears).
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+    /// Number of legal moves (perft's last ply), without necessarily listing them.
+    fn count_legal_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+    /// Plays a move known to be legal here.
+    fn play_unchecked(&mut self, mv: Self::Move);
+    /// Plays `mv` if it is legal here.
+    fn play(&mut self, mv: Self::Move) -> Result<(), MoveError> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(&mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(MoveError::Illegal(self.move_text(mv)))
+        }
+    }
+    /// Zobrist hash of everything that makes positions the same for repetition.
+    fn hash(&self) -> u64;
+    /// Whether the player to move is in check (false in rulesets without check).
+    fn is_check(&self) -> bool;
+    /// The result when the player to move has no legal move.
+    fn outcome_without_moves(&self) -> Outcome;
+    /// A result decided by the position itself even though moves remain (none by default).
+    fn decided_outcome(&self) -> Option<Outcome> {
+        None
+    }
+    /// Whether no player can win any more (dead position by material).
+    fn is_dead(&self) -> bool {
+        false
+    }
+    /// Plies since the last irreversible move (capture, pawn move).
+    fn quiet_plies(&self) -> u32;
+    /// The draw rules in force.
+    fn draw_rules(&self) -> DrawRules;
+    /// The position in the ruleset's FEN.
+    fn fen(&self) -> String;
+    /// A move in the ruleset's coordinate notation.
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// Facts about a legal move for SAN-like notations; `None` where the ruleset has none.
+    fn describe(&self, _mv: Self::Move) -> Option<MoveDescription> {
+        None
+    }
+    /// Reads a move in coordinate notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        if text.len() > 64 || text.is_empty() {
+            return Err(MoveError::Malformed(excerpt(text)));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.move_text(m) == text)
+            .ok_or_else(|| MoveError::Illegal(excerpt(text)))
+    }
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` (bulk-counted at the last ply).
+pub fn perft<P: Position>(position: &P, depth: u32) -> u64 {
+    let mut buffers: Vec<Vec<P::Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+    perft_with(position, depth, &mut buffers)
+}
+
+fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>]) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => {
+            let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+            moves.clear();
+            position.legal_moves(moves);
+            let mut nodes = 0;
+            for &mv in moves.iter() {
+                let mut child = position.clone();
+                child.play_unchecked(mv);
+                nodes += perft_with(&child, depth - 1, rest);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with the leaf count below it.
+pub fn perft_divide<P: Position>(position: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            (mv, perft(&child, depth.saturating_sub(1)))
+        })
+        .collect()
+}
+
+/// Whether the game is still on, and what may be claimed; or how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The game goes on; the player to move may claim a draw for these reasons.
+    Ongoing {
+        /// Draw claims available now.
+        claimable: Vec<Reason>,
+    },
+    /// The game is over.
+    Over(Outcome),
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing { .. } => write!(f, "ongoing"),
+            Status::Over(o) => write!(f, "{o}"),
+        }
+    }
+}
+
+/// A game: a start position and the moves played, with everything the draw rules need.
+#[derive(Clone, Debug)]
+pub struct Game<P: Position> {
+    positions: Vec<P>,
+    moves: Vec<P::Move>,
+    hashes: Vec<u64>,
+    ended: Option<Outcome>,
+}
+
+impl<P: Position> Game<P> {
+    /// A game starting at `start`.
+    pub fn new(start: P) -> Self {
+        let hash = start.hash();
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            hashes: vec![hash],
+            ended: None,
+        }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &P {
+        self.positions.last().expect("a game has a start position")
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &P {
+        &self.positions[0]
+    }
+
+    /// Moves played so far.
+    pub fn moves(&self) -> &[P::Move] {
+        &self.moves
+    }
+
+    /// Positions from the start to now (one more than moves).
+    pub fn positions(&self) -> &[P] {
+        &self.positions
+    }
+
+    /// Plays a legal move; refuses illegal moves and moves after the end.
+    pub fn play(&mut self, mv: P::Move) -> Result<(), MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::GameOver(o.to_string()));
+        }
+        let mut next = self.position().clone();
+        next.play(mv)?;
+        self.push(mv, next);
+        Ok(())
+    }
+
+    /// Reads and plays a move in coordinate notation.
+    pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::GameOver(o.to_string()));
+        }
+        let mv = self.position().parse_move(text)?;
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        self.push(mv, next);
+        Ok(mv)
+    }
+
+    fn push(&mut self, mv: P::Move, next: P) {
+        self.hashes.push(next.hash());
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Takes back the last move; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.is_empty() {
+            return false;
+        }
+        self.moves.pop();
+        self.positions.pop();
+        self.hashes.pop();
+        self.ended = None;
+        true
+    }
+
+    /// Ends the game by resignation, agreement or an accepted claim.
+    pub fn end(&mut self, outcome: Outcome) {
+        self.ended = Some(outcome);
+    }
+
+    /// How often the current position has occurred (counting now).
+    pub fn repetitions(&self) -> u32 {
+        let now = *self.hashes.last().expect("a game has a start position");
+        let window = self.position().quiet_plies() as usize;
+        self.hashes
+            .iter()
+            .rev()
+            .take(window + 1)
+            .filter(|&&h| h == now)
+            .count() as u32
+    }
+
+    /// The game's status now, applying the ruleset's decisive rules first, then the draw
+    /// rules (a checkmate on the ply that completes fifty moves stands).
+    pub fn status(&self) -> Status {
+        if let Some(o) = &self.ended {
+            return Status::Over(o.clone());
+        }
+        let position = self.position();
+        if let Some(o) = position.decided_outcome() {
+            return Status::Over(o);
+        }
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Status::Over(position.outcome_without_moves());
+        }
+        let players = position.players();
+        if position.is_dead() {
+            return Status::Over(Outcome::draw(players, Reason::InsufficientMaterial));
+        }
+        let rules = position.draw_rules();
+        let reps = self.repetitions();
+        let quiet = position.quiet_plies();
+        if rules.repetition.is_some_and(|n| reps >= n) {
+            let reason = if rules.repetition == Some(5) {
+                Reason::FivefoldRepetition
+            } else {
+                Reason::ThreefoldRepetition
+            };
+            return Status::Over(Outcome::draw(players, reason));
+        }
+        if rules.quiet_plies.is_some_and(|n| quiet >= n) {
+            let reason = if rules.quiet_plies == Some(150) {
+                Reason::SeventyFiveMoveRule
+            } else {
+                Reason::FiftyMoveRule
+            };
+            return Status::Over(Outcome::draw(players, reason));
+        }
+        let mut claimable = Vec::new();
+        if rules.repetition_claim.is_some_and(|n| reps >= n) {
+            claimable.push(Reason::ThreefoldRepetition);
+        }
+        if rules.quiet_plies_claim.is_some_and(|n| quiet >= n) {
+            claimable.push(Reason::FiftyMoveRule);
+        }
+        Status::Ongoing { claimable }
+    }
+
+    /// Claims a draw for `reason` if the draw rules allow it now; returns whether it ended
+    /// the game.
+    pub fn claim_draw(&mut self, reason: Reason) -> bool {
+        match self.status() {
+            Status::Ongoing { claimable } if claimable.contains(&reason) => {
+                self.ended = Some(Outcome::draw(self.position().players(), reason));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A position type that can be set up by rule options and FEN: what the registry hands out.
+pub trait Ruleset: Position {
+    /// Ruleset id.
+    const ID: &'static str;
+    /// The rule options offered.
+    fn option_specs() -> &'static [crate::OptionSpec];
+    /// The start position under `options`.
+    fn start_position(options: &crate::RuleOptions) -> Result<Self, crate::SetupError>;
+    /// A position from FEN under `options`.
+    fn from_fen_with(options: &crate::RuleOptions, fen: &str) -> Result<Self, crate::SetupError>;
+}
+
+/// What notation needs to know about a move to write it in SAN-like forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDescription {
+    /// Symbol of the moving piece (upper case).
+    pub piece: String,
+    /// Whether the moving piece is a pawn (SAN omits its letter).
+    pub pawn: bool,
+    /// Start cell label (`None` for drops).
+    pub from: Option<String>,
+    /// Destination label.
+    pub to: String,
+    /// Whether it captures.
+    pub capture: bool,
+    /// Symbol of the promoted piece.
+    pub promotion: Option<String>,
+    /// `Some(true)` for castling towards higher files (O-O), `Some(false)` the other way.
+    pub castling: Option<bool>,
+}

@@ -1,0 +1,449 @@
+//! FEN for [`StandardPosition`]: reading (with typed errors) and writing as Fairy-Stockfish
+//! writes it.
+
+use super::{Rules, Spec, StandardPosition};
+use crate::piece::{Piece, Player};
+use crate::position::Position;
+use chaturanga_geometry::{Cell, CellSet};
+use std::fmt;
+
+/// Longest FEN accepted.
+pub const MAX_FEN_LEN: usize = 4096;
+
+/// Why a FEN could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// No text.
+    Empty,
+    /// Longer than [`MAX_FEN_LEN`].
+    TooLong(usize),
+    /// The board has the wrong number of rows.
+    RowCount {
+        /// Rows the board has.
+        expected: usize,
+        /// Rows given.
+        found: usize,
+    },
+    /// A row describes more or fewer cells than the board has there.
+    RowLength {
+        /// Row number from the top, 1-based.
+        row: usize,
+        /// Lattice points in the row.
+        expected: usize,
+        /// Points described.
+        found: usize,
+    },
+    /// A `*` where there is a cell, or a cell or digit where there is none.
+    Wall {
+        /// Row number from the top, 1-based.
+        row: usize,
+    },
+    /// A letter that is no piece of this ruleset.
+    UnknownPiece(String),
+    /// The side-to-move field.
+    Turn(String),
+    /// The castling field.
+    Castling(String),
+    /// The en passant field.
+    EnPassant(String),
+    /// A move counter.
+    Counter(String),
+    /// Extra fields after the move number.
+    TrailingFields(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Empty => write!(f, "empty FEN"),
+            FenError::TooLong(n) => write!(f, "FEN of {n} bytes is too long (max {MAX_FEN_LEN})"),
+            FenError::RowCount { expected, found } => {
+                write!(f, "FEN board has {found} rows, expected {expected}")
+            }
+            FenError::RowLength {
+                row,
+                expected,
+                found,
+            } => write!(f, "FEN row {row} describes {found} cells, expected {expected}"),
+            FenError::Wall { row } => {
+                write!(f, "FEN row {row} does not match the board's missing cells ('*')")
+            }
+            FenError::UnknownPiece(p) => write!(f, "unknown piece {p:?} in FEN"),
+            FenError::Turn(t) => write!(f, "bad side to move {t:?} in FEN"),
+            FenError::Castling(c) => write!(f, "bad castling field {c:?} in FEN"),
+            FenError::EnPassant(e) => write!(f, "bad en passant field {e:?} in FEN"),
+            FenError::Counter(c) => write!(f, "bad move counter {c:?} in FEN"),
+            FenError::TrailingFields(t) => write!(f, "unexpected text {t:?} after the FEN"),
+        }
+    }
+}
+
+/// A problem that makes a well-formed FEN an impossible position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupProblem {
+    /// A player lacks the royal piece.
+    MissingRoyal(Player),
+    /// A player has more than one royal piece.
+    TooManyRoyals(Player),
+    /// The player who just moved is in check.
+    OpponentInCheck,
+    /// A piece stands where it would have had to promote.
+    UnpromotedPiece(String),
+    /// A ruleset-specific problem.
+    Other(String),
+}
+
+impl fmt::Display for SetupProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupProblem::MissingRoyal(p) => write!(f, "player {} has no king", p + 1),
+            SetupProblem::TooManyRoyals(p) => write!(f, "player {} has more than one king", p + 1),
+            SetupProblem::OpponentInCheck => write!(f, "the side not to move is in check"),
+            SetupProblem::UnpromotedPiece(c) => write!(f, "unpromoted piece on {c}"),
+            SetupProblem::Other(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// Why a position could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The FEN text is malformed.
+    Fen(FenError),
+    /// The FEN is well-formed but the position is impossible; every problem found.
+    Invalid(Vec<SetupProblem>),
+    /// The ruleset could not be built (a bug in a variant module).
+    Spec(String),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Fen(e) => write!(f, "{e}"),
+            SetupError::Invalid(problems) => {
+                let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+                write!(f, "invalid position: {}", list.join("; "))
+            }
+            SetupError::Spec(e) => write!(f, "ruleset definition error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl From<FenError> for SetupError {
+    fn from(e: FenError) -> Self {
+        SetupError::Fen(e)
+    }
+}
+
+fn cut(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// Reads the board field into (cell, piece) pairs.
+fn parse_board<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<(Cell, Piece)>, FenError> {
+    let rows = spec.geometry.rows_from_top();
+    let given: Vec<&str> = text.split('/').collect();
+    if given.len() != rows.len() {
+        return Err(FenError::RowCount {
+            expected: rows.len(),
+            found: given.len(),
+        });
+    }
+    let mut pieces = Vec::new();
+    for (r, (row, shape)) in given.iter().zip(&rows).enumerate() {
+        let mut i = 0usize;
+        let bytes = row.as_bytes();
+        let mut pos = 0;
+        let length_error = |found| FenError::RowLength {
+            row: r + 1,
+            expected: shape.len(),
+            found,
+        };
+        while pos < bytes.len() {
+            let c = bytes[pos] as char;
+            if c.is_ascii_digit() {
+                let start = pos;
+                while pos < bytes.len() && bytes[pos].is_ascii_digit() {
+                    pos += 1;
+                }
+                let n: usize = row[start..pos]
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0 && n <= shape.len())
+                    .ok_or_else(|| length_error(shape.len() + 1))?;
+                for _ in 0..n {
+                    match shape.get(i) {
+                        Some(Some(_)) => i += 1,
+                        Some(None) => return Err(FenError::Wall { row: r + 1 }),
+                        None => return Err(length_error(i + n)),
+                    }
+                }
+                continue;
+            }
+            if c == '*' {
+                match shape.get(i) {
+                    Some(None) => i += 1,
+                    Some(Some(_)) => return Err(FenError::Wall { row: r + 1 }),
+                    None => return Err(length_error(i + 1)),
+                }
+                pos += 1;
+                continue;
+            }
+            // A piece: optional '+' then one letter.
+            let start = pos;
+            if c == '+' {
+                pos += 1;
+            }
+            let Some(&letter) = bytes.get(pos) else {
+                return Err(FenError::UnknownPiece(cut(&row[start..])));
+            };
+            pos += 1;
+            if !letter.is_ascii_alphabetic() {
+                return Err(FenError::UnknownPiece(cut(&String::from_utf8_lossy(
+                    &bytes[start..pos],
+                ))));
+            }
+            let symbol = &row[start..pos];
+            let player: Player = if letter.is_ascii_uppercase() { 0 } else { 1 };
+            let kind = spec
+                .pieces
+                .iter()
+                .position(|p| p.symbol == symbol.to_ascii_uppercase())
+                .ok_or_else(|| FenError::UnknownPiece(cut(symbol)))?;
+            match shape.get(i) {
+                Some(Some(cell)) => pieces.push((*cell, Piece::new(player, kind as u8))),
+                Some(None) => return Err(FenError::Wall { row: r + 1 }),
+                None => return Err(length_error(i + 1)),
+            }
+            i += 1;
+        }
+        if i != shape.len() {
+            return Err(length_error(i));
+        }
+    }
+    Ok(pieces)
+}
+
+/// Reads an en passant field: `-`, concatenated labels, or comma-separated labels.
+fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, FenError> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut cells = Vec::new();
+    for part in text.split(',') {
+        // Concatenated labels: try each way of splitting (labels like a1 and a10 overlap).
+        fn split<const W: usize>(spec: &Spec<W>, rest: &str, acc: &mut Vec<Cell>) -> bool {
+            if rest.is_empty() {
+                return true;
+            }
+            for (cell, tail) in spec.geometry.label_prefixes(rest) {
+                acc.push(cell);
+                if split(spec, tail, acc) {
+                    return true;
+                }
+                acc.pop();
+            }
+            false
+        }
+        if part.is_empty() || part.len() > 64 || !split(spec, part, &mut cells) {
+            return Err(FenError::EnPassant(cut(text)));
+        }
+    }
+    Ok(cells)
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// Reads a FEN under the spec (rule options) given.
+    pub fn from_fen(spec: &'static Spec<W>, fen: &str) -> Result<Self, SetupError> {
+        if fen.len() > MAX_FEN_LEN {
+            return Err(FenError::TooLong(fen.len()).into());
+        }
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().ok_or(FenError::Empty)?;
+        let pieces = parse_board(spec, board)?;
+        let mut position = Self::empty(spec);
+        for (cell, piece) in pieces {
+            position.put(cell, piece);
+        }
+        let turn = match fields.next() {
+            None | Some("w") => 0,
+            Some("b") => 1,
+            Some(t) => return Err(FenError::Turn(cut(t)).into()),
+        };
+        position.set_turn(turn);
+        let mut rights = 0u16;
+        if let Some(field) = fields.next() {
+            if field != "-" {
+                if field.len() > 32 {
+                    return Err(FenError::Castling(cut(field)).into());
+                }
+                for ch in field.chars() {
+                    let i = spec
+                        .castlings
+                        .iter()
+                        .position(|c| c.symbol == ch)
+                        .ok_or_else(|| FenError::Castling(cut(field)))?;
+                    let c = &spec.castlings[i];
+                    // A right whose king or rook is not at home can never be used: dropped.
+                    let king = position.piece_at(c.king_from);
+                    let rook = position.piece_at(c.rook_from);
+                    let home = king.is_some()
+                        && king.player() == c.player
+                        && Some(king.kind()) == spec.royal
+                        && rook.is_some()
+                        && rook.player() == c.player
+                        && Some(rook.kind()) != spec.royal;
+                    if home {
+                        rights |= 1 << i;
+                    }
+                }
+            }
+        }
+        position.set_castling(rights);
+        let ep_cells = match fields.next() {
+            Some(field) => parse_ep(spec, field)?,
+            None => Vec::new(),
+        };
+        let quiet = match fields.next() {
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 100_000)
+                .ok_or_else(|| FenError::Counter(cut(n)))?,
+            None => 0,
+        };
+        let fullmove = match fields.next() {
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 1_000_000)
+                .ok_or_else(|| FenError::Counter(cut(n)))?
+                .max(1),
+            None => 1,
+        };
+        if let Some(extra) = fields.next() {
+            return Err(FenError::TrailingFields(cut(extra)).into());
+        }
+        position.quiet_plies = quiet;
+        position.fullmove = fullmove;
+
+        let mut problems = Vec::new();
+        if let Some(k) = spec.royal {
+            for p in 0..2u8 {
+                let n = (position.pieces_of_kind(k) & position.pieces_of(p)).count();
+                if n == 0 {
+                    problems.push(SetupProblem::MissingRoyal(p));
+                } else if n > 1 {
+                    problems.push(SetupProblem::TooManyRoyals(p));
+                }
+            }
+        }
+        for cell in position.occupied() {
+            let piece = position.piece_at(cell);
+            if let Some(promo) = spec.promotion(piece.player(), piece.kind()) {
+                if promo.forced.contains(cell) {
+                    problems.push(SetupProblem::UnpromotedPiece(spec.geometry.label(cell).to_string()));
+                }
+            }
+        }
+        if problems.is_empty() {
+            let them = 1 - position.turn;
+            if let Some(k) = position.royal_cell(them) {
+                if position.attacked(k, position.turn, position.occupied()) {
+                    problems.push(SetupProblem::OpponentInCheck);
+                }
+            }
+        }
+        problems.extend(R::validate(&position));
+        if !problems.is_empty() {
+            return Err(SetupError::Invalid(problems));
+        }
+
+        // En passant targets that cannot be used are dropped, as the overview prescribes.
+        if !ep_cells.is_empty() {
+            let them = 1 - position.turn;
+            let candidates = CellSet::from_cells(ep_cells.iter().copied());
+            'search: for from in spec.geometry.cells() {
+                for &(to, skipped) in &spec.double_steps[them as usize * spec.geometry.len() + from.index()] {
+                    let victim = position.piece_at(to);
+                    let plausible = victim.is_some()
+                        && victim.player() == them
+                        && skipped.intersects(candidates)
+                        && position.piece_at(from).is_none()
+                        && !skipped.intersects(position.occupied());
+                    if plausible {
+                        let usable = position.usable_ep_targets(skipped & candidates, to);
+                        if usable.any() {
+                            position.ep_victim = to;
+                            position.set_ep_targets(usable);
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(position)
+    }
+
+    /// The position as FEN.
+    pub fn to_fen(&self) -> String {
+        let spec = self.spec();
+        let mut out = String::new();
+        for (r, row) in spec.geometry.rows_from_top().iter().enumerate() {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut run = 0;
+            for point in row {
+                match point {
+                    Some(cell) if self.piece_at(*cell).is_none() => run += 1,
+                    _ => {
+                        if run > 0 {
+                            out.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        match point {
+                            None => out.push('*'),
+                            Some(cell) => {
+                                let piece = self.piece_at(*cell);
+                                let symbol = &spec.pieces[piece.kind() as usize].symbol;
+                                if piece.player() == 0 {
+                                    out.push_str(symbol);
+                                } else {
+                                    out.push_str(&symbol.to_ascii_lowercase());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+        }
+        out.push(' ');
+        out.push(if self.side_to_move() == 0 { 'w' } else { 'b' });
+        out.push(' ');
+        if self.castling_rights() == 0 {
+            out.push('-');
+        } else {
+            for (i, c) in spec.castlings.iter().enumerate() {
+                if self.castling_rights() & (1 << i) != 0 {
+                    out.push(c.symbol);
+                }
+            }
+        }
+        out.push(' ');
+        if self.en_passant_targets().is_empty() {
+            out.push('-');
+        } else {
+            for c in self.en_passant_targets() {
+                out.push_str(spec.geometry.label(c));
+            }
+        }
+        out.push_str(&format!(" {} {}", self.quiet_plies, self.fullmove));
+        out
+    }
+}

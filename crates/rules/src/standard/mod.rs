@@ -1,0 +1,535 @@
+//! The standard two-player position: one board, pieces compiled from Betza, optional royal
+//! piece with check, castling, en passant and promotion as data.
+//!
+//! A ruleset using it supplies a [`Rules`] type: the compiled [`Spec`] and the few hooks
+//! where it differs from the defaults (dead positions, extra FEN checks, the result when no
+//! move is left). Everything else — move generation, legality, hashing, FEN — is shared.
+
+mod fen;
+mod movegen;
+mod spec;
+
+pub use fen::{FenError, SetupError, SetupProblem};
+pub use spec::{Castling, CastlingDef, Promotion, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS};
+
+use crate::options::{OptionSpec, RuleOptions};
+use crate::outcome::{Outcome, Reason};
+use crate::piece::{Kind, Piece, Player};
+use crate::position::{DrawRules, MoveError, Position, excerpt};
+use chaturanga_geometry::{Cell, CellSet};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::marker::PhantomData;
+use std::sync::{Mutex, OnceLock};
+
+/// What a ruleset on the standard position supplies.
+pub trait Rules<const W: usize, const K: usize>:
+    'static + Copy + Default + Send + Sync + Debug
+{
+    /// Ruleset id.
+    const ID: &'static str;
+
+    /// The rule options the ruleset offers.
+    fn option_specs() -> &'static [OptionSpec];
+
+    /// Compiles the ruleset under these options.
+    fn build(options: &RuleOptions) -> Result<Spec<W>, SpecError>;
+
+    /// Whether no side can win any more (dead position by material). None by default.
+    fn is_dead(_position: &StandardPosition<W, K, Self>) -> bool {
+        false
+    }
+
+    /// Ruleset-specific problems of a position read from FEN. None by default.
+    fn validate(_position: &StandardPosition<W, K, Self>) -> Vec<SetupProblem> {
+        Vec::new()
+    }
+
+    /// The result when the player to move has no legal move: checkmate loses, stalemate draws.
+    fn outcome_without_moves(position: &StandardPosition<W, K, Self>) -> Outcome {
+        let mover = position.side_to_move();
+        if position.is_check() {
+            Outcome::loss(2, mover, Reason::Checkmate)
+        } else if position.spec().royal.is_some() {
+            Outcome::draw(2, Reason::Stalemate)
+        } else {
+            Outcome::draw(2, Reason::NoLegalMoves)
+        }
+    }
+}
+
+/// The compiled spec of ruleset `R` under `options`, built once and kept for the process.
+pub fn spec_for<const W: usize, const K: usize, R: Rules<W, K>>(
+    options: &RuleOptions,
+) -> Result<&'static Spec<W>, SpecError> {
+    type Cache = Mutex<HashMap<(TypeId, RuleOptions), &'static (dyn Any + Send + Sync)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (TypeId::of::<R>(), options.clone());
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(spec) = map.get(&key) {
+        return Ok(spec
+            .downcast_ref::<Spec<W>>()
+            .expect("a ruleset type always builds the same spec type"));
+    }
+    let spec = R::build(options)?;
+    if spec.kinds() != K {
+        return Err(SpecError::Size(format!(
+            "{} defines {} piece kinds but is instantiated with {}",
+            R::ID,
+            spec.kinds(),
+            K
+        )));
+    }
+    let spec: &'static Spec<W> = Box::leak(Box::new(spec));
+    map.insert(key, spec);
+    Ok(spec)
+}
+
+/// What a move does besides moving one piece.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Special {
+    /// Nothing special.
+    Normal,
+    /// A multi-step that may be answered en passant.
+    DoubleStep,
+    /// Captures en passant: the captured piece is not on the destination.
+    EnPassant,
+    /// Castling number `n` of the ruleset's list.
+    Castle(u8),
+}
+
+/// A move on a [`StandardPosition`], with what notation and undo need.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    /// Start cell (the king's, for castling).
+    pub from: Cell,
+    /// Destination (the king's, for castling).
+    pub to: Cell,
+    /// Kind of the moving piece.
+    pub kind: Kind,
+    /// Kind it promotes to, if it does.
+    pub promotion: Option<Kind>,
+    /// The captured piece, or [`Piece::NONE`].
+    pub captured: Piece,
+    /// Castling, en passant, double step.
+    pub special: Special,
+}
+
+impl Move {
+    /// Whether the move captures.
+    pub fn is_capture(&self) -> bool {
+        self.captured.is_some()
+    }
+}
+
+/// A position of a two-player ruleset on one board.
+#[derive(Clone, Debug)]
+pub struct StandardPosition<const W: usize, const K: usize, R> {
+    spec: &'static Spec<W>,
+    by_player: [CellSet<W>; 2],
+    by_kind: [CellSet<W>; K],
+    board: [[Piece; 64]; W],
+    turn: Player,
+    castling: u16,
+    ep_targets: CellSet<W>,
+    ep_victim: Cell,
+    quiet_plies: u32,
+    fullmove: u32,
+    hash: u64,
+    rules: PhantomData<R>,
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// An empty board with the first player to move (for building positions).
+    fn empty(spec: &'static Spec<W>) -> Self {
+        StandardPosition {
+            spec,
+            by_player: [CellSet::EMPTY; 2],
+            by_kind: [CellSet::EMPTY; K],
+            board: [[Piece::NONE; 64]; W],
+            turn: 0,
+            castling: 0,
+            ep_targets: CellSet::EMPTY,
+            ep_victim: Cell(0),
+            quiet_plies: 0,
+            fullmove: 1,
+            hash: spec.zobrist.turn[0],
+            rules: PhantomData,
+        }
+    }
+
+    /// The start position under `options`.
+    pub fn start(options: &RuleOptions) -> Result<Self, SetupError> {
+        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.to_string()))?;
+        Self::from_fen(spec, &spec.start_fen)
+    }
+
+    /// The compiled ruleset.
+    #[inline(always)]
+    pub fn spec(&self) -> &'static Spec<W> {
+        self.spec
+    }
+
+    /// The piece on `cell`.
+    #[inline(always)]
+    pub fn piece_at(&self, cell: Cell) -> Piece {
+        self.board.as_flattened()[cell.index()]
+    }
+
+    /// Cells of `player`'s pieces.
+    #[inline(always)]
+    pub fn pieces_of(&self, player: Player) -> CellSet<W> {
+        self.by_player[player as usize]
+    }
+
+    /// Cells of pieces of `kind` (both players).
+    #[inline(always)]
+    pub fn pieces_of_kind(&self, kind: Kind) -> CellSet<W> {
+        self.by_kind[kind as usize]
+    }
+
+    /// All occupied cells.
+    #[inline(always)]
+    pub fn occupied(&self) -> CellSet<W> {
+        self.by_player[0] | self.by_player[1]
+    }
+
+    /// The player to move.
+    #[inline(always)]
+    pub fn turn(&self) -> Player {
+        self.turn
+    }
+
+    /// Castling rights as a bit per entry of the spec's castling list.
+    pub fn castling_rights(&self) -> u16 {
+        self.castling
+    }
+
+    /// Cells onto which the player to move can capture en passant now.
+    pub fn en_passant_targets(&self) -> CellSet<W> {
+        self.ep_targets
+    }
+
+    /// The move number (starts at 1, grows after the second player's move).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    #[inline(always)]
+    fn put(&mut self, cell: Cell, piece: Piece) {
+        let (p, k) = (piece.player(), piece.kind());
+        self.board.as_flattened_mut()[cell.index()] = piece;
+        self.by_player[p as usize].insert(cell);
+        self.by_kind[k as usize].insert(cell);
+        self.hash ^= self.spec.zobrist.piece(p, k, cell.index());
+    }
+
+    #[inline(always)]
+    fn take(&mut self, cell: Cell) -> Piece {
+        let piece = self.piece_at(cell);
+        let (p, k) = (piece.player(), piece.kind());
+        self.board.as_flattened_mut()[cell.index()] = Piece::NONE;
+        self.by_player[p as usize].remove(cell);
+        self.by_kind[k as usize].remove(cell);
+        self.hash ^= self.spec.zobrist.piece(p, k, cell.index());
+        piece
+    }
+
+    fn set_castling(&mut self, rights: u16) {
+        let mut changed = self.castling ^ rights;
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            self.hash ^= self.spec.zobrist.castling[i];
+            changed &= changed - 1;
+        }
+        self.castling = rights;
+    }
+
+    fn set_ep_targets(&mut self, targets: CellSet<W>) {
+        for c in self.ep_targets ^ targets {
+            self.hash ^= self.spec.zobrist.en_passant[c.index()];
+        }
+        self.ep_targets = targets;
+    }
+
+    fn set_turn(&mut self, turn: Player) {
+        self.hash ^= self.spec.zobrist.turn[self.turn as usize] ^ self.spec.zobrist.turn[turn as usize];
+        self.turn = turn;
+    }
+
+    /// The cell of `player`'s royal piece if he has exactly one.
+    #[inline(always)]
+    pub fn royal_cell(&self, player: Player) -> Option<Cell> {
+        let k = self.spec.royal?;
+        let royals = self.by_kind[k as usize] & self.by_player[player as usize];
+        if royals.more_than_one() {
+            return None;
+        }
+        royals.first()
+    }
+
+    /// Moves the pieces of `mv` on the board only: no rights, clocks or turn.
+    #[inline(always)]
+    fn apply_placement(&mut self, mv: Move) {
+        match mv.special {
+            Special::Castle(i) => {
+                let c = &self.spec.castlings[i as usize];
+                let king = self.take(c.king_from);
+                let rook = self.take(c.rook_from);
+                self.put(c.king_to, king);
+                self.put(c.rook_to, rook);
+            }
+            Special::EnPassant => {
+                self.take(self.ep_victim);
+                let piece = self.take(mv.from);
+                self.put(mv.to, piece);
+            }
+            _ => {
+                if mv.captured.is_some() {
+                    self.take(mv.to);
+                }
+                let piece = self.take(mv.from);
+                let piece = match mv.promotion {
+                    Some(k) => Piece::new(piece.player(), k),
+                    None => piece,
+                };
+                self.put(mv.to, piece);
+            }
+        }
+    }
+
+    /// Whether `player`'s royal piece would be safe after `mv` (full test on a copy).
+    fn royal_safe_after(&self, mv: Move) -> bool {
+        let mut next = self.clone();
+        next.apply_placement(mv);
+        match next.royal_cell(self.turn) {
+            Some(k) => !next.attacked(k, 1 - self.turn, next.occupied()),
+            None => true,
+        }
+    }
+
+    /// Keeps only the en passant targets onto which the player to move has a legal capture.
+    fn usable_ep_targets(&self, candidates: CellSet<W>, victim: Cell) -> CellSet<W> {
+        let us = self.turn;
+        let mut usable = CellSet::EMPTY;
+        for &k in &self.spec.en_passant_capturers {
+            for from in self.by_kind[k as usize] & self.by_player[us as usize] {
+                let reach = self.spec.moves.get(us, k, from).ep_capture & candidates;
+                for to in reach {
+                    if self.piece_at(to).is_some() || usable.contains(to) {
+                        continue;
+                    }
+                    let mv = Move {
+                        from,
+                        to,
+                        kind: k,
+                        promotion: None,
+                        captured: self.piece_at(victim),
+                        special: Special::EnPassant,
+                    };
+                    let mut probe = self.clone();
+                    probe.ep_victim = victim;
+                    if probe.royal_safe_after(mv) {
+                        usable.insert(to);
+                    }
+                }
+            }
+        }
+        usable
+    }
+
+    /// Whether `cell` is attacked by `by` with the given occupancy.
+    #[inline]
+    pub fn attacked(&self, cell: Cell, by: Player, occupied: CellSet<W>) -> bool {
+        let attacks = &self.spec.attacks;
+        for r in attacks.rays(by, cell) {
+            if let Some(b) = r.ray.nearest(r.ray.cells & occupied) {
+                let p = self.piece_at(b);
+                if p.player() == by && r.kinds & (1 << p.kind()) != 0 && r.origins.contains(b) {
+                    return true;
+                }
+            }
+        }
+        let theirs = self.by_player[by as usize] & occupied;
+        for &k in &attacks.leap_kinds[by as usize] {
+            if attacks.leaps(by, k, cell).intersects(self.by_kind[k as usize] & theirs) {
+                return true;
+            }
+        }
+        for &k in &attacks.slow_kinds[by as usize] {
+            for from in self.by_kind[k as usize] & theirs {
+                if self.spec.moves.capture_reach(by, k, from, occupied).contains(cell) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Pieces of `by` attacking `cell` (current occupancy).
+    pub fn attackers(&self, cell: Cell, by: Player) -> CellSet<W> {
+        let occupied = self.occupied();
+        let mut found = CellSet::EMPTY;
+        for from in self.by_player[by as usize] {
+            let k = self.piece_at(from).kind();
+            if self.spec.moves.capture_reach(by, k, from, occupied).contains(cell) {
+                found.insert(from);
+            }
+        }
+        found
+    }
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPosition<W, K, R> {
+    type Move = Move;
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.turn as usize
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        self.generate(&mut movegen::ListSink(moves));
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        let mut sink = movegen::CountSink(0);
+        self.generate(&mut sink);
+        sink.0
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = 1 - us;
+        self.apply_placement(mv);
+        let rights = self.castling
+            & !(self.spec.castling_loss[mv.from.index()] | self.spec.castling_loss[mv.to.index()]);
+        if rights != self.castling {
+            self.set_castling(rights);
+        }
+        if self.spec.pieces[mv.kind as usize].pawn || mv.captured.is_some() {
+            self.quiet_plies = 0;
+        } else {
+            self.quiet_plies += 1;
+        }
+        if us == 1 {
+            self.fullmove += 1;
+        }
+        self.set_turn(them);
+        let mut targets = CellSet::EMPTY;
+        if mv.special == Special::DoubleStep {
+            let skipped = self.spec.skipped_cells(us, mv.from, mv.to);
+            targets = self.usable_ep_targets(skipped, mv.to);
+            self.ep_victim = mv.to;
+        }
+        if self.ep_targets.any() || targets.any() {
+            self.set_ep_targets(targets);
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn is_check(&self) -> bool {
+        match self.royal_cell(self.turn) {
+            Some(k) => self.attacked(k, 1 - self.turn, self.occupied()),
+            None => false,
+        }
+    }
+
+    fn outcome_without_moves(&self) -> Outcome {
+        R::outcome_without_moves(self)
+    }
+
+    fn is_dead(&self) -> bool {
+        R::is_dead(self)
+    }
+
+    fn quiet_plies(&self) -> u32 {
+        self.quiet_plies
+    }
+
+    fn draw_rules(&self) -> DrawRules {
+        self.spec.draw_rules
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        let g = &self.spec.geometry;
+        let mut s = format!("{}{}", g.label(mv.from), g.label(mv.to));
+        if let Some(k) = mv.promotion {
+            s.push_str(&self.spec.pieces[k as usize].symbol.to_ascii_lowercase());
+        }
+        s
+    }
+
+    fn describe(&self, mv: Move) -> Option<crate::position::MoveDescription> {
+        let spec = self.spec();
+        let g = &spec.geometry;
+        let castling = match mv.special {
+            Special::Castle(i) => {
+                let c = &spec.castlings[i as usize];
+                Some(g.coords(c.rook_from).0 > g.coords(c.king_from).0)
+            }
+            _ => None,
+        };
+        Some(crate::position::MoveDescription {
+            piece: spec.pieces[mv.kind as usize].symbol.clone(),
+            pawn: spec.pieces[mv.kind as usize].pawn,
+            from: Some(g.label(mv.from).to_string()),
+            to: g.label(mv.to).to_string(),
+            capture: mv.captured.is_some(),
+            promotion: mv.promotion.map(|k| spec.pieces[k as usize].symbol.clone()),
+            castling,
+        })
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if text.is_empty() || text.len() > 16 || !text.is_ascii() {
+            return Err(MoveError::Malformed(excerpt(text)));
+        }
+        let g = &self.spec.geometry;
+        let well_formed = g.label_prefixes(text).into_iter().any(|(_, rest)| {
+            g.label_prefixes(rest).into_iter().any(|(_, promo)| {
+                promo.is_empty() || self.spec.kind_by_symbol(promo).is_some()
+            })
+        });
+        if !well_formed {
+            return Err(MoveError::Malformed(excerpt(text)));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.move_text(m) == text)
+            .ok_or_else(|| MoveError::Illegal(excerpt(text)))
+    }
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> crate::position::Ruleset
+    for StandardPosition<W, K, R>
+{
+    const ID: &'static str = R::ID;
+
+    fn option_specs() -> &'static [OptionSpec] {
+        R::option_specs()
+    }
+
+    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
+        Self::start(options)
+    }
+
+    fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
+        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.to_string()))?;
+        Self::from_fen(spec, fen)
+    }
+}

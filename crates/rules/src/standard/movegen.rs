@@ -1,0 +1,509 @@
+//! Legal move generation for [`StandardPosition`].
+//!
+//! When every attack of the opponent runs along lines or is a plain leap, legality is decided
+//! up front from the checkers and pins of the royal piece (so whole target sets can be counted
+//! at once, which makes bulk perft fast). Otherwise — hoppers, lame leapers — each candidate is
+//! tried on a copy. Rulesets without a royal piece get all moves.
+
+use super::{Move, Rules, Special, StandardPosition};
+use crate::piece::{Kind, Piece, Player};
+use chaturanga_geometry::{Cell, CellSet};
+
+/// Receives generated moves: a list, or a counter for bulk perft.
+pub(super) trait Sink<const W: usize> {
+    /// Ordinary moves of one piece to each cell of `quiet` and `captures`.
+    fn targets<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        quiet: CellSet<W>,
+        captures: CellSet<W>,
+    );
+    /// Promotions of one piece to each cell of `targets`, one move per choice.
+    fn promotions<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        targets: CellSet<W>,
+        choices: &[Kind],
+    );
+    /// One move.
+    fn push(&mut self, mv: Move);
+}
+
+/// Collects moves.
+pub(super) struct ListSink<'a>(pub &'a mut Vec<Move>);
+
+impl<const W: usize> Sink<W> for ListSink<'_> {
+    #[inline]
+    fn targets<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        quiet: CellSet<W>,
+        captures: CellSet<W>,
+    ) {
+        for to in quiet {
+            self.0.push(Move {
+                from,
+                to,
+                kind,
+                promotion: None,
+                captured: Piece::NONE,
+                special: Special::Normal,
+            });
+        }
+        for to in captures {
+            self.0.push(Move {
+                from,
+                to,
+                kind,
+                promotion: None,
+                captured: position.piece_at(to),
+                special: Special::Normal,
+            });
+        }
+    }
+
+    #[inline]
+    fn promotions<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        targets: CellSet<W>,
+        choices: &[Kind],
+    ) {
+        for to in targets {
+            for &k in choices {
+                self.0.push(Move {
+                    from,
+                    to,
+                    kind,
+                    promotion: Some(k),
+                    captured: position.piece_at(to),
+                    special: Special::Normal,
+                });
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        self.0.push(mv);
+    }
+}
+
+/// Counts moves without listing them.
+pub(super) struct CountSink(pub u64);
+
+impl<const W: usize> Sink<W> for CountSink {
+    #[inline(always)]
+    fn targets<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        _: &StandardPosition<W, K, R>,
+        _: Cell,
+        _: Kind,
+        quiet: CellSet<W>,
+        captures: CellSet<W>,
+    ) {
+        self.0 += (quiet.count() + captures.count()) as u64;
+    }
+
+    #[inline(always)]
+    fn promotions<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        _: &StandardPosition<W, K, R>,
+        _: Cell,
+        _: Kind,
+        targets: CellSet<W>,
+        choices: &[Kind],
+    ) {
+        self.0 += targets.count() as u64 * choices.len() as u64;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// How candidate moves are checked for legality.
+enum Legality<const W: usize> {
+    /// No royal piece: every move is legal.
+    Free,
+    /// Exact masks from checkers and pins.
+    Masks(Masks<W>),
+    /// Try each move on a copy.
+    Probe,
+}
+
+const MAX_PINS: usize = 16;
+
+/// Checkers and pins of the royal piece, all lines and leaps.
+struct Masks<const W: usize> {
+    royal: Cell,
+    double_check: bool,
+    /// Cells a non-royal move must go to (all cells when not in check).
+    evasion: CellSet<W>,
+    pinned: CellSet<W>,
+    pins: [(Cell, CellSet<W>); MAX_PINS],
+    pin_count: usize,
+}
+
+impl<const W: usize> Legality<W> {
+    fn in_check(&self) -> bool {
+        match self {
+            Legality::Masks(m) => m.evasion != CellSet::ALL,
+            _ => false,
+        }
+    }
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// Computes checkers and pins of `us`'s royal on `royal` from the opponent's lines and
+    /// leaps; `None` when there are more pins than the fixed table holds.
+    fn masks(&self, us: Player, royal: Cell) -> Option<Masks<W>> {
+        let them = 1 - us;
+        let occupied = self.occupied();
+        let attacks = &self.spec().attacks;
+        let mut checkers = CellSet::EMPTY;
+        let mut block = CellSet::EMPTY;
+        let mut pinned = CellSet::EMPTY;
+        let mut pins = [(Cell(0), CellSet::EMPTY); MAX_PINS];
+        let mut pin_count = 0;
+        for r in attacks.rays(them, royal) {
+            let blockers = r.ray.cells & occupied;
+            let Some(first) = r.ray.nearest(blockers) else {
+                continue;
+            };
+            let p = self.piece_at(first);
+            if p.player() == them {
+                if r.kinds & (1 << p.kind()) != 0 && r.origins.contains(first) {
+                    checkers.insert(first);
+                    block |= r.ray.up_to(first);
+                }
+                continue;
+            }
+            let rest = blockers.without(CellSet::from_cell(first));
+            let Some(second) = r.ray.nearest(rest) else {
+                continue;
+            };
+            let q = self.piece_at(second);
+            if q.player() == them && r.kinds & (1 << q.kind()) != 0 && r.origins.contains(second) {
+                if pin_count == MAX_PINS {
+                    return None;
+                }
+                pinned.insert(first);
+                pins[pin_count] = (first, r.ray.up_to(second));
+                pin_count += 1;
+            }
+        }
+        let theirs = self.pieces_of(them);
+        for &k in &attacks.leap_kinds[them as usize] {
+            checkers |= attacks.leaps(them, k, royal) & self.pieces_of_kind(k) & theirs;
+        }
+        let double_check = checkers.more_than_one();
+        // A check is answered by capturing the checker or, on a line, blocking it; `block`
+        // holds the checking lines up to and including the checker.
+        let evasion = if checkers.is_empty() {
+            CellSet::ALL
+        } else {
+            checkers | block
+        };
+        Some(Masks {
+            royal,
+            double_check,
+            evasion,
+            pinned,
+            pins,
+            pin_count,
+        })
+    }
+
+    fn legality(&self) -> Legality<W> {
+        let us = self.turn();
+        let Some(royal) = self.royal_cell(us) else {
+            return Legality::Free;
+        };
+        if !self.spec().attacks.all_lines_and_leaps(1 - us) {
+            return Legality::Probe;
+        }
+        match self.masks(us, royal) {
+            Some(m) => Legality::Masks(m),
+            None => Legality::Probe,
+        }
+    }
+
+    /// Where the piece on `from` may go: (quiet, captures), ignoring legality and the
+    /// special moves (double steps) that [`Self::generate`] handles one by one.
+    #[inline(always)]
+    fn reach(
+        &self,
+        us: Player,
+        kind: Kind,
+        from: Cell,
+        occupied: CellSet<W>,
+        empty: CellSet<W>,
+        enemy: CellSet<W>,
+    ) -> (CellSet<W>, CellSet<W>) {
+        let tables = &self.spec().moves;
+        let m = tables.get(us, kind, from);
+        let mut quiet = (m.leap_both | m.leap_quiet) & empty;
+        let mut captures = (m.leap_both | m.leap_capture) & enemy;
+        for r in &tables.rays[m.rays.range()] {
+            if r.double_step {
+                continue;
+            }
+            let reach = r.ray.attacks(occupied);
+            if r.quiet {
+                quiet |= reach & empty;
+            }
+            if r.capture {
+                captures |= reach & enemy;
+            }
+        }
+        if m.lame.len != 0 {
+            for l in &tables.lame[m.lame.range()] {
+                if l.double_step || l.path.intersects(occupied) {
+                    continue;
+                }
+                if l.quiet && empty.contains(l.to) {
+                    quiet.insert(l.to);
+                }
+                if l.capture && enemy.contains(l.to) {
+                    captures.insert(l.to);
+                }
+            }
+        }
+        if m.hops.len != 0 {
+            for h in &tables.hops[m.hops.range()] {
+                let (q, c) = h.targets(occupied);
+                if h.quiet {
+                    quiet |= q & empty;
+                }
+                if h.capture {
+                    captures |= c & enemy;
+                }
+            }
+        }
+        (quiet, captures)
+    }
+
+    /// Emits moves of one piece to `quiet` and `captures`, splitting off promotions.
+    #[inline(always)]
+    fn emit<S: Sink<W>>(
+        &self,
+        sink: &mut S,
+        us: Player,
+        kind: Kind,
+        from: Cell,
+        quiet: CellSet<W>,
+        captures: CellSet<W>,
+    ) {
+        match self.spec().promotion(us, kind) {
+            None => sink.targets(self, from, kind, quiet, captures),
+            Some(p) => {
+                let all = quiet | captures;
+                let eligible = if p.zone.contains(from) { all } else { all & p.zone };
+                let forced = eligible & p.forced;
+                sink.targets(self, from, kind, quiet.without(forced), captures.without(forced));
+                if eligible.any() {
+                    sink.promotions(self, from, kind, eligible, &p.choices);
+                }
+            }
+        }
+    }
+
+    /// Emits the double steps of the piece on `from` allowed by `allowed` (or probing).
+    fn emit_double_steps<S: Sink<W>>(
+        &self,
+        sink: &mut S,
+        us: Player,
+        kind: Kind,
+        from: Cell,
+        occupied: CellSet<W>,
+        allowed: CellSet<W>,
+        probe: bool,
+    ) {
+        let tables = &self.spec().moves;
+        let m = tables.get(us, kind, from);
+        let mut push = |to: Cell, special: Special| {
+            let mv = Move {
+                from,
+                to,
+                kind,
+                promotion: None,
+                captured: Piece::NONE,
+                special,
+            };
+            if allowed.contains(to) && (!probe || self.royal_safe_after(mv)) {
+                sink.push(mv);
+            }
+        };
+        for l in &tables.lame[m.lame.range()] {
+            if l.double_step && !l.path.intersects(occupied) && !occupied.contains(l.to) {
+                push(l.to, Special::DoubleStep);
+            }
+        }
+        for r in &tables.rays[m.rays.range()] {
+            if r.double_step {
+                let reach = r.ray.attacks(occupied).without(occupied);
+                for to in reach {
+                    let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
+                    push(to, if skipped.any() { Special::DoubleStep } else { Special::Normal });
+                }
+            }
+        }
+    }
+
+    /// Generates every legal move into `sink`.
+    pub(super) fn generate<S: Sink<W>>(&self, sink: &mut S) {
+        let us = self.turn();
+        let them = 1 - us;
+        let occupied = self.occupied();
+        let own = self.pieces_of(us);
+        let enemy = self.pieces_of(them);
+        let empty = self.spec().cells.without(occupied);
+        let legality = self.legality();
+        let royal_kind = self.spec().royal;
+        let has_double_steps = !self.spec().en_passant_capturers.is_empty();
+
+        for kind in 0..K as Kind {
+            let mine = self.pieces_of_kind(kind) & own;
+            if mine.is_empty() {
+                continue;
+            }
+            let kind_is_royal = royal_kind == Some(kind);
+            for from in mine {
+                let (quiet, captures) = self.reach(us, kind, from, occupied, empty, enemy);
+                match &legality {
+                    Legality::Free => {
+                        self.emit(sink, us, kind, from, quiet, captures);
+                        if has_double_steps {
+                            self.emit_double_steps(sink, us, kind, from, occupied, CellSet::ALL, false);
+                        }
+                    }
+                    Legality::Masks(m) if kind_is_royal && from == m.royal => {
+                        let without_royal = occupied.without(CellSet::from_cell(from));
+                        let mut safe_quiet = CellSet::EMPTY;
+                        let mut safe_captures = CellSet::EMPTY;
+                        for to in quiet {
+                            if !self.attacked(to, them, without_royal) {
+                                safe_quiet.insert(to);
+                            }
+                        }
+                        for to in captures {
+                            if !self.attacked(to, them, without_royal) {
+                                safe_captures.insert(to);
+                            }
+                        }
+                        self.emit(sink, us, kind, from, safe_quiet, safe_captures);
+                    }
+                    Legality::Masks(m) => {
+                        if m.double_check {
+                            continue;
+                        }
+                        let mut allowed = m.evasion;
+                        if m.pinned.contains(from) {
+                            for &(cell, line) in &m.pins[..m.pin_count] {
+                                if cell == from {
+                                    allowed &= line;
+                                }
+                            }
+                        }
+                        self.emit(sink, us, kind, from, quiet & allowed, captures & allowed);
+                        if has_double_steps {
+                            self.emit_double_steps(sink, us, kind, from, occupied, allowed, false);
+                        }
+                    }
+                    Legality::Probe => {
+                        let mut safe_quiet = CellSet::EMPTY;
+                        let mut safe_captures = CellSet::EMPTY;
+                        for (set, safe, capture) in
+                            [(quiet, &mut safe_quiet, false), (captures, &mut safe_captures, true)]
+                        {
+                            for to in set {
+                                let mv = Move {
+                                    from,
+                                    to,
+                                    kind,
+                                    promotion: None,
+                                    captured: if capture { self.piece_at(to) } else { Piece::NONE },
+                                    special: Special::Normal,
+                                };
+                                if self.royal_safe_after(mv) {
+                                    safe.insert(to);
+                                }
+                            }
+                        }
+                        self.emit(sink, us, kind, from, safe_quiet, safe_captures);
+                        if has_double_steps {
+                            self.emit_double_steps(sink, us, kind, from, occupied, CellSet::ALL, true);
+                        }
+                    }
+                }
+            }
+        }
+
+        let free = matches!(legality, Legality::Free);
+        if self.en_passant_targets().any() {
+            self.generate_en_passant(sink, us, free);
+        }
+        if self.castling_rights() != 0 && !legality.in_check() {
+            self.generate_castling(sink, us, free);
+        }
+    }
+
+    fn generate_en_passant<S: Sink<W>>(&self, sink: &mut S, us: Player, free: bool) {
+        let victim = self.ep_victim;
+        for &k in &self.spec().en_passant_capturers {
+            for from in self.pieces_of_kind(k) & self.pieces_of(us) {
+                let targets = self.spec().moves.get(us, k, from).ep_capture & self.en_passant_targets();
+                for to in targets {
+                    let mv = Move {
+                        from,
+                        to,
+                        kind: k,
+                        promotion: None,
+                        captured: self.piece_at(victim),
+                        special: Special::EnPassant,
+                    };
+                    if free || self.royal_safe_after(mv) {
+                        sink.push(mv);
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate_castling<S: Sink<W>>(&self, sink: &mut S, us: Player, free: bool) {
+        let occupied = self.occupied();
+        for (i, c) in self.spec().castlings.iter().enumerate() {
+            if c.player != us || self.castling_rights() & (1 << i) == 0 {
+                continue;
+            }
+            if c.must_be_empty.intersects(occupied) {
+                continue;
+            }
+            let without_king = occupied.without(CellSet::from_cell(c.king_from));
+            if !free && c.king_path.iter().any(|cell| self.attacked(cell, 1 - us, without_king)) {
+                continue;
+            }
+            let mv = Move {
+                from: c.king_from,
+                to: c.king_to,
+                kind: self.piece_at(c.king_from).kind(),
+                promotion: None,
+                captured: Piece::NONE,
+                special: Special::Castle(i as u8),
+            };
+            if free || self.royal_safe_after(mv) {
+                sink.push(mv);
+            }
+        }
+    }
+}

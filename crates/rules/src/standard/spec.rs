@@ -1,0 +1,375 @@
+//! The compiled data of a ruleset played on a [`StandardPosition`](super::StandardPosition).
+
+use crate::options::RuleOptions;
+use crate::piece::{Kind, PieceType, Player};
+use crate::position::DrawRules;
+use crate::tables::{AttackTables, KindSource, MoveTables, TableError, build_tables};
+use crate::zobrist::{ZobristKeys, seed_for};
+use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
+use std::fmt;
+
+/// A castling move: king and rook travel together.
+#[derive(Clone, Debug)]
+pub struct Castling<const W: usize> {
+    /// Whose castling.
+    pub player: Player,
+    /// Letter in the FEN castling field (`K`, `Q`, `k`, `q`).
+    pub symbol: char,
+    /// King's start cell.
+    pub king_from: Cell,
+    /// King's destination; the move is written as the king's move.
+    pub king_to: Cell,
+    /// Rook's start cell.
+    pub rook_from: Cell,
+    /// Rook's destination.
+    pub rook_to: Cell,
+    /// Cells that must be empty (everything the two pieces pass or land on, but themselves).
+    pub must_be_empty: CellSet<W>,
+    /// Cells that must not be attacked: the king's start, the cells it crosses, its landing.
+    pub king_path: CellSet<W>,
+}
+
+/// A compiled promotion rule of one piece kind for one player.
+#[derive(Clone, Debug)]
+pub struct Promotion<const W: usize> {
+    /// A move starting or ending here may promote.
+    pub zone: CellSet<W>,
+    /// A move ending here must promote.
+    pub forced: CellSet<W>,
+    /// Kinds it may become.
+    pub choices: Vec<Kind>,
+}
+
+/// Description of a castling for the builder, by cell labels.
+#[derive(Clone, Debug)]
+pub struct CastlingDef {
+    /// Whose castling.
+    pub player: Player,
+    /// FEN letter.
+    pub symbol: char,
+    /// King from, king to, rook from, rook to (labels).
+    pub cells: [String; 4],
+}
+
+/// Problems in a ruleset definition (programming errors in a variant module, reported with
+/// enough detail to fix them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// The tables could not be built.
+    Tables(TableError),
+    /// A region the pieces refer to does not exist.
+    MissingRegion(String),
+    /// A cell label that is not on the board.
+    UnknownCell(String),
+    /// A promotion choice that is not a piece symbol.
+    UnknownPiece(String),
+    /// The position type was instantiated with the wrong number of kinds or cell words.
+    Size(String),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::Tables(e) => write!(f, "{e}"),
+            SpecError::MissingRegion(r) => write!(f, "missing region {r:?}"),
+            SpecError::UnknownCell(c) => write!(f, "unknown cell {c:?}"),
+            SpecError::UnknownPiece(p) => write!(f, "unknown piece {p:?}"),
+            SpecError::Size(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl From<TableError> for SpecError {
+    fn from(e: TableError) -> Self {
+        SpecError::Tables(e)
+    }
+}
+
+/// Everything about a ruleset that does not change during a game, compiled for fast access.
+#[derive(Debug)]
+pub struct Spec<const W: usize> {
+    /// Ruleset id (`chess`).
+    pub id: &'static str,
+    /// The board.
+    pub geometry: Geometry,
+    /// Piece types, indexed by kind.
+    pub pieces: Vec<PieceType>,
+    /// Every cell of the board.
+    pub cells: CellSet<W>,
+    /// Forward movement.
+    pub moves: MoveTables<W>,
+    /// Reverse movement (attacks).
+    pub attacks: AttackTables<W>,
+    /// Promotion per (player, kind), index `player * kinds + kind`.
+    pub promotions: Vec<Option<Promotion<W>>>,
+    /// Castling moves, in FEN order.
+    pub castlings: Vec<Castling<W>>,
+    /// Per cell, the castling rights lost when a move starts or ends there.
+    pub castling_loss: Vec<u16>,
+    /// The royal kind, if the ruleset has check.
+    pub royal: Option<Kind>,
+    /// Kinds that may capture en passant.
+    pub en_passant_capturers: Vec<Kind>,
+    /// Per (player, from cell): destinations of en-passant-creating multi-steps and the cells
+    /// they skip.
+    pub double_steps: Vec<Vec<(Cell, CellSet<W>)>>,
+    /// Hash keys.
+    pub zobrist: ZobristKeys,
+    /// The start position's FEN.
+    pub start_fen: String,
+    /// Rule options in force.
+    pub options: RuleOptions,
+    /// Draw rules in force.
+    pub draw_rules: DrawRules,
+}
+
+impl<const W: usize> Spec<W> {
+    /// Number of piece kinds.
+    pub fn kinds(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// The kind with this symbol (`P`, `+R`), case-insensitive on the letter.
+    pub fn kind_by_symbol(&self, symbol: &str) -> Option<Kind> {
+        self.pieces
+            .iter()
+            .position(|p| p.symbol.eq_ignore_ascii_case(symbol))
+            .map(|k| k as Kind)
+    }
+
+    /// The promotion rule of `player`'s `kind`.
+    #[inline(always)]
+    pub fn promotion(&self, player: Player, kind: Kind) -> Option<&Promotion<W>> {
+        self.promotions[player as usize * self.pieces.len() + kind as usize].as_ref()
+    }
+
+    /// The cells skipped by the en-passant-creating move `from` -> `to` of `player`.
+    pub fn skipped_cells(&self, player: Player, from: Cell, to: Cell) -> CellSet<W> {
+        self.double_steps[player as usize * self.geometry.len() + from.index()]
+            .iter()
+            .find(|(t, _)| *t == to)
+            .map(|(_, s)| *s)
+            .unwrap_or_default()
+    }
+
+    /// A cell by label, for variant modules.
+    pub fn cell(&self, label: &str) -> Option<Cell> {
+        self.geometry.cell_by_label(label)
+    }
+}
+
+/// The orientation of each player in a two-player game on a lattice: the second player sits
+/// opposite, so his forward and his left are the first player's backward and right.
+pub const TWO_PLAYER_ORIENTATIONS: [fn(Vector) -> Vector; 2] = [|v| v, Vector::reversed];
+
+/// Builds a [`Spec`].
+pub struct SpecBuilder {
+    id: &'static str,
+    geometry: Geometry,
+    pieces: Vec<PieceType>,
+    castlings: Vec<CastlingDef>,
+    start_fen: String,
+    options: RuleOptions,
+    draw_rules: DrawRules,
+}
+
+impl SpecBuilder {
+    /// Starts a ruleset on a board.
+    pub fn new(id: &'static str, geometry: Geometry) -> Self {
+        SpecBuilder {
+            id,
+            geometry,
+            pieces: Vec::new(),
+            castlings: Vec::new(),
+            start_fen: String::new(),
+            options: RuleOptions::default(),
+            draw_rules: DrawRules::default(),
+        }
+    }
+
+    /// Adds a piece type; kinds are numbered in the order added.
+    pub fn piece(mut self, piece: PieceType) -> Self {
+        self.pieces.push(piece);
+        self
+    }
+
+    /// Adds a castling move.
+    pub fn castling(mut self, def: CastlingDef) -> Self {
+        self.castlings.push(def);
+        self
+    }
+
+    /// Sets the start position.
+    pub fn start(mut self, fen: &str) -> Self {
+        self.start_fen = fen.to_string();
+        self
+    }
+
+    /// Records the rule options in force.
+    pub fn options(mut self, options: RuleOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets the draw rules.
+    pub fn draw_rules(mut self, rules: DrawRules) -> Self {
+        self.draw_rules = rules;
+        self
+    }
+
+    fn region_cells(&self, name: &str) -> Result<Vec<Vec<Cell>>, SpecError> {
+        self.geometry
+            .region(name)
+            .map(|r| r.cells.clone())
+            .ok_or_else(|| SpecError::MissingRegion(name.to_string()))
+    }
+
+    /// Compiles everything.
+    pub fn build<const W: usize>(self) -> Result<Spec<W>, SpecError> {
+        let cells_n = self.geometry.len();
+        if cells_n > CellSet::<W>::CAPACITY {
+            return Err(SpecError::Size(format!(
+                "{} cells do not fit {} words",
+                cells_n, W
+            )));
+        }
+        let players = 2usize;
+        let kinds = self.pieces.len();
+        let mut sources = Vec::new();
+        for p in &self.pieces {
+            let initial_cells = match &p.initial_region {
+                Some(r) => self.region_cells(r)?,
+                None => vec![Vec::new(); players],
+            };
+            sources.push(KindSource {
+                moves: &p.moves,
+                initial_cells,
+                double_steps_create_ep: p.captures_en_passant(),
+            });
+        }
+        let (moves, attacks) =
+            build_tables::<W>(&self.geometry, &sources, &TWO_PLAYER_ORIENTATIONS)?;
+
+        let mut promotions = Vec::with_capacity(players * kinds);
+        for player in 0..players {
+            for p in &self.pieces {
+                promotions.push(match &p.promotion {
+                    None => None,
+                    Some(rule) => {
+                        let zone = self.region_cells(&rule.zone)?;
+                        let forced = match &rule.forced {
+                            Some(r) => self.region_cells(r)?[player].clone(),
+                            None => Vec::new(),
+                        };
+                        let mut choices = Vec::new();
+                        for sym in &rule.choices {
+                            let k = self
+                                .pieces
+                                .iter()
+                                .position(|q| &q.symbol == sym)
+                                .ok_or_else(|| SpecError::UnknownPiece(sym.clone()))?;
+                            choices.push(k as Kind);
+                        }
+                        Some(Promotion {
+                            zone: CellSet::from_cells(zone[player].iter().copied()),
+                            forced: CellSet::from_cells(forced),
+                            choices,
+                        })
+                    }
+                });
+            }
+        }
+
+        let cell = |label: &str| {
+            self.geometry
+                .cell_by_label(label)
+                .ok_or_else(|| SpecError::UnknownCell(label.to_string()))
+        };
+        let mut castlings = Vec::new();
+        let mut castling_loss = vec![0u16; cells_n];
+        for (i, def) in self.castlings.iter().enumerate() {
+            let [kf, kt, rf, rt] = &def.cells;
+            let (king_from, king_to, rook_from, rook_to) = (cell(kf)?, cell(kt)?, cell(rf)?, cell(rt)?);
+            let span = |a: Cell, b: Cell| -> Result<CellSet<W>, SpecError> {
+                let mut s = CellSet::from_cells(self.geometry.between(a, b).ok_or_else(|| {
+                    SpecError::UnknownCell(format!("{} is not on a line with {}", kf, rf))
+                })?);
+                s.insert(b);
+                Ok(s)
+            };
+            let mut must_be_empty = span(king_from, king_to)? | span(rook_from, rook_to)?;
+            must_be_empty |= CellSet::from_cells(self.geometry.between(king_from, rook_from).unwrap_or_default());
+            must_be_empty.remove(king_from);
+            must_be_empty.remove(rook_from);
+            let mut king_path = span(king_from, king_to)?;
+            king_path.insert(king_from);
+            castling_loss[king_from.index()] |= 1 << i;
+            castling_loss[rook_from.index()] |= 1 << i;
+            castlings.push(Castling {
+                player: def.player,
+                symbol: def.symbol,
+                king_from,
+                king_to,
+                rook_from,
+                rook_to,
+                must_be_empty,
+                king_path,
+            });
+        }
+
+        let mut double_steps = vec![Vec::new(); players * cells_n];
+        for player in 0..players as u8 {
+            for (k, _) in self.pieces.iter().enumerate() {
+                for from in self.geometry.cells() {
+                    let m = moves.get(player, k as Kind, from);
+                    for l in &moves.lame[m.lame.range()] {
+                        if l.double_step {
+                            double_steps[player as usize * cells_n + from.index()].push((l.to, l.path));
+                        }
+                    }
+                    for r in &moves.rays[m.rays.range()] {
+                        if r.double_step {
+                            for to in r.ray.cells {
+                                let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
+                                if skipped.any() {
+                                    double_steps[player as usize * cells_n + from.index()]
+                                        .push((to, skipped));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        let royal = self.pieces.iter().position(|p| p.royal).map(|k| k as Kind);
+        let en_passant_capturers = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.captures_en_passant())
+            .map(|(k, _)| k as Kind)
+            .collect();
+        let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
+        Ok(Spec {
+            id: self.id,
+            cells: CellSet::from_cells(self.geometry.cells()),
+            geometry: self.geometry,
+            pieces: self.pieces,
+            moves,
+            attacks,
+            promotions,
+            castlings,
+            castling_loss,
+            royal,
+            en_passant_capturers,
+            double_steps,
+            zobrist,
+            start_fen: self.start_fen,
+            options: self.options,
+            draw_rules: self.draw_rules,
+        })
+    }
+}

@@ -1,0 +1,502 @@
+//! Piece movement compiled into per-cell tables of cell sets.
+//!
+//! [`MoveTables`] answer "where can this piece go from here" and [`AttackTables`] the reverse
+//! question "which pieces could capture on this cell". Both are built once per variant (and
+//! rule options) from the Betza descriptions and then only read on the hot path.
+
+use crate::betza::Hop;
+use crate::piece::{CompiledMove, Kind, Player, Reach, compile_at};
+use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
+use std::fmt;
+
+/// A straight line of cells from (not including) an origin, with the direction of increasing
+/// distance in index order, so the nearest blocker is one bit scan away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ray<const W: usize> {
+    /// The cells of the line.
+    pub cells: CellSet<W>,
+    /// Whether cell indices grow with distance from the origin.
+    pub ascending: bool,
+}
+
+impl<const W: usize> Ray<W> {
+    /// Builds a ray from cells listed nearest first; `None` if their indices are not monotone.
+    pub fn from_cells(cells: &[Cell]) -> Option<Ray<W>> {
+        let ascending = cells.windows(2).all(|w| w[0] < w[1]);
+        let descending = cells.windows(2).all(|w| w[0] > w[1]);
+        if !ascending && !descending {
+            return None;
+        }
+        Some(Ray {
+            cells: CellSet::from_cells(cells.iter().copied()),
+            ascending: cells.len() < 2 || cells[0] < cells[1],
+        })
+    }
+
+    /// The nearest cell of `set` (which must lie on the ray).
+    #[inline(always)]
+    pub fn nearest(&self, set: CellSet<W>) -> Option<Cell> {
+        if self.ascending {
+            set.first()
+        } else {
+            set.last()
+        }
+    }
+
+    /// The ray's cells from the origin up to and including `cell`.
+    #[inline(always)]
+    pub fn up_to(&self, cell: Cell) -> CellSet<W> {
+        if self.ascending {
+            self.cells & CellSet::up_to(cell)
+        } else {
+            self.cells & CellSet::from(cell)
+        }
+    }
+
+    /// The ray's cells strictly beyond `cell`.
+    #[inline(always)]
+    pub fn beyond(&self, cell: Cell) -> CellSet<W> {
+        self.cells.without(self.up_to(cell))
+    }
+
+    /// Cells a rider along this ray reaches: up to and including the first occupied cell.
+    #[inline(always)]
+    pub fn attacks(&self, occupied: CellSet<W>) -> CellSet<W> {
+        match self.nearest(self.cells & occupied) {
+            None => self.cells,
+            Some(b) => self.up_to(b),
+        }
+    }
+}
+
+/// A ride of a piece from one cell.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRay<const W: usize> {
+    /// The line.
+    pub ray: Ray<W>,
+    /// May stop on empty cells.
+    pub quiet: bool,
+    /// May capture the first piece met.
+    pub capture: bool,
+    /// Moves beyond the first cell skip cells that an en passant capture may target.
+    pub double_step: bool,
+}
+
+/// A lame leap (or initial multi-step) of a piece from one cell.
+#[derive(Clone, Copy, Debug)]
+pub struct LameLeap<const W: usize> {
+    /// Cells that must be empty.
+    pub path: CellSet<W>,
+    /// Destination.
+    pub to: Cell,
+    /// May go to an empty destination.
+    pub quiet: bool,
+    /// May capture on the destination.
+    pub capture: bool,
+    /// The skipped cells may be targeted en passant afterwards.
+    pub double_step: bool,
+}
+
+/// A hopping ride of a piece from one cell.
+#[derive(Clone, Copy, Debug)]
+pub struct HopRay<const W: usize> {
+    /// The line.
+    pub ray: Ray<W>,
+    /// May land on empty cells.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+    /// Grasshopper (lands right behind the hurdle) rather than cannon.
+    pub grasshopper: bool,
+}
+
+impl<const W: usize> HopRay<W> {
+    /// Empty cells it may land on and cells it may capture on, given the occupancy.
+    #[inline]
+    pub fn targets(&self, occupied: CellSet<W>) -> (CellSet<W>, CellSet<W>) {
+        let blockers = self.ray.cells & occupied;
+        let Some(screen) = self.ray.nearest(blockers) else {
+            return (CellSet::EMPTY, CellSet::EMPTY);
+        };
+        let beyond = self.ray.beyond(screen);
+        if self.grasshopper {
+            let Some(landing) = self.ray.nearest(beyond) else {
+                return (CellSet::EMPTY, CellSet::EMPTY);
+            };
+            let l = CellSet::from_cell(landing);
+            return if occupied.contains(landing) {
+                (CellSet::EMPTY, l)
+            } else {
+                (l, CellSet::EMPTY)
+            };
+        }
+        match self.ray.nearest(beyond & occupied) {
+            None => (beyond, CellSet::EMPTY),
+            Some(target) => {
+                let target_set = CellSet::from_cell(target);
+                ((beyond & self.ray.up_to(target)).without(target_set), target_set)
+            }
+        }
+    }
+}
+
+/// Index range into one of the flat lists of [`MoveTables`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Span {
+    /// First index.
+    pub start: u32,
+    /// Number of entries.
+    pub len: u32,
+}
+
+impl Span {
+    /// The range as `usize` bounds.
+    #[inline(always)]
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// Everything one piece (player, kind) can do from one cell.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CellMoves<const W: usize> {
+    /// Plain leaps that may move or capture.
+    pub leap_both: CellSet<W>,
+    /// Plain leaps that only move.
+    pub leap_quiet: CellSet<W>,
+    /// Plain leaps that only capture.
+    pub leap_capture: CellSet<W>,
+    /// Leap captures that may also be made en passant.
+    pub ep_capture: CellSet<W>,
+    /// Rides, in [`MoveTables::rays`].
+    pub rays: Span,
+    /// Lame leaps, in [`MoveTables::lame`].
+    pub lame: Span,
+    /// Hops, in [`MoveTables::hops`].
+    pub hops: Span,
+}
+
+/// Problems compiling pieces against a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// A line whose cell indices are not monotone (a board numbering the tables cannot use).
+    NonMonotoneRay {
+        /// Label of the origin cell.
+        from: String,
+    },
+    /// More piece kinds than a kind mask holds.
+    TooManyKinds(usize),
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::NonMonotoneRay { from } => {
+                write!(f, "a line from {from} is not monotone in cell order")
+            }
+            TableError::TooManyKinds(n) => write!(f, "{n} piece kinds, at most 62 supported"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// The inputs of table compilation for one piece kind.
+pub struct KindSource<'a> {
+    /// The piece's moves.
+    pub moves: &'a crate::betza::Betza,
+    /// For each player, the cells where its initial (`i`) moves are allowed.
+    pub initial_cells: Vec<Vec<Cell>>,
+    /// Whether its initial quiet multi-steps create en passant targets.
+    pub double_steps_create_ep: bool,
+}
+
+/// Forward movement tables for every (player, kind, cell).
+#[derive(Clone, Debug)]
+pub struct MoveTables<const W: usize> {
+    cells: usize,
+    kinds: usize,
+    entries: Vec<CellMoves<W>>,
+    /// Ride lists referenced by [`CellMoves::rays`].
+    pub rays: Vec<MoveRay<W>>,
+    /// Lame leap lists referenced by [`CellMoves::lame`].
+    pub lame: Vec<LameLeap<W>>,
+    /// Hop lists referenced by [`CellMoves::hops`].
+    pub hops: Vec<HopRay<W>>,
+}
+
+impl<const W: usize> MoveTables<W> {
+    /// The moves of `player`'s `kind` from `cell`.
+    #[inline(always)]
+    pub fn get(&self, player: Player, kind: Kind, cell: Cell) -> &CellMoves<W> {
+        &self.entries[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
+    }
+
+    /// Every cell this piece attacks (could capture on) from `cell` with the given occupancy.
+    #[inline]
+    pub fn capture_reach(
+        &self,
+        player: Player,
+        kind: Kind,
+        cell: Cell,
+        occupied: CellSet<W>,
+    ) -> CellSet<W> {
+        let m = self.get(player, kind, cell);
+        let mut reach = m.leap_both | m.leap_capture;
+        for r in &self.rays[m.rays.range()] {
+            if r.capture {
+                reach |= r.ray.attacks(occupied);
+            }
+        }
+        for l in &self.lame[m.lame.range()] {
+            if l.capture && !l.path.intersects(occupied) {
+                reach.insert(l.to);
+            }
+        }
+        for h in &self.hops[m.hops.range()] {
+            if h.capture {
+                let (q, c) = h.targets(occupied);
+                // A hopper threatens the landing cells whether or not they are occupied.
+                reach |= c | q;
+            }
+        }
+        reach
+    }
+}
+
+/// A line from a target cell back towards the pieces that could capture on it along it.
+#[derive(Clone, Copy, Debug)]
+pub struct ReverseRay<const W: usize> {
+    /// The line, nearest to the target first.
+    pub ray: Ray<W>,
+    /// Kinds (bit `k`) that capture along it.
+    pub kinds: u64,
+    /// Cells of the line from which such a piece really reaches the target (all of them for
+    /// pieces whose moves do not depend on where they stand).
+    pub origins: CellSet<W>,
+}
+
+/// Reverse tables: who attacks a cell.
+#[derive(Clone, Debug)]
+pub struct AttackTables<const W: usize> {
+    cells: usize,
+    kinds: usize,
+    reverse_rays: Vec<ReverseRay<W>>,
+    reverse_ray_spans: Vec<Span>,
+    reverse_leaps: Vec<CellSet<W>>,
+    /// Per player, the kinds with plain leap captures.
+    pub leap_kinds: Vec<Vec<Kind>>,
+    /// Per player, the kinds whose captures need the slow forward test (lame leaps, hops).
+    pub slow_kinds: Vec<Vec<Kind>>,
+}
+
+impl<const W: usize> AttackTables<W> {
+    /// The reverse rays of `player`'s riders through `cell`.
+    #[inline(always)]
+    pub fn rays(&self, player: Player, cell: Cell) -> &[ReverseRay<W>] {
+        let span = self.reverse_ray_spans[player as usize * self.cells + cell.index()];
+        &self.reverse_rays[span.range()]
+    }
+
+    /// Cells from which `player`'s `kind` captures on `cell` by a plain leap.
+    #[inline(always)]
+    pub fn leaps(&self, player: Player, kind: Kind, cell: Cell) -> CellSet<W> {
+        self.reverse_leaps[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
+    }
+
+    /// Whether every capture of `player`'s pieces is a plain leap or a ride, so that pins and
+    /// checks along lines describe all attacks exactly.
+    pub fn all_lines_and_leaps(&self, player: Player) -> bool {
+        self.slow_kinds[player as usize].is_empty()
+    }
+}
+
+/// Compiles forward and reverse tables for `kinds` (in kind order) for each player, turning
+/// directions per player with `orientations`.
+pub fn build_tables<const W: usize>(
+    geometry: &Geometry,
+    kinds: &[KindSource<'_>],
+    orientations: &[fn(Vector) -> Vector],
+) -> Result<(MoveTables<W>, AttackTables<W>), TableError> {
+    if kinds.len() > 62 {
+        return Err(TableError::TooManyKinds(kinds.len()));
+    }
+    let cells = geometry.len();
+    let players = orientations.len();
+    let mut moves = MoveTables {
+        cells,
+        kinds: kinds.len(),
+        entries: Vec::with_capacity(players * kinds.len() * cells),
+        rays: Vec::new(),
+        lame: Vec::new(),
+        hops: Vec::new(),
+    };
+    let mut reverse_leaps = vec![CellSet::<W>::EMPTY; players * kinds.len() * cells];
+    let mut leap_kinds = vec![Vec::new(); players];
+    let mut slow_kinds = vec![Vec::new(); players];
+    // (player, target) -> (kind, reverse path nearest-first, origin)
+    let mut reverse_paths: Vec<Vec<(Kind, Vec<Cell>)>> = vec![Vec::new(); players * cells];
+    let non_monotone = |c: Cell| TableError::NonMonotoneRay {
+        from: geometry.label(c).to_string(),
+    };
+
+    for (p, orient) in orientations.iter().enumerate() {
+        for (k, source) in kinds.iter().enumerate() {
+            let mut has_leap_capture = false;
+            let mut slow = false;
+            for from in geometry.cells() {
+                let initial_ok = source.initial_cells.get(p).is_some_and(|v| v.contains(&from));
+                let mut entry = CellMoves::<W> {
+                    rays: Span {
+                        start: moves.rays.len() as u32,
+                        len: 0,
+                    },
+                    lame: Span {
+                        start: moves.lame.len() as u32,
+                        len: 0,
+                    },
+                    hops: Span {
+                        start: moves.hops.len() as u32,
+                        len: 0,
+                    },
+                    ..Default::default()
+                };
+                for CompiledMove {
+                    reach,
+                    quiet,
+                    capture,
+                    initial,
+                    en_passant,
+                } in compile_at(geometry, source.moves, from, orient)
+                {
+                    if initial && !initial_ok {
+                        continue;
+                    }
+                    let double_step = initial && quiet && !capture && source.double_steps_create_ep;
+                    match reach {
+                        Reach::Leap { to, path } if path.is_empty() && !double_step => {
+                            match (quiet, capture) {
+                                (true, true) => entry.leap_both.insert(to),
+                                (true, false) => entry.leap_quiet.insert(to),
+                                (false, true) => entry.leap_capture.insert(to),
+                                (false, false) => {}
+                            }
+                            if capture {
+                                has_leap_capture = true;
+                                reverse_leaps[(p * kinds.len() + k) * cells + to.index()]
+                                    .insert(from);
+                                if en_passant {
+                                    entry.ep_capture.insert(to);
+                                }
+                            }
+                        }
+                        Reach::Leap { to, path } => {
+                            if capture {
+                                slow = true;
+                            }
+                            moves.lame.push(LameLeap {
+                                path: CellSet::from_cells(path),
+                                to,
+                                quiet,
+                                capture,
+                                double_step,
+                            });
+                            entry.lame.len += 1;
+                        }
+                        Reach::Ride { ray } => {
+                            let r = Ray::from_cells(&ray).ok_or_else(|| non_monotone(from))?;
+                            if capture {
+                                for i in 0..ray.len() {
+                                    let mut back: Vec<Cell> = ray[..i].iter().rev().copied().collect();
+                                    back.push(from);
+                                    reverse_paths[p * cells + ray[i].index()].push((k as Kind, back));
+                                }
+                            }
+                            moves.rays.push(MoveRay {
+                                ray: r,
+                                quiet,
+                                capture,
+                                double_step,
+                            });
+                            entry.rays.len += 1;
+                        }
+                        Reach::Hop { ray, hop } => {
+                            let r = Ray::from_cells(&ray).ok_or_else(|| non_monotone(from))?;
+                            if capture {
+                                slow = true;
+                            }
+                            moves.hops.push(HopRay {
+                                ray: r,
+                                quiet,
+                                capture,
+                                grasshopper: hop == Hop::Grasshopper,
+                            });
+                            entry.hops.len += 1;
+                        }
+                    }
+                }
+                moves.entries.push(entry);
+            }
+            if has_leap_capture {
+                leap_kinds[p].push(k as Kind);
+            }
+            if slow {
+                slow_kinds[p].push(k as Kind);
+            }
+        }
+    }
+
+    // Reverse rays: per (player, target), the maximal back-paths per kind, each with the cells
+    // from which that kind really reaches the target; identical ones merge across kinds.
+    let mut reverse_rays = Vec::new();
+    let mut reverse_ray_spans = Vec::with_capacity(players * cells);
+    for (index, mut paths) in reverse_paths.into_iter().enumerate() {
+        let target = Cell((index % cells) as u16);
+        paths.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())));
+        // (kind, maximal path, origins)
+        let mut maximal: Vec<(Kind, Vec<Cell>, Vec<Cell>)> = Vec::new();
+        for (kind, path) in paths {
+            let origin = *path.last().expect("a reverse path ends at its origin");
+            match maximal
+                .iter_mut()
+                .find(|(k, m, _)| *k == kind && m.starts_with(&path))
+            {
+                Some(entry) => entry.2.push(origin),
+                None => maximal.push((kind, path, vec![origin])),
+            }
+        }
+        let start = reverse_rays.len();
+        for (kind, path, origins) in maximal {
+            let ray = Ray::from_cells(&path).ok_or_else(|| non_monotone(target))?;
+            let origins = CellSet::from_cells(origins);
+            match reverse_rays[start..]
+                .iter_mut()
+                .find(|r: &&mut ReverseRay<W>| r.ray == ray && r.origins == origins)
+            {
+                Some(r) => r.kinds |= 1 << kind,
+                None => reverse_rays.push(ReverseRay {
+                    ray,
+                    kinds: 1 << kind,
+                    origins,
+                }),
+            }
+        }
+        reverse_ray_spans.push(Span {
+            start: start as u32,
+            len: (reverse_rays.len() - start) as u32,
+        });
+    }
+
+    Ok((
+        moves,
+        AttackTables {
+            cells,
+            kinds: kinds.len(),
+            reverse_rays,
+            reverse_ray_spans,
+            reverse_leaps,
+            leap_kinds,
+            slow_kinds,
+        },
+    ))
+}

@@ -1,0 +1,133 @@
+//! The catalogue's rulesets, one module each, and the registry that hands them out by id.
+//!
+//! Front ends never match on a ruleset: they implement [`Visitor`] once, generically over
+//! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
+
+pub mod chess;
+mod family;
+
+use chaturanga_rules::Ruleset;
+use std::fmt;
+
+/// A ruleset of the catalogue and how far it is implemented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Id, as on the command line (`chess`).
+    pub id: &'static str,
+    /// English name.
+    pub name: &'static str,
+    /// Number of players.
+    pub players: usize,
+    /// Fairy-Stockfish's name for it, where that engine knows it.
+    pub fairy_stockfish: Option<&'static str>,
+    /// Whether the rules are implemented.
+    pub implemented: bool,
+}
+
+const fn info(
+    id: &'static str,
+    name: &'static str,
+    players: usize,
+    fairy_stockfish: Option<&'static str>,
+    implemented: bool,
+) -> VariantInfo {
+    VariantInfo {
+        id,
+        name,
+        players,
+        fairy_stockfish,
+        implemented,
+    }
+}
+
+/// All 29 rulesets of the catalogue, in id order.
+pub const CATALOGUE: &[VariantInfo] = &[
+    info("avalanche", "Avalanche Chess", 2, None, false),
+    info("bughouse", "Bughouse", 4, Some("bughouse"), false),
+    info("capablanca", "Capablanca chess", 2, Some("capablanca"), false),
+    info("chess", "Chess", 2, Some("chess"), true),
+    info("chex", "Chex", 2, None, false),
+    info("chushogi", "Chu shogi", 2, None, false),
+    info("congo", "Congo", 2, None, false),
+    info("daishogi", "Dai shogi", 2, None, false),
+    info("darkchess", "Dark Chess", 2, None, false),
+    info("doublechess", "Double Chess", 2, None, false),
+    info("doublemove", "Double-move chess", 2, None, false),
+    info("gess", "Gess", 2, None, false),
+    info("grand", "Grand Chess", 2, Some("grand"), false),
+    info("hexchess", "Gliński's hexagonal chess", 2, None, false),
+    info("losing", "Losing chess", 2, None, false),
+    info("maharajah", "Maharajah and the Sepoys", 2, None, false),
+    info("makarenko", "Makarenko Chess", 2, None, false),
+    info("minishogi", "Minishogi", 2, Some("minishogi"), false),
+    info("omega", "Omega Chess", 2, None, false),
+    info("outer", "Big Outer Chess", 2, None, false),
+    info("progressive", "Progressive Chess", 2, None, false),
+    info("renaissance", "Renaissance Chess", 2, None, false),
+    info("shogi", "Shogi", 2, Some("shogi"), false),
+    info("speed", "Speed chess", 2, None, false),
+    info("taktika", "Taktika", 2, None, false),
+    info("threeplayer", "Three-Player Chess", 3, None, false),
+    info("torishogi", "Tori shogi", 2, Some("torishogi"), false),
+    info("xiangqi", "Xiangqi", 2, Some("xiangqi"), false),
+    info("yarishogi", "Yari shogi", 2, Some("yarishogi"), false),
+];
+
+/// The implemented rulesets.
+pub fn implemented() -> impl Iterator<Item = &'static VariantInfo> {
+    CATALOGUE.iter().filter(|v| v.implemented)
+}
+
+/// Something to do with a ruleset's position type, whatever the ruleset.
+pub trait Visitor {
+    /// What the visit produces.
+    type Output;
+    /// Called with the position type of the ruleset asked for.
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output;
+}
+
+/// A ruleset id that is not in the catalogue, or not implemented yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    /// No such ruleset.
+    Unknown(String),
+    /// In the catalogue but not implemented yet.
+    NotImplemented(&'static str),
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VariantError::Unknown(id) => write!(
+                f,
+                "unknown variant {id:?} (known: {})",
+                implemented().map(|v| v.id).collect::<Vec<_>>().join(", ")
+            ),
+            VariantError::NotImplemented(id) => write!(f, "variant {id} is not implemented yet"),
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// Finds a ruleset by id (or Fairy-Stockfish name).
+pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
+    let info = CATALOGUE
+        .iter()
+        .find(|v| v.id == id || v.fairy_stockfish == Some(id))
+        .ok_or_else(|| VariantError::Unknown(id.chars().take(40).collect()))?;
+    if info.implemented {
+        Ok(info)
+    } else {
+        Err(VariantError::NotImplemented(info.id))
+    }
+}
+
+/// Runs `visitor` with the position type of ruleset `id`.
+pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError> {
+    let info = find(id)?;
+    Ok(match info.id {
+        "chess" => visitor.visit::<chess::ChessPosition>(info),
+        other => return Err(VariantError::NotImplemented(CATALOGUE.iter().find(|v| v.id == other).map_or("?", |v| v.id))),
+    })
+}
