@@ -1,1 +1,31 @@
-fn main() {}
+//! The `chaturanga` command: tools for the catalogue's rulesets.
+
+mod args;
+mod commands;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // A bug must never show a backtrace to a user: one line, then a failing exit code.
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".to_string());
+        eprintln!("error: internal error: {}", message.lines().next().unwrap_or(""));
+    }));
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = std::panic::catch_unwind(|| {
+        args::parse(&argv).and_then(|command| commands::run(command, &mut std::io::stdout().lock()))
+    });
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+        Err(_) => ExitCode::from(101),
+    }
+}

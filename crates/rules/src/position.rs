@@ -121,6 +121,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn quiet_plies(&self) -> u32;
     /// The draw rules in force.
     fn draw_rules(&self) -> DrawRules;
+    /// The move number as FEN counts it (starts at 1, grows after the last player's move).
+    fn move_number(&self) -> u32 {
+        1
+    }
     /// The position in the ruleset's FEN.
     fn fen(&self) -> String;
     /// A move in the ruleset's coordinate notation.
@@ -265,6 +269,22 @@ impl<P: Position> Game<P> {
         next.play_unchecked(mv);
         self.push(mv, next);
         Ok(mv)
+    }
+
+    /// Plays a move given in coordinate notation if it is legal in the position, even after a
+    /// draw rule has ended the game: for tools (perft, move lists) that continue through
+    /// draw adjudications as the overview prescribes. Players use [`Game::play_text`].
+    pub fn play_text_through_draws(&mut self, text: &str) -> Result<P::Move, MoveError> {
+        let mv = self.position().parse_move(text)?;
+        self.play_through_draws(mv);
+        Ok(mv)
+    }
+
+    /// Plays a move known to be legal in the position, even after a draw rule ended the game.
+    pub fn play_through_draws(&mut self, mv: P::Move) {
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        self.push(mv, next);
     }
 
     fn push(&mut self, mv: P::Move, next: P) {

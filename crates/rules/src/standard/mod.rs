@@ -459,6 +459,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         self.spec.draw_rules
     }
 
+    fn move_number(&self) -> u32 {
+        self.fullmove
+    }
+
     fn fen(&self) -> String {
         self.to_fen()
     }

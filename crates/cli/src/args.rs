@@ -1,0 +1,329 @@
+//! Command-line parsing, by hand: a handful of subcommands with repeatable flags.
+
+use std::fmt;
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: chaturanga <command> [arguments]
+
+commands:
+  variants [--all]                          list ruleset ids (--all: the whole catalogue with status)
+  perft <variant> <depth> [position] [--divide]
+                                            count leaf nodes of the legal move tree
+  moves <variant> [position] [--san]        legal moves, one per line, sorted
+  fen <variant> [position]                  the FEN after the moves
+  status <variant> [position]               `ongoing`, or the result and reason
+  pgn <variant> [position]                  the game as PGN
+  bench [--depth N] [variant ...]           perft speed from each start position
+  rules [variant]                           rule options of a ruleset
+  help                                      this text
+
+position: [--fen FEN] [--moves M ...] [--option name=value ...]
+  moves may be coordinate notation (e2e4, e7e8q) or SAN (Nf3, O-O)";
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `variants`.
+    Variants {
+        /// Show the whole catalogue.
+        all: bool,
+    },
+    /// `perft`.
+    Perft {
+        /// Where.
+        game: GameArgs,
+        /// Depth.
+        depth: u32,
+        /// Split by root move.
+        divide: bool,
+    },
+    /// `moves`.
+    Moves {
+        /// Where.
+        game: GameArgs,
+        /// In SAN.
+        san: bool,
+    },
+    /// `fen`.
+    Fen(GameArgs),
+    /// `status`.
+    Status(GameArgs),
+    /// `pgn`.
+    Pgn(GameArgs),
+    /// `bench`.
+    Bench {
+        /// Depth for every variant instead of its default.
+        depth: Option<u32>,
+        /// Which variants (all implemented when empty).
+        variants: Vec<String>,
+    },
+    /// `rules`.
+    Rules {
+        /// Which variant (all when none).
+        variant: Option<String>,
+    },
+    /// `help`.
+    Help,
+}
+
+/// A variant, a start position and moves.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GameArgs {
+    /// Ruleset id.
+    pub variant: String,
+    /// Start FEN (the ruleset's start position when absent).
+    pub fen: Option<String>,
+    /// Moves to play first.
+    pub moves: Vec<String>,
+    /// Rule options.
+    pub options: Vec<String>,
+}
+
+/// Errors of the command line and of the commands.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad command line.
+    Usage(String),
+    /// Bad input data (variant, FEN, move, option).
+    Input(String),
+    /// Writing output failed.
+    Io(std::io::Error),
+}
+
+impl CliError {
+    /// Process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Input(_) => 1,
+            CliError::Io(_) => 74,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) => write!(f, "{m} (run `chaturanga help` for usage)"),
+            CliError::Input(m) => write!(f, "{m}"),
+            CliError::Io(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::Io(e)
+    }
+}
+
+fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}
+
+fn cut(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(argv: &[String]) -> Result<Command, CliError> {
+    let Some((command, rest)) = argv.split_first() else {
+        return Err(usage("no command given"));
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => Ok(Command::Help),
+        "variants" => {
+            let flags = Flags::parse(rest, &["--all"], &[])?;
+            flags.no_positionals()?;
+            Ok(Command::Variants {
+                all: flags.has("--all"),
+            })
+        }
+        "perft" => {
+            let flags = Flags::parse(rest, &["--divide"], GAME_FLAGS)?;
+            let [variant, depth] = flags.positionals::<2>("perft <variant> <depth>")?;
+            let depth = depth
+                .parse::<u32>()
+                .ok()
+                .filter(|&d| d <= 30)
+                .ok_or_else(|| usage(format!("depth must be a number from 0 to 30, not {:?}", cut(&depth))))?;
+            Ok(Command::Perft {
+                game: flags.game(variant)?,
+                depth,
+                divide: flags.has("--divide"),
+            })
+        }
+        "moves" => {
+            let flags = Flags::parse(rest, &["--san"], GAME_FLAGS)?;
+            let [variant] = flags.positionals::<1>("moves <variant>")?;
+            Ok(Command::Moves {
+                game: flags.game(variant)?,
+                san: flags.has("--san"),
+            })
+        }
+        "fen" | "status" | "pgn" => {
+            let flags = Flags::parse(rest, &[], GAME_FLAGS)?;
+            let [variant] = flags.positionals::<1>(&format!("{command} <variant>"))?;
+            let game = flags.game(variant)?;
+            Ok(match command.as_str() {
+                "fen" => Command::Fen(game),
+                "status" => Command::Status(game),
+                _ => Command::Pgn(game),
+            })
+        }
+        "bench" => {
+            let flags = Flags::parse(rest, &[], &["--depth"])?;
+            let depth = match flags.values("--depth").first() {
+                None => None,
+                Some(d) => Some(
+                    d.parse::<u32>()
+                        .ok()
+                        .filter(|&d| (1..=30).contains(&d))
+                        .ok_or_else(|| usage(format!("--depth must be 1 to 30, not {:?}", cut(d))))?,
+                ),
+            };
+            Ok(Command::Bench {
+                depth,
+                variants: flags.positionals.clone(),
+            })
+        }
+        "rules" => {
+            let flags = Flags::parse(rest, &[], &[])?;
+            if flags.positionals.len() > 1 {
+                return Err(usage("rules takes at most one variant"));
+            }
+            Ok(Command::Rules {
+                variant: flags.positionals.first().cloned(),
+            })
+        }
+        other => Err(usage(format!("unknown command {:?}", cut(other)))),
+    }
+}
+
+const GAME_FLAGS: &[&str] = &["--fen", "--moves", "--option"];
+
+/// Flags and positionals of one command line.
+struct Flags {
+    switches: Vec<String>,
+    values: Vec<(String, String)>,
+    positionals: Vec<String>,
+}
+
+impl Flags {
+    /// `switches` take no value; `valued` flags take values up to the next flag (`--moves`
+    /// and `--option` take several, `--fen` and `--depth` exactly one).
+    fn parse(args: &[String], switches: &[&str], valued: &[&str]) -> Result<Flags, CliError> {
+        let mut flags = Flags {
+            switches: Vec::new(),
+            values: Vec::new(),
+            positionals: Vec::new(),
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            if let Some(&s) = switches.iter().find(|&&s| s == a) {
+                flags.switches.push(s.to_string());
+                i += 1;
+            } else if let Some(&flag) = valued.iter().find(|&&s| s == a) {
+                i += 1;
+                let many = matches!(flag, "--moves" | "--option");
+                let mut taken = 0;
+                while i < args.len() && !(args[i].starts_with("--") && args[i].len() > 2) {
+                    flags.values.push((flag.to_string(), args[i].clone()));
+                    taken += 1;
+                    i += 1;
+                    if !many {
+                        break;
+                    }
+                }
+                if taken == 0 && flag != "--moves" {
+                    return Err(usage(format!("{flag} needs a value")));
+                }
+                if !many && flags.values.iter().filter(|(f, _)| f == flag).count() > 1 {
+                    return Err(usage(format!("{flag} given twice")));
+                }
+            } else if a.starts_with("--") {
+                return Err(usage(format!("unknown flag {:?}", cut(a))));
+            } else {
+                flags.positionals.push(a.clone());
+                i += 1;
+            }
+        }
+        Ok(flags)
+    }
+
+    fn has(&self, switch: &str) -> bool {
+        self.switches.iter().any(|s| s == switch)
+    }
+
+    fn values(&self, flag: &str) -> Vec<String> {
+        self.values
+            .iter()
+            .filter(|(f, _)| f == flag)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    fn no_positionals(&self) -> Result<(), CliError> {
+        match self.positionals.first() {
+            Some(p) => Err(usage(format!("unexpected argument {:?}", cut(p)))),
+            None => Ok(()),
+        }
+    }
+
+    fn positionals<const N: usize>(&self, form: &str) -> Result<[String; N], CliError> {
+        if self.positionals.len() != N {
+            return Err(usage(format!("expected `{form}`")));
+        }
+        Ok(std::array::from_fn(|i| self.positionals[i].clone()))
+    }
+
+    fn game(&self, variant: String) -> Result<GameArgs, CliError> {
+        Ok(GameArgs {
+            variant,
+            fen: self.values("--fen").into_iter().next(),
+            moves: self.values("--moves"),
+            options: self.values("--option"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn perft_line() {
+        let c = parse(&args("perft chess 3 --moves e2e4 e7e5 --divide --option fide-claims=on")).unwrap();
+        assert_eq!(
+            c,
+            Command::Perft {
+                game: GameArgs {
+                    variant: "chess".into(),
+                    fen: None,
+                    moves: vec!["e2e4".into(), "e7e5".into()],
+                    options: vec!["fide-claims=on".into()],
+                },
+                depth: 3,
+                divide: true,
+            }
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert!(matches!(parse(&args("")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("frobnicate")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("perft chess x")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("perft chess 99")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("perft chess")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("moves chess --fen")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("moves chess --bogus")), Err(CliError::Usage(_))));
+        assert!(matches!(parse(&args("fen chess --fen a --fen b")), Err(CliError::Usage(_))));
+    }
+}

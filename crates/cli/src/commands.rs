@@ -1,0 +1,250 @@
+//! The commands, each generic over the ruleset's position type through the registry's visitor.
+
+use crate::args::{CliError, Command, GameArgs, USAGE};
+use chaturanga_notation::{pgn, san};
+use chaturanga_rules::{Game, MoveError, RuleOptions, Ruleset, perft, perft_divide};
+use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
+use std::io::Write;
+use std::time::Instant;
+
+fn input(e: impl std::fmt::Display) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+/// Runs a parsed command, writing its output to `out`.
+pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
+    match command {
+        Command::Help => writeln!(out, "{USAGE}")?,
+        Command::Variants { all } => {
+            if all {
+                for v in CATALOGUE {
+                    let status = if v.implemented { "implemented" } else { "not implemented" };
+                    writeln!(out, "{:<12} {:<28} {}", v.id, v.name, status)?;
+                }
+            } else {
+                for v in implemented() {
+                    writeln!(out, "{}", v.id)?;
+                }
+            }
+        }
+        Command::Bench { depth, variants } => bench(depth, &variants, out)?,
+        Command::Rules { variant } => {
+            let ids: Vec<String> = match variant {
+                Some(v) => vec![v],
+                None => implemented().map(|v| v.id.to_string()).collect(),
+            };
+            for id in ids {
+                let text = visit(&id, DescribeRules).map_err(input)?;
+                write!(out, "{text}")?;
+            }
+        }
+        Command::Perft { game, depth, divide } => {
+            let variant = game.variant.clone();
+            let text = visit(&variant, WithGame { args: game, action: Action::Perft { depth, divide } })
+                .map_err(input)??;
+            write!(out, "{text}")?;
+        }
+        Command::Moves { game, san } => run_game(game, Action::Moves { san }, out)?,
+        Command::Fen(game) => run_game(game, Action::Fen, out)?,
+        Command::Status(game) => run_game(game, Action::Status, out)?,
+        Command::Pgn(game) => run_game(game, Action::Pgn, out)?,
+    }
+    Ok(())
+}
+
+fn run_game(game: GameArgs, action: Action, out: &mut dyn Write) -> Result<(), CliError> {
+    let variant = game.variant.clone();
+    let text = visit(&variant, WithGame { args: game, action }).map_err(input)??;
+    write!(out, "{text}")?;
+    Ok(())
+}
+
+enum Action {
+    Perft { depth: u32, divide: bool },
+    Moves { san: bool },
+    Fen,
+    Status,
+    Pgn,
+}
+
+struct WithGame {
+    args: GameArgs,
+    action: Action,
+}
+
+/// Sets up the game the arguments describe.
+fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
+    let options = RuleOptions::parse(P::option_specs(), &args.options).map_err(input)?;
+    let start = match &args.fen {
+        Some(fen) => P::from_fen_with(&options, fen),
+        None => P::start_position(&options),
+    }
+    .map_err(input)?;
+    let mut game = Game::new(start);
+    for (i, text) in args.moves.iter().enumerate() {
+        let position = game.position();
+        let mv = match position.parse_move(text) {
+            Ok(mv) => mv,
+            Err(coordinate_error) => match san::parse_san(position, text) {
+                Ok(mv) => mv,
+                Err(MoveError::Ambiguous(m)) => {
+                    return Err(input(format!("move {} ({m:?}) is ambiguous", i + 1)));
+                }
+                Err(_) => {
+                    return Err(input(format!("move {}: {coordinate_error}", i + 1)));
+                }
+            },
+        };
+        game.play_through_draws(mv);
+    }
+    Ok(game)
+}
+
+impl Visitor for WithGame {
+    type Output = Result<String, CliError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let game = setup::<P>(&self.args)?;
+        let position = game.position();
+        let mut text = String::new();
+        match self.action {
+            Action::Perft { depth, divide } => {
+                if divide {
+                    let mut lines: Vec<(String, u64)> = perft_divide(position, depth)
+                        .into_iter()
+                        .map(|(m, n)| (position.move_text(m), n))
+                        .collect();
+                    lines.sort();
+                    let mut total = 0;
+                    for (m, n) in lines {
+                        text.push_str(&format!("{m} {n}\n"));
+                        total += n;
+                    }
+                    // Depth 0 counts the position itself.
+                    if depth == 0 {
+                        total = 1;
+                    }
+                    text.push_str(&format!("nodes {total}\n"));
+                } else {
+                    text.push_str(&format!("nodes {}\n", perft(position, depth)));
+                }
+            }
+            Action::Moves { san: as_san } => {
+                let mut moves = Vec::new();
+                position.legal_moves(&mut moves);
+                let mut lines: Vec<String> = moves
+                    .into_iter()
+                    .map(|m| {
+                        if as_san {
+                            san::to_san(position, m).map_err(input)
+                        } else {
+                            Ok(position.move_text(m))
+                        }
+                    })
+                    .collect::<Result<_, _>>()?;
+                lines.sort();
+                for l in lines {
+                    text.push_str(&l);
+                    text.push('\n');
+                }
+            }
+            Action::Fen => {
+                text.push_str(&position.fen());
+                text.push('\n');
+            }
+            Action::Status => {
+                text.push_str(&game.status().to_string());
+                text.push('\n');
+            }
+            Action::Pgn => {
+                let tags = pgn::Tags::for_game(info.id, &game);
+                text.push_str(&pgn::write(&game, &tags).map_err(input)?);
+            }
+        }
+        Ok(text)
+    }
+}
+
+struct DescribeRules;
+
+impl Visitor for DescribeRules {
+    type Output = String;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> String {
+        let mut text = format!("{} ({})\n", info.id, info.name);
+        let specs = P::option_specs();
+        if specs.is_empty() {
+            text.push_str("  no rule options\n");
+        }
+        for o in specs {
+            let values = match &o.values {
+                chaturanga_rules::OptionValues::Choice(words) => words.join("|"),
+                chaturanga_rules::OptionValues::Number(lo, hi) => format!("{lo}..{hi}"),
+            };
+            text.push_str(&format!(
+                "  {}={} (default {}): {}\n",
+                o.name, values, o.default, o.help
+            ));
+        }
+        text
+    }
+}
+
+struct BenchOne {
+    depth: Option<u32>,
+}
+
+/// Default bench depth: deep enough that one run takes about a second or more.
+fn default_depth(id: &str) -> u32 {
+    match id {
+        "chess" => 6,
+        _ => 4,
+    }
+}
+
+impl Visitor for BenchOne {
+    type Output = Result<(u32, u64, f64), CliError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
+        let start = P::start_position(&options).map_err(input)?;
+        let depth = self.depth.unwrap_or_else(|| default_depth(info.id));
+        let t = Instant::now();
+        let nodes = perft(&start, depth);
+        Ok((depth, nodes, t.elapsed().as_secs_f64()))
+    }
+}
+
+fn bench(depth: Option<u32>, variants: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let ids: Vec<String> = if variants.is_empty() {
+        implemented().map(|v| v.id.to_string()).collect()
+    } else {
+        variants.to_vec()
+    };
+    writeln!(out, "{:<12} {:>5} {:>14} {:>9} {:>12}", "variant", "depth", "nodes", "seconds", "nodes/s")?;
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for id in ids {
+        let (d, nodes, secs) = visit(&id, BenchOne { depth }).map_err(input)??;
+        total_nodes += nodes;
+        total_secs += secs;
+        writeln!(
+            out,
+            "{:<12} {:>5} {:>14} {:>9.3} {:>12.0}",
+            id,
+            d,
+            nodes,
+            secs,
+            nodes as f64 / secs.max(1e-9)
+        )?;
+    }
+    writeln!(
+        out,
+        "{:<12} {:>5} {:>14} {:>9.3} {:>12.0}",
+        "total",
+        "",
+        total_nodes,
+        total_secs,
+        total_nodes as f64 / total_secs.max(1e-9)
+    )?;
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! PGN: export of a game with its `Variant` tag, and import of one or more games.
+
+use crate::san;
+use chaturanga_rules::{Game, MoveError, Position, RuleOptions, Ruleset, SetupError, Status};
+use std::fmt;
+
+/// Largest PGN text accepted.
+pub const MAX_PGN_LEN: usize = 8 << 20;
+
+/// The tag pairs of a game, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Tags(pub Vec<(String, String)>);
+
+impl Tags {
+    /// The value of a tag.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing an existing value.
+    pub fn set(&mut self, name: &str, value: &str) {
+        match self.0.iter_mut().find(|(k, _)| k == name) {
+            Some(pair) => pair.1 = value.to_string(),
+            None => self.0.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The seven-tag roster with unknowns, the `Variant` tag, the result, and `FEN`/`SetUp`
+    /// when the game does not start from the ruleset's start position.
+    pub fn for_game<P: Ruleset>(variant: &str, game: &Game<P>) -> Tags {
+        let mut tags = Tags::default();
+        for (k, v) in [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "?"),
+            ("White", "?"),
+            ("Black", "?"),
+        ] {
+            tags.set(k, v);
+        }
+        tags.set("Result", &result_of(game));
+        tags.set("Variant", variant);
+        let standard_start = RuleOptions::parse::<&str>(P::option_specs(), &[])
+            .ok()
+            .and_then(|o| P::start_position(&o).ok())
+            .map(|p| p.fen());
+        if standard_start.as_deref() != Some(game.start().fen().as_str()) {
+            tags.set("SetUp", "1");
+            tags.set("FEN", &game.start().fen());
+        }
+        tags
+    }
+}
+
+fn result_of<P: Position>(game: &Game<P>) -> String {
+    match game.status() {
+        Status::Over(o) => o.result(),
+        Status::Ongoing { .. } => "*".to_string(),
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes a game as PGN: tags, then SAN movetext wrapped at 80 columns, then the result.
+pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveError> {
+    let mut out = String::new();
+    for (k, v) in &tags.0 {
+        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    let positions = game.positions();
+    for (i, &mv) in game.moves().iter().enumerate() {
+        let position = &positions[i];
+        let first_player = position.side_to_move() == 0;
+        if first_player {
+            tokens.push(format!("{}.", position.move_number()));
+        } else if i == 0 {
+            tokens.push(format!("{}...", position.move_number()));
+        }
+        tokens.push(san::to_san(position, mv)?);
+    }
+    tokens.push(tags.get("Result").map_or_else(|| result_of(game), str::to_string));
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    Ok(out)
+}
+
+/// A game as read from PGN text, before its moves are checked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PgnGame {
+    /// Tag pairs.
+    pub tags: Tags,
+    /// Move tokens (SAN or coordinate), in order.
+    pub moves: Vec<String>,
+    /// The result token, if the movetext ended with one.
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    /// The ruleset id named by the `Variant` tag (`chess` when absent or `Standard`).
+    pub fn variant(&self) -> String {
+        match self.tags.get("Variant") {
+            None => "chess".to_string(),
+            Some(v) if v.eq_ignore_ascii_case("standard") || v.eq_ignore_ascii_case("chess") => {
+                "chess".to_string()
+            }
+            Some(v) => v.to_ascii_lowercase(),
+        }
+    }
+}
+
+/// Why PGN could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnError {
+    /// Longer than [`MAX_PGN_LEN`].
+    TooLarge(usize),
+    /// Malformed text.
+    Syntax {
+        /// Line number, 1-based.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The start position (FEN tag) is invalid.
+    Setup(SetupError),
+    /// A move that is not legal (or not readable) at its ply.
+    Move {
+        /// Ply, 1-based.
+        ply: usize,
+        /// The move text.
+        text: String,
+        /// Why.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::TooLarge(n) => write!(f, "PGN of {n} bytes is too large"),
+            PgnError::Syntax { line, message } => write!(f, "PGN line {line}: {message}"),
+            PgnError::Setup(e) => write!(f, "PGN FEN tag: {e}"),
+            PgnError::Move { ply, text, error } => write!(f, "PGN ply {ply} ({text:?}): {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// Most moves (plies) one game may have.
+pub const MAX_MOVES: usize = 20_000;
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Splits PGN text into games: tags and move tokens, without checking the moves.
+pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    if text.len() > MAX_PGN_LEN {
+        return Err(PgnError::TooLarge(text.len()));
+    }
+    let mut games = Vec::new();
+    let mut current = PgnGame::default();
+    let mut in_movetext = false;
+    let mut comment_depth = 0usize; // inside { }
+    let mut variation_depth = 0usize; // inside ( )
+    for (n, raw) in text.lines().enumerate() {
+        let line_no = n + 1;
+        let syntax = |message: &str| PgnError::Syntax {
+            line: line_no,
+            message: message.to_string(),
+        };
+        let line = raw.trim();
+        if comment_depth == 0 && variation_depth == 0 && line.starts_with('[') {
+            if in_movetext {
+                // A tag after movetext starts the next game (no result token seen).
+                games.push(std::mem::take(&mut current));
+                in_movetext = false;
+            }
+            let inner = line
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .ok_or_else(|| syntax("unterminated tag"))?;
+            let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(|| syntax("tag without value"))?;
+            let value = value.trim();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| syntax("tag value must be quoted"))?;
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(syntax("bad tag name"));
+            }
+            current
+                .tags
+                .0
+                .push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            continue;
+        }
+        if line.starts_with('%') {
+            continue;
+        }
+        let mut rest = line;
+        while !rest.is_empty() {
+            let c = rest.chars().next().unwrap_or(' ');
+            if comment_depth > 0 {
+                match rest.find('}') {
+                    Some(i) => {
+                        comment_depth = 0;
+                        rest = &rest[i + 1..];
+                    }
+                    None => rest = "",
+                }
+                continue;
+            }
+            match c {
+                '{' => {
+                    comment_depth = 1;
+                    rest = &rest[1..];
+                }
+                ';' => rest = "",
+                '(' => {
+                    variation_depth += 1;
+                    rest = &rest[1..];
+                }
+                ')' => {
+                    if variation_depth == 0 {
+                        return Err(syntax("unbalanced ')'"));
+                    }
+                    variation_depth -= 1;
+                    rest = &rest[1..];
+                }
+                c if c.is_whitespace() => rest = rest.trim_start(),
+                _ => {
+                    let end = rest
+                        .find(|ch: char| ch.is_whitespace() || "{}();".contains(ch))
+                        .unwrap_or(rest.len());
+                    let token = &rest[..end];
+                    rest = &rest[end..];
+                    if variation_depth > 0 {
+                        continue;
+                    }
+                    in_movetext = true;
+                    if RESULTS.contains(&token) {
+                        current.result = Some(token.to_string());
+                        games.push(std::mem::take(&mut current));
+                        in_movetext = false;
+                        continue;
+                    }
+                    if token.starts_with('$') {
+                        continue;
+                    }
+                    // Move numbers ("12.", "12...", glued "12.e4") and lone dots.
+                    let after_number = token.trim_start_matches(|ch: char| ch.is_ascii_digit());
+                    let mv = if after_number.starts_with('.') {
+                        after_number.trim_start_matches('.')
+                    } else {
+                        token
+                    };
+                    if mv.is_empty() {
+                        continue;
+                    }
+                    if current.moves.len() >= MAX_MOVES {
+                        return Err(syntax("too many moves in one game"));
+                    }
+                    current.moves.push(mv.to_string());
+                }
+            }
+        }
+    }
+    if comment_depth > 0 || variation_depth > 0 {
+        return Err(PgnError::Syntax {
+            line: text.lines().count(),
+            message: "unterminated comment or variation".to_string(),
+        });
+    }
+    if in_movetext || !current.tags.0.is_empty() {
+        games.push(current);
+    }
+    Ok(games)
+}
+
+/// Plays a parsed game's moves (SAN, or coordinate notation) from its start position.
+pub fn replay<P: Ruleset>(game: &PgnGame, options: &RuleOptions) -> Result<Game<P>, PgnError> {
+    let start = match game.tags.get("FEN") {
+        Some(fen) => P::from_fen_with(options, fen),
+        None => P::start_position(options),
+    }
+    .map_err(PgnError::Setup)?;
+    let mut replayed = Game::new(start);
+    for (i, text) in game.moves.iter().enumerate() {
+        let position = replayed.position();
+        let mv = san::parse_san(position, text)
+            .or_else(|e| position.parse_move(text).map_err(|_| e))
+            .map_err(|error| PgnError::Move {
+                ply: i + 1,
+                text: text.chars().take(40).collect(),
+                error,
+            })?;
+        replayed.play_through_draws(mv);
+    }
+    Ok(replayed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chaturanga_variants::chess::ChessPosition;
+
+    fn options() -> RuleOptions {
+        RuleOptions::parse::<&str>(ChessPosition::option_specs(), &[]).unwrap()
+    }
+
+    #[test]
+    fn export_then_import_round_trips() {
+        let start = ChessPosition::start_position(&options()).unwrap();
+        let mut game = Game::new(start);
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            game.play_text(m).unwrap();
+        }
+        let tags = Tags::for_game("chess", &game);
+        let text = write(&game, &tags).unwrap();
+        assert!(text.contains("[Variant \"chess\"]"), "{text}");
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{text}");
+        assert!(!text.contains("[FEN"), "{text}");
+        let parsed = parse(&text).unwrap();
+        assert_eq!(parsed.len(), 1);
+        assert_eq!(parsed[0].variant(), "chess");
+        assert_eq!(parsed[0].result.as_deref(), Some("0-1"));
+        let again: Game<ChessPosition> = replay(&parsed[0], &options()).unwrap();
+        assert_eq!(again.moves(), game.moves());
+    }
+
+    #[test]
+    fn export_from_a_fen_with_black_to_move() {
+        let o = options();
+        let start =
+            ChessPosition::from_fen_with(&o, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
+        let mut game = Game::new(start);
+        game.play_text("d7d5").unwrap();
+        game.play_text("e5d6").unwrap();
+        let text = write(&game, &Tags::for_game("chess", &game)).unwrap();
+        assert!(text.contains("[SetUp \"1\"]"));
+        assert!(text.contains("[FEN \"4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1\"]"));
+        assert!(text.contains("1... d5 2. exd6 *"), "{text}");
+        let again: Game<ChessPosition> = replay(&parse(&text).unwrap()[0], &o).unwrap();
+        assert_eq!(again.position().fen(), game.position().fen());
+    }
+
+    #[test]
+    fn import_tolerates_comments_variations_and_nags() {
+        let text = "[Event \"x\"]\n[Variant \"Standard\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 ; comment\n2... Nc6 3.Bb5 a6 *\n\n[Event \"y\"]\n\n1. d4 1-0\n";
+        let games = parse(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]);
+        assert_eq!(games[0].variant(), "chess");
+        assert_eq!(games[1].moves, ["d4"]);
+        let g: Game<ChessPosition> = replay(&games[0], &options()).unwrap();
+        assert_eq!(g.moves().len(), 6);
+    }
+
+    #[test]
+    fn import_errors() {
+        assert!(matches!(parse("[Event x]"), Err(PgnError::Syntax { .. })));
+        assert!(matches!(parse("1. e4 {open"), Err(PgnError::Syntax { .. })));
+        assert!(matches!(parse("1. e4 )"), Err(PgnError::Syntax { .. })));
+        let bad = parse("1. e4 e5 2. Ke3 *").unwrap();
+        let err = replay::<ChessPosition>(&bad[0], &options()).unwrap_err();
+        assert!(matches!(err, PgnError::Move { ply: 3, .. }), "{err}");
+        let bad_fen = parse("[FEN \"8/8/8 w - - 0 1\"]\n\n*").unwrap();
+        assert!(matches!(replay::<ChessPosition>(&bad_fen[0], &options()), Err(PgnError::Setup(_))));
+    }
+}
