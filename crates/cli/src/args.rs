@@ -147,7 +147,12 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 .parse::<u32>()
                 .ok()
                 .filter(|&d| d <= 30)
-                .ok_or_else(|| usage(format!("depth must be a number from 0 to 30, not {:?}", cut(&depth))))?;
+                .ok_or_else(|| {
+                    usage(format!(
+                        "depth must be a number from 0 to 30, not {:?}",
+                        cut(&depth)
+                    ))
+                })?;
             Ok(Command::Perft {
                 game: flags.game(variant)?,
                 depth,
@@ -180,7 +185,9 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                     d.parse::<u32>()
                         .ok()
                         .filter(|&d| (1..=30).contains(&d))
-                        .ok_or_else(|| usage(format!("--depth must be 1 to 30, not {:?}", cut(d))))?,
+                        .ok_or_else(|| {
+                            usage(format!("--depth must be 1 to 30, not {:?}", cut(d)))
+                        })?,
                 ),
             };
             Ok(Command::Bench {
@@ -299,7 +306,10 @@ mod tests {
 
     #[test]
     fn perft_line() {
-        let c = parse(&args("perft chess 3 --moves e2e4 e7e5 --divide --option fide-claims=on")).unwrap();
+        let c = parse(&args(
+            "perft chess 3 --moves e2e4 e7e5 --divide --option fide-claims=on",
+        ))
+        .unwrap();
         assert_eq!(
             c,
             Command::Perft {
@@ -318,12 +328,33 @@ mod tests {
     #[test]
     fn errors() {
         assert!(matches!(parse(&args("")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("frobnicate")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("perft chess x")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("perft chess 99")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("perft chess")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("moves chess --fen")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("moves chess --bogus")), Err(CliError::Usage(_))));
-        assert!(matches!(parse(&args("fen chess --fen a --fen b")), Err(CliError::Usage(_))));
+        assert!(matches!(
+            parse(&args("frobnicate")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("perft chess x")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("perft chess 99")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("perft chess")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("moves chess --fen")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("moves chess --bogus")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("fen chess --fen a --fen b")),
+            Err(CliError::Usage(_))
+        ));
     }
 }

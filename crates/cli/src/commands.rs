@@ -18,7 +18,11 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Variants { all } => {
             if all {
                 for v in CATALOGUE {
-                    let status = if v.implemented { "implemented" } else { "not implemented" };
+                    let status = if v.implemented {
+                        "implemented"
+                    } else {
+                        "not implemented"
+                    };
                     writeln!(out, "{:<12} {:<28} {}", v.id, v.name, status)?;
                 }
             } else {
@@ -38,10 +42,20 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
                 write!(out, "{text}")?;
             }
         }
-        Command::Perft { game, depth, divide } => {
+        Command::Perft {
+            game,
+            depth,
+            divide,
+        } => {
             let variant = game.variant.clone();
-            let text = visit(&variant, WithGame { args: game, action: Action::Perft { depth, divide } })
-                .map_err(input)??;
+            let text = visit(
+                &variant,
+                WithGame {
+                    args: game,
+                    action: Action::Perft { depth, divide },
+                },
+            )
+            .map_err(input)??;
             write!(out, "{text}")?;
         }
         Command::Moves { game, san } => run_game(game, Action::Moves { san }, out)?,
@@ -221,7 +235,11 @@ fn bench(depth: Option<u32>, variants: &[String], out: &mut dyn Write) -> Result
     } else {
         variants.to_vec()
     };
-    writeln!(out, "{:<12} {:>5} {:>14} {:>9} {:>12}", "variant", "depth", "nodes", "seconds", "nodes/s")?;
+    writeln!(
+        out,
+        "{:<12} {:>5} {:>14} {:>9} {:>12}",
+        "variant", "depth", "nodes", "seconds", "nodes/s"
+    )?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for id in ids {
         let (d, nodes, secs) = visit(&id, BenchOne { depth }).map_err(input)??;

@@ -14,7 +14,10 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".to_string());
-        eprintln!("error: internal error: {}", message.lines().next().unwrap_or(""));
+        eprintln!(
+            "error: internal error: {}",
+            message.lines().next().unwrap_or("")
+        );
     }));
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let outcome = std::panic::catch_unwind(|| {

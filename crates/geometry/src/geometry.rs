@@ -262,13 +262,16 @@ impl Geometry {
     }
 }
 
+/// Lattice points of a region, per player.
+type PointsPerPlayer = Vec<Vec<(i32, i32)>>;
+
 /// Builds a [`Geometry`] from lattice points.
 pub struct GeometryBuilder {
     lattice: Lattice,
     points: Vec<(i32, i32)>,
     label: Box<dyn Fn(i32, i32) -> String>,
     colour: Box<dyn Fn(i32, i32) -> u8>,
-    regions: Vec<(String, Vec<Vec<(i32, i32)>>)>,
+    regions: Vec<(String, PointsPerPlayer)>,
     players: usize,
 }
 
@@ -333,7 +336,7 @@ impl GeometryBuilder {
     }
 
     /// Adds a named region, listing its lattice points for each player.
-    pub fn region(mut self, name: &str, per_player: Vec<Vec<(i32, i32)>>) -> Self {
+    pub fn region(mut self, name: &str, per_player: PointsPerPlayer) -> Self {
         self.regions.push((name.to_string(), per_player));
         self
     }
@@ -507,12 +510,17 @@ mod tests {
             GeometryBuilder::rectangle(0, 0).build().unwrap_err(),
             GeometryError::Empty
         );
-        let dup = GeometryBuilder::rectangle(2, 2).labels(|_, _| "x".into()).build();
+        let dup = GeometryBuilder::rectangle(2, 2)
+            .labels(|_, _| "x".into())
+            .build();
         assert!(matches!(dup, Err(GeometryError::DuplicateLabel(_))));
         let outside = GeometryBuilder::rectangle(2, 2)
             .region("zone", vec![vec![(5, 5)]])
             .build();
-        assert!(matches!(outside, Err(GeometryError::RegionOutsideBoard(..))));
+        assert!(matches!(
+            outside,
+            Err(GeometryError::RegionOutsideBoard(..))
+        ));
     }
 
     #[test]

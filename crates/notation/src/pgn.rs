@@ -14,7 +14,10 @@ pub struct Tags(pub Vec<(String, String)>);
 impl Tags {
     /// The value of a tag.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets a tag, replacing an existing value.
@@ -83,7 +86,10 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
         }
         tokens.push(san::to_san(position, mv)?);
     }
-    tokens.push(tags.get("Result").map_or_else(|| result_of(game), str::to_string));
+    tokens.push(
+        tags.get("Result")
+            .map_or_else(|| result_of(game), str::to_string),
+    );
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 80 {
@@ -195,7 +201,9 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 .strip_prefix('[')
                 .and_then(|l| l.strip_suffix(']'))
                 .ok_or_else(|| syntax("unterminated tag"))?;
-            let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(|| syntax("tag without value"))?;
+            let (name, value) = inner
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| syntax("tag without value"))?;
             let value = value.trim();
             let value = value
                 .strip_prefix('"')
@@ -204,10 +212,10 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 return Err(syntax("bad tag name"));
             }
-            current
-                .tags
-                .0
-                .push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            current.tags.0.push((
+                name.to_string(),
+                value.replace("\\\"", "\"").replace("\\\\", "\\"),
+            ));
             continue;
         }
         if line.starts_with('%') {
@@ -348,8 +356,7 @@ mod tests {
     #[test]
     fn export_from_a_fen_with_black_to_move() {
         let o = options();
-        let start =
-            ChessPosition::from_fen_with(&o, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
+        let start = ChessPosition::from_fen_with(&o, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
         let mut game = Game::new(start);
         game.play_text("d7d5").unwrap();
         game.play_text("e5d6").unwrap();
@@ -382,6 +389,9 @@ mod tests {
         let err = replay::<ChessPosition>(&bad[0], &options()).unwrap_err();
         assert!(matches!(err, PgnError::Move { ply: 3, .. }), "{err}");
         let bad_fen = parse("[FEN \"8/8/8 w - - 0 1\"]\n\n*").unwrap();
-        assert!(matches!(replay::<ChessPosition>(&bad_fen[0], &options()), Err(PgnError::Setup(_))));
+        assert!(matches!(
+            replay::<ChessPosition>(&bad_fen[0], &options()),
+            Err(PgnError::Setup(_))
+        ));
     }
 }

@@ -17,7 +17,11 @@ fn describe<P: Position>(position: &P, mv: P::Move) -> Result<MoveDescription, M
 }
 
 /// SAN of a legal move without the check mark.
-fn san_body<P: Position>(position: &P, mv: P::Move, legal: &[P::Move]) -> Result<String, MoveError> {
+fn san_body<P: Position>(
+    position: &P,
+    mv: P::Move,
+    legal: &[P::Move],
+) -> Result<String, MoveError> {
     let d = describe(position, mv)?;
     if let Some(short) = d.castling {
         return Ok(if short { "O-O" } else { "O-O-O" }.to_string());
@@ -36,7 +40,13 @@ fn san_body<P: Position>(position: &P, mv: P::Move, legal: &[P::Move]) -> Result
             .iter()
             .filter(|&&m| m != mv)
             .filter_map(|&m| position.describe(m))
-            .filter(|o| !o.pawn && o.castling.is_none() && o.piece == d.piece && o.to == d.to && o.from != d.from)
+            .filter(|o| {
+                !o.pawn
+                    && o.castling.is_none()
+                    && o.piece == d.piece
+                    && o.to == d.to
+                    && o.from != d.from
+            })
             .collect();
         if !rivals.is_empty() {
             let rival_from: Vec<String> = rivals.iter().filter_map(|o| o.from.clone()).collect();
@@ -149,7 +159,9 @@ fn parse_parts(text: &str, is_cell: impl Fn(&str) -> bool) -> Option<SanParts> {
     head = head.strip_suffix('-').unwrap_or(head);
     if !head.is_empty() {
         let (file, rank) = split_label(head);
-        if !file.chars().all(|c| c.is_ascii_lowercase()) || !rank.chars().all(|c| c.is_ascii_digit()) {
+        if !file.chars().all(|c| c.is_ascii_lowercase())
+            || !rank.chars().all(|c| c.is_ascii_digit())
+        {
             return None;
         }
         if !file.is_empty() {
@@ -238,7 +250,13 @@ mod tests {
         assert_eq!(san("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), "O-O");
         assert_eq!(san("r3k3/8/8/8/8/8/8/3K4 b q - 0 1", "e8c8"), "O-O-O+");
         // Scenario 8's mate.
-        assert_eq!(san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"), "Qh4#");
+        assert_eq!(
+            san(
+                "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+                "d8h4"
+            ),
+            "Qh4#"
+        );
     }
 
     #[test]
@@ -248,7 +266,10 @@ mod tests {
         assert_eq!(p.move_text(parse_san(&p, "e4").unwrap()), "e2e4");
         assert_eq!(p.move_text(parse_san(&p, "Ng1f3").unwrap()), "g1f3");
         assert!(matches!(parse_san(&p, "Nf4"), Err(MoveError::Illegal(_))));
-        assert!(matches!(parse_san(&p, "Zz9"), Err(MoveError::Malformed(_)) | Err(MoveError::Illegal(_))));
+        assert!(matches!(
+            parse_san(&p, "Zz9"),
+            Err(MoveError::Malformed(_)) | Err(MoveError::Illegal(_))
+        ));
         assert!(matches!(parse_san(&p, "!!"), Err(MoveError::Malformed(_))));
         let r = pos("R6R/4k3/8/8/8/8/8/4K3 w - - 0 1");
         assert!(matches!(parse_san(&r, "Rd8"), Err(MoveError::Ambiguous(_))));

@@ -251,8 +251,8 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                         }
                     }
                     for (v, selectors) in images(a, b) {
-                        let selected =
-                            toks.is_empty() || selectors.iter().any(|s| toks.iter().any(|t| t == s));
+                        let selected = toks.is_empty()
+                            || selectors.iter().any(|s| toks.iter().any(|t| t == s));
                         if selected && !vectors.contains(&v) {
                             vectors.push(v);
                         }
@@ -260,7 +260,11 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                 }
                 moves.push(BetzaMove {
                     vectors,
-                    range: if rider { Range::Ride { max } } else { Range::Leap },
+                    range: if rider {
+                        Range::Ride { max }
+                    } else {
+                        Range::Leap
+                    },
                     quiet: q,
                     capture: cap,
                     initial,
@@ -294,7 +298,12 @@ mod tests {
     use super::*;
 
     fn dirs(s: &str) -> Vec<(i16, i16)> {
-        let mut v: Vec<_> = parse(s).unwrap().moves.into_iter().flat_map(|m| m.vectors).collect();
+        let mut v: Vec<_> = parse(s)
+            .unwrap()
+            .moves
+            .into_iter()
+            .flat_map(|m| m.vectors)
+            .collect();
         v.sort();
         v.dedup();
         v
@@ -331,11 +340,26 @@ mod tests {
         let d = parse("ifmnD").unwrap().moves.remove(0);
         assert!(d.initial && d.lame && d.quiet && !d.capture);
         assert_eq!(d.vectors, vec![(0, 2)]);
-        assert_eq!(parse("W4").unwrap().moves[0].range, Range::Ride { max: Some(4) });
-        assert_eq!(parse("NN").unwrap().moves[0].range, Range::Ride { max: None });
-        assert_eq!(parse("R").unwrap().moves[0].range, Range::Ride { max: None });
-        assert_eq!(parse("W0").unwrap().moves[0].range, Range::Ride { max: None });
-        assert_eq!(parse("R12").unwrap().moves[0].range, Range::Ride { max: Some(12) });
+        assert_eq!(
+            parse("W4").unwrap().moves[0].range,
+            Range::Ride { max: Some(4) }
+        );
+        assert_eq!(
+            parse("NN").unwrap().moves[0].range,
+            Range::Ride { max: None }
+        );
+        assert_eq!(
+            parse("R").unwrap().moves[0].range,
+            Range::Ride { max: None }
+        );
+        assert_eq!(
+            parse("W0").unwrap().moves[0].range,
+            Range::Ride { max: None }
+        );
+        assert_eq!(
+            parse("R12").unwrap().moves[0].range,
+            Range::Ride { max: Some(12) }
+        );
         let cannon = parse("mRcpR").unwrap();
         assert_eq!(cannon.moves[1].hop, Hop::Cannon);
         assert!(cannon.moves[1].capture && !cannon.moves[1].quiet);
@@ -344,12 +368,18 @@ mod tests {
 
     #[test]
     fn errors_are_typed() {
-        assert!(matches!(parse("X"), Err(BetzaError::UnknownCharacter { ch: 'X', at: 0 })));
+        assert!(matches!(
+            parse("X"),
+            Err(BetzaError::UnknownCharacter { ch: 'X', at: 0 })
+        ));
         assert!(matches!(parse("Wf"), Err(BetzaError::DanglingModifiers(_))));
         assert!(matches!(parse("pN"), Err(BetzaError::Unsupported { .. })));
         assert!(matches!(parse("nR"), Err(BetzaError::Unsupported { .. })));
         assert!(matches!(parse("W99999"), Err(BetzaError::RangeTooLarge(_))));
-        assert!(matches!(parse(&"W".repeat(300)), Err(BetzaError::TooLong(300))));
+        assert!(matches!(
+            parse(&"W".repeat(300)),
+            Err(BetzaError::TooLong(300))
+        ));
         assert!(parse("").unwrap().moves.is_empty());
     }
 }

@@ -19,7 +19,6 @@ pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{
-    DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, perft,
-    perft_divide,
+    DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, perft, perft_divide,
 };
 pub use standard::{FenError, SetupError, SetupProblem};

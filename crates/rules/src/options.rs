@@ -67,7 +67,10 @@ impl fmt::Display for OptionError {
         match self {
             OptionError::Malformed(s) => write!(f, "option {s:?} is not of the form name=value"),
             OptionError::Unknown { name, known } if known.is_empty() => {
-                write!(f, "unknown option {name:?}: this ruleset has no rule options")
+                write!(
+                    f,
+                    "unknown option {name:?}: this ruleset has no rule options"
+                )
             }
             OptionError::Unknown { name, known } => {
                 write!(f, "unknown option {name:?} (known: {})", known.join(", "))
@@ -76,7 +79,10 @@ impl fmt::Display for OptionError {
                 name,
                 value,
                 accepted,
-            } => write!(f, "option {name} does not accept {value:?} (accepted: {accepted})"),
+            } => write!(
+                f,
+                "option {name} does not accept {value:?} (accepted: {accepted})"
+            ),
             OptionError::Repeated(name) => write!(f, "option {name} given twice"),
         }
     }
@@ -101,22 +107,23 @@ impl RuleOptions {
                 .split_once('=')
                 .filter(|(n, v)| !n.is_empty() && !v.is_empty())
                 .ok_or_else(|| OptionError::Malformed(item.chars().take(64).collect()))?;
-            let spec = specs
-                .iter()
-                .find(|s| s.name == name)
-                .ok_or_else(|| OptionError::Unknown {
-                    name: name.chars().take(64).collect(),
-                    known: specs.iter().map(|s| s.name).collect(),
-                })?;
+            let spec =
+                specs
+                    .iter()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| OptionError::Unknown {
+                        name: name.chars().take(64).collect(),
+                        known: specs.iter().map(|s| s.name).collect(),
+                    })?;
             if given.contains(&spec.name) {
                 return Err(OptionError::Repeated(spec.name.to_string()));
             }
             given.push(spec.name);
             let ok = match &spec.values {
                 OptionValues::Choice(words) => words.contains(&value),
-                OptionValues::Number(lo, hi) => value
-                    .parse::<u32>()
-                    .is_ok_and(|n| (*lo..=*hi).contains(&n)),
+                OptionValues::Number(lo, hi) => {
+                    value.parse::<u32>().is_ok_and(|n| (*lo..=*hi).contains(&n))
+                }
             };
             if !ok {
                 let accepted = match &spec.values {

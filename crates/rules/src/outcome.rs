@@ -106,9 +106,15 @@ mod tests {
 
     #[test]
     fn results() {
-        assert_eq!(Outcome::win(2, 0, Reason::Checkmate).to_string(), "1-0 checkmate");
+        assert_eq!(
+            Outcome::win(2, 0, Reason::Checkmate).to_string(),
+            "1-0 checkmate"
+        );
         assert_eq!(Outcome::loss(2, 0, Reason::Checkmate).result(), "0-1");
-        assert_eq!(Outcome::draw(2, Reason::Stalemate).to_string(), "1/2-1/2 stalemate");
+        assert_eq!(
+            Outcome::draw(2, Reason::Stalemate).to_string(),
+            "1/2-1/2 stalemate"
+        );
         let glinski = Outcome {
             quarters: vec![3, 1],
             reason: Reason::Stalemate,

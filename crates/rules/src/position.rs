@@ -90,6 +90,12 @@ pub trait Position: Clone + Send + Sync + 'static {
         self.legal_moves(&mut moves);
         moves.len() as u64
     }
+    /// A slow, straightforward generator that tests compare [`Position::legal_moves`] with:
+    /// rulesets whose fast generator takes shortcuts (pins, bulk targets) implement it by trying
+    /// every candidate on a copy. Same as `legal_moves` by default.
+    fn reference_legal_moves(&self, moves: &mut Vec<Self::Move>) {
+        self.legal_moves(moves)
+    }
     /// Plays a move known to be legal here.
     fn play_unchecked(&mut self, mv: Self::Move);
     /// Plays `mv` if it is legal here.

@@ -134,7 +134,10 @@ impl<const W: usize> HopRay<W> {
             None => (beyond, CellSet::EMPTY),
             Some(target) => {
                 let target_set = CellSet::from_cell(target);
-                ((beyond & self.ray.up_to(target)).without(target_set), target_set)
+                (
+                    (beyond & self.ray.up_to(target)).without(target_set),
+                    target_set,
+                )
             }
         }
     }
@@ -301,7 +304,8 @@ impl<const W: usize> AttackTables<W> {
     /// Cells from which `player`'s `kind` captures on `cell` by a plain leap.
     #[inline(always)]
     pub fn leaps(&self, player: Player, kind: Kind, cell: Cell) -> CellSet<W> {
-        self.reverse_leaps[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
+        self.reverse_leaps
+            [(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
     }
 
     /// Whether every capture of `player`'s pieces is a plain leap or a ride, so that pins and
@@ -345,7 +349,10 @@ pub fn build_tables<const W: usize>(
             let mut has_leap_capture = false;
             let mut slow = false;
             for from in geometry.cells() {
-                let initial_ok = source.initial_cells.get(p).is_some_and(|v| v.contains(&from));
+                let initial_ok = source
+                    .initial_cells
+                    .get(p)
+                    .is_some_and(|v| v.contains(&from));
                 let mut entry = CellMoves::<W> {
                     rays: Span {
                         start: moves.rays.len() as u32,
@@ -407,9 +414,11 @@ pub fn build_tables<const W: usize>(
                             let r = Ray::from_cells(&ray).ok_or_else(|| non_monotone(from))?;
                             if capture {
                                 for i in 0..ray.len() {
-                                    let mut back: Vec<Cell> = ray[..i].iter().rev().copied().collect();
+                                    let mut back: Vec<Cell> =
+                                        ray[..i].iter().rev().copied().collect();
                                     back.push(from);
-                                    reverse_paths[p * cells + ray[i].index()].push((k as Kind, back));
+                                    reverse_paths[p * cells + ray[i].index()]
+                                        .push((k as Kind, back));
                                 }
                             }
                             moves.rays.push(MoveRay {

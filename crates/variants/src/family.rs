@@ -68,7 +68,13 @@ pub fn orthodox_pieces(set: PieceSet) -> Result<Vec<PieceType>, SpecError> {
 /// The four castlings of a rectangular board with rooks in the corners: the king starts on
 /// `king_file` and lands on `short_file` (towards the last file) or `long_file`; the rook lands
 /// on the cell the king crossed next to it.
-pub fn orthodox_castlings(files: i32, ranks: i32, king_file: char, short_file: char, long_file: char) -> Vec<CastlingDef> {
+pub fn orthodox_castlings(
+    files: i32,
+    ranks: i32,
+    king_file: char,
+    short_file: char,
+    long_file: char,
+) -> Vec<CastlingDef> {
     let last = (b'a' + files as u8 - 1) as char;
     let step = |f: char, d: i8| ((f as u8 as i8) + d) as u8 as char;
     let label = |f: char, r: i32| format!("{f}{r}");
@@ -141,7 +147,9 @@ pub fn pawns_on_first_rank<const W: usize, const K: usize, R: Rules<W, K>>(
     let mut problems = Vec::new();
     for cell in position.occupied() {
         let piece = position.piece_at(cell);
-        if spec.pieces[piece.kind() as usize].pawn && back.cells[piece.player() as usize].contains(&cell) {
+        if spec.pieces[piece.kind() as usize].pawn
+            && back.cells[piece.player() as usize].contains(&cell)
+        {
             problems.push(SetupProblem::Other(format!(
                 "pawn on its own first rank at {}",
                 spec.geometry.label(cell)

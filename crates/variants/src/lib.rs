@@ -44,7 +44,13 @@ const fn info(
 pub const CATALOGUE: &[VariantInfo] = &[
     info("avalanche", "Avalanche Chess", 2, None, false),
     info("bughouse", "Bughouse", 4, Some("bughouse"), false),
-    info("capablanca", "Capablanca chess", 2, Some("capablanca"), false),
+    info(
+        "capablanca",
+        "Capablanca chess",
+        2,
+        Some("capablanca"),
+        false,
+    ),
     info("chess", "Chess", 2, Some("chess"), true),
     info("chex", "Chex", 2, None, false),
     info("chushogi", "Chu shogi", 2, None, false),
@@ -128,6 +134,13 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
     let info = find(id)?;
     Ok(match info.id {
         "chess" => visitor.visit::<chess::ChessPosition>(info),
-        other => return Err(VariantError::NotImplemented(CATALOGUE.iter().find(|v| v.id == other).map_or("?", |v| v.id))),
+        other => {
+            return Err(VariantError::NotImplemented(
+                CATALOGUE
+                    .iter()
+                    .find(|v| v.id == other)
+                    .map_or("?", |v| v.id),
+            ));
+        }
     })
 }

@@ -64,9 +64,15 @@ impl fmt::Display for FenError {
                 row,
                 expected,
                 found,
-            } => write!(f, "FEN row {row} describes {found} cells, expected {expected}"),
+            } => write!(
+                f,
+                "FEN row {row} describes {found} cells, expected {expected}"
+            ),
             FenError::Wall { row } => {
-                write!(f, "FEN row {row} does not match the board's missing cells ('*')")
+                write!(
+                    f,
+                    "FEN row {row} does not match the board's missing cells ('*')"
+                )
             }
             FenError::UnknownPiece(p) => write!(f, "unknown piece {p:?} in FEN"),
             FenError::Turn(t) => write!(f, "bad side to move {t:?} in FEN"),
@@ -254,59 +260,58 @@ fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, Fen
     Ok(cells)
 }
 
-impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
-    /// Reads a FEN under the spec (rule options) given.
-    pub fn from_fen(spec: &'static Spec<W>, fen: &str) -> Result<Self, SetupError> {
+/// What a FEN says, read but not yet checked against the rules: the Setup side of the
+/// Setup/Position split. Turning it into a position ([`StandardPosition::from_setup`]) checks
+/// it and lists every problem.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Setup {
+    /// The men on the board.
+    pub pieces: Vec<(Cell, Piece)>,
+    /// The player to move.
+    pub turn: Player,
+    /// Castling-field letters, as given.
+    pub castling: Vec<char>,
+    /// En passant target cells, as given.
+    pub en_passant: Vec<Cell>,
+    /// Plies since the last capture or pawn move.
+    pub quiet_plies: u32,
+    /// Move number.
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// Reads a FEN (missing trailing fields take their defaults: `w - - 0 1`).
+    pub fn parse<const W: usize>(spec: &Spec<W>, fen: &str) -> Result<Setup, FenError> {
         if fen.len() > MAX_FEN_LEN {
-            return Err(FenError::TooLong(fen.len()).into());
+            return Err(FenError::TooLong(fen.len()));
         }
         let mut fields = fen.split_whitespace();
         let board = fields.next().ok_or(FenError::Empty)?;
         let pieces = parse_board(spec, board)?;
-        let mut position = Self::empty(spec);
-        for (cell, piece) in pieces {
-            position.put(cell, piece);
-        }
         let turn = match fields.next() {
             None | Some("w") => 0,
             Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(cut(t)).into()),
+            Some(t) => return Err(FenError::Turn(cut(t))),
         };
-        position.set_turn(turn);
-        let mut rights = 0u16;
-        if let Some(field) = fields.next() {
-            if field != "-" {
-                if field.len() > 32 {
-                    return Err(FenError::Castling(cut(field)).into());
+        let mut castling = Vec::new();
+        if let Some(field) = fields.next()
+            && field != "-"
+        {
+            if field.len() > 32 {
+                return Err(FenError::Castling(cut(field)));
+            }
+            for ch in field.chars() {
+                if !spec.castlings.iter().any(|c| c.symbol == ch) || castling.contains(&ch) {
+                    return Err(FenError::Castling(cut(field)));
                 }
-                for ch in field.chars() {
-                    let i = spec
-                        .castlings
-                        .iter()
-                        .position(|c| c.symbol == ch)
-                        .ok_or_else(|| FenError::Castling(cut(field)))?;
-                    let c = &spec.castlings[i];
-                    // A right whose king or rook is not at home can never be used: dropped.
-                    let king = position.piece_at(c.king_from);
-                    let rook = position.piece_at(c.rook_from);
-                    let home = king.is_some()
-                        && king.player() == c.player
-                        && Some(king.kind()) == spec.royal
-                        && rook.is_some()
-                        && rook.player() == c.player
-                        && Some(rook.kind()) != spec.royal;
-                    if home {
-                        rights |= 1 << i;
-                    }
-                }
+                castling.push(ch);
             }
         }
-        position.set_castling(rights);
-        let ep_cells = match fields.next() {
+        let en_passant = match fields.next() {
             Some(field) => parse_ep(spec, field)?,
             None => Vec::new(),
         };
-        let quiet = match fields.next() {
+        let quiet_plies = match fields.next() {
             Some(n) => n
                 .parse::<u32>()
                 .ok()
@@ -324,10 +329,96 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             None => 1,
         };
         if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(cut(extra)).into());
+            return Err(FenError::TrailingFields(cut(extra)));
         }
-        position.quiet_plies = quiet;
-        position.fullmove = fullmove;
+        Ok(Setup {
+            pieces,
+            turn,
+            castling,
+            en_passant,
+            quiet_plies,
+            fullmove,
+        })
+    }
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// Reads a FEN under the spec (rule options) given.
+    pub fn from_fen(spec: &'static Spec<W>, fen: &str) -> Result<Self, SetupError> {
+        Self::from_setup(spec, &Setup::parse(spec, fen)?)
+    }
+
+    /// What this position's FEN says.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            pieces: self
+                .occupied()
+                .iter()
+                .map(|c| (c, self.piece_at(c)))
+                .collect(),
+            turn: self.turn,
+            castling: (0..self.spec.castlings.len())
+                .filter(|i| self.castling & (1 << i) != 0)
+                .map(|i| self.spec.castlings[i].symbol)
+                .collect(),
+            en_passant: self.ep_targets.iter().collect(),
+            quiet_plies: self.quiet_plies,
+            fullmove: self.fullmove,
+        }
+    }
+
+    /// Checks a setup against the rules and builds the position, or lists every problem.
+    ///
+    /// As the overview prescribes, castling rights whose king or rook is not at home and en
+    /// passant targets nobody can capture onto are dropped rather than reported.
+    pub fn from_setup(spec: &'static Spec<W>, setup: &Setup) -> Result<Self, SetupError> {
+        let mut position = Self::empty(spec);
+        let mut problems = Vec::new();
+        for &(cell, piece) in &setup.pieces {
+            if cell.index() >= spec.geometry.len()
+                || piece.is_none()
+                || piece.player() > 1
+                || piece.kind() as usize >= K
+            {
+                problems.push(SetupProblem::Other(format!("bad piece at cell {}", cell.0)));
+            } else if position.piece_at(cell).is_some() {
+                problems.push(SetupProblem::Other(format!(
+                    "two pieces on {}",
+                    spec.geometry.label(cell)
+                )));
+            } else {
+                position.put(cell, piece);
+            }
+        }
+        if setup.turn > 1 {
+            problems.push(SetupProblem::Other("bad side to move".into()));
+        }
+        if !problems.is_empty() {
+            return Err(SetupError::Invalid(problems));
+        }
+        position.set_turn(setup.turn);
+        let mut rights = 0u16;
+        for &ch in &setup.castling {
+            let Some(i) = spec.castlings.iter().position(|c| c.symbol == ch) else {
+                continue;
+            };
+            let c = &spec.castlings[i];
+            let king = position.piece_at(c.king_from);
+            let rook = position.piece_at(c.rook_from);
+            let home = king.is_some()
+                && king.player() == c.player
+                && Some(king.kind()) == spec.royal
+                && rook.is_some()
+                && rook.player() == c.player
+                && Some(rook.kind()) != spec.royal;
+            if home {
+                rights |= 1 << i;
+            }
+        }
+        position.set_castling(rights);
+        position.quiet_plies = setup.quiet_plies;
+        position.fullmove = setup.fullmove.max(1);
+        let ep_cells = &setup.en_passant;
 
         let mut problems = Vec::new();
         if let Some(k) = spec.royal {
@@ -342,18 +433,20 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         }
         for cell in position.occupied() {
             let piece = position.piece_at(cell);
-            if let Some(promo) = spec.promotion(piece.player(), piece.kind()) {
-                if promo.forced.contains(cell) {
-                    problems.push(SetupProblem::UnpromotedPiece(spec.geometry.label(cell).to_string()));
-                }
+            if let Some(promo) = spec.promotion(piece.player(), piece.kind())
+                && promo.forced.contains(cell)
+            {
+                problems.push(SetupProblem::UnpromotedPiece(
+                    spec.geometry.label(cell).to_string(),
+                ));
             }
         }
         if problems.is_empty() {
             let them = 1 - position.turn;
-            if let Some(k) = position.royal_cell(them) {
-                if position.attacked(k, position.turn, position.occupied()) {
-                    problems.push(SetupProblem::OpponentInCheck);
-                }
+            if let Some(k) = position.royal_cell(them)
+                && position.attacked(k, position.turn, position.occupied())
+            {
+                problems.push(SetupProblem::OpponentInCheck);
             }
         }
         problems.extend(R::validate(&position));
@@ -364,9 +457,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         // En passant targets that cannot be used are dropped, as the overview prescribes.
         if !ep_cells.is_empty() {
             let them = 1 - position.turn;
-            let candidates = CellSet::from_cells(ep_cells.iter().copied());
+            let candidates = CellSet::from_cells(
+                ep_cells
+                    .iter()
+                    .copied()
+                    .filter(|c| c.index() < spec.geometry.len()),
+            );
             'search: for from in spec.geometry.cells() {
-                for &(to, skipped) in &spec.double_steps[them as usize * spec.geometry.len() + from.index()] {
+                for &(to, skipped) in
+                    &spec.double_steps[them as usize * spec.geometry.len() + from.index()]
+                {
                     let victim = position.piece_at(to);
                     let plausible = victim.is_some()
                         && victim.player() == them

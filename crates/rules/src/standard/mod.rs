@@ -9,8 +9,10 @@ mod fen;
 mod movegen;
 mod spec;
 
-pub use fen::{FenError, SetupError, SetupProblem};
-pub use spec::{Castling, CastlingDef, Promotion, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS};
+pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem};
+pub use spec::{
+    Castling, CastlingDef, Promotion, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS,
+};
 
 use crate::options::{OptionSpec, RuleOptions};
 use crate::outcome::{Outcome, Reason};
@@ -255,7 +257,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     }
 
     fn set_turn(&mut self, turn: Player) {
-        self.hash ^= self.spec.zobrist.turn[self.turn as usize] ^ self.spec.zobrist.turn[turn as usize];
+        self.hash ^=
+            self.spec.zobrist.turn[self.turn as usize] ^ self.spec.zobrist.turn[turn as usize];
         self.turn = turn;
     }
 
@@ -354,13 +357,21 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         }
         let theirs = self.by_player[by as usize] & occupied;
         for &k in &attacks.leap_kinds[by as usize] {
-            if attacks.leaps(by, k, cell).intersects(self.by_kind[k as usize] & theirs) {
+            if attacks
+                .leaps(by, k, cell)
+                .intersects(self.by_kind[k as usize] & theirs)
+            {
                 return true;
             }
         }
         for &k in &attacks.slow_kinds[by as usize] {
             for from in self.by_kind[k as usize] & theirs {
-                if self.spec.moves.capture_reach(by, k, from, occupied).contains(cell) {
+                if self
+                    .spec
+                    .moves
+                    .capture_reach(by, k, from, occupied)
+                    .contains(cell)
+                {
                     return true;
                 }
             }
@@ -374,7 +385,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let mut found = CellSet::EMPTY;
         for from in self.by_player[by as usize] {
             let k = self.piece_at(from).kind();
-            if self.spec.moves.capture_reach(by, k, from, occupied).contains(cell) {
+            if self
+                .spec
+                .moves
+                .capture_reach(by, k, from, occupied)
+                .contains(cell)
+            {
                 found.insert(from);
             }
         }
@@ -395,6 +411,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
         self.generate(&mut movegen::ListSink(moves));
+    }
+
+    fn reference_legal_moves(&self, moves: &mut Vec<Move>) {
+        self.generate_by_probing(&mut movegen::ListSink(moves));
     }
 
     fn count_legal_moves(&self) -> u64 {
@@ -503,9 +523,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         }
         let g = &self.spec.geometry;
         let well_formed = g.label_prefixes(text).into_iter().any(|(_, rest)| {
-            g.label_prefixes(rest).into_iter().any(|(_, promo)| {
-                promo.is_empty() || self.spec.kind_by_symbol(promo).is_some()
-            })
+            g.label_prefixes(rest)
+                .into_iter()
+                .any(|(_, promo)| promo.is_empty() || self.spec.kind_by_symbol(promo).is_some())
         });
         if !well_formed {
             return Err(MoveError::Malformed(excerpt(text)));

@@ -308,9 +308,19 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             None => sink.targets(self, from, kind, quiet, captures),
             Some(p) => {
                 let all = quiet | captures;
-                let eligible = if p.zone.contains(from) { all } else { all & p.zone };
+                let eligible = if p.zone.contains(from) {
+                    all
+                } else {
+                    all & p.zone
+                };
                 let forced = eligible & p.forced;
-                sink.targets(self, from, kind, quiet.without(forced), captures.without(forced));
+                sink.targets(
+                    self,
+                    from,
+                    kind,
+                    quiet.without(forced),
+                    captures.without(forced),
+                );
                 if eligible.any() {
                     sink.promotions(self, from, kind, eligible, &p.choices);
                 }
@@ -322,13 +332,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     fn emit_double_steps<S: Sink<W>>(
         &self,
         sink: &mut S,
-        us: Player,
         kind: Kind,
         from: Cell,
-        occupied: CellSet<W>,
         allowed: CellSet<W>,
         probe: bool,
     ) {
+        let (us, occupied) = (self.turn(), self.occupied());
         let tables = &self.spec().moves;
         let m = tables.get(us, kind, from);
         let mut push = |to: Cell, special: Special| {
@@ -354,7 +363,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 let reach = r.ray.attacks(occupied).without(occupied);
                 for to in reach {
                     let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
-                    push(to, if skipped.any() { Special::DoubleStep } else { Special::Normal });
+                    push(
+                        to,
+                        if skipped.any() {
+                            Special::DoubleStep
+                        } else {
+                            Special::Normal
+                        },
+                    );
                 }
             }
         }
@@ -362,15 +378,27 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     /// Generates every legal move into `sink`.
     pub(super) fn generate<S: Sink<W>>(&self, sink: &mut S) {
+        self.generate_with(sink, self.legality());
+    }
+
+    /// Generates every legal move by trying each candidate (royal moves included) on a copy:
+    /// the slow reference the fast generator is tested against.
+    pub(super) fn generate_by_probing<S: Sink<W>>(&self, sink: &mut S) {
+        let legality = match self.royal_cell(self.turn()) {
+            Some(_) => Legality::Probe,
+            None => Legality::Free,
+        };
+        self.generate_with(sink, legality);
+    }
+
+    fn generate_with<S: Sink<W>>(&self, sink: &mut S, legality: Legality<W>) {
         let us = self.turn();
         let them = 1 - us;
         let occupied = self.occupied();
         let own = self.pieces_of(us);
         let enemy = self.pieces_of(them);
         let empty = self.spec().cells.without(occupied);
-        let legality = self.legality();
         let royal_kind = self.spec().royal;
-        let has_double_steps = !self.spec().en_passant_capturers.is_empty();
 
         for kind in 0..K as Kind {
             let mine = self.pieces_of_kind(kind) & own;
@@ -378,13 +406,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 continue;
             }
             let kind_is_royal = royal_kind == Some(kind);
+            let has_double_steps = self.spec().double_step_kinds & (1 << kind) != 0;
             for from in mine {
                 let (quiet, captures) = self.reach(us, kind, from, occupied, empty, enemy);
                 match &legality {
                     Legality::Free => {
                         self.emit(sink, us, kind, from, quiet, captures);
                         if has_double_steps {
-                            self.emit_double_steps(sink, us, kind, from, occupied, CellSet::ALL, false);
+                            self.emit_double_steps(sink, kind, from, CellSet::ALL, false);
                         }
                     }
                     Legality::Masks(m) if kind_is_royal && from == m.royal => {
@@ -417,22 +446,27 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                         }
                         self.emit(sink, us, kind, from, quiet & allowed, captures & allowed);
                         if has_double_steps {
-                            self.emit_double_steps(sink, us, kind, from, occupied, allowed, false);
+                            self.emit_double_steps(sink, kind, from, allowed, false);
                         }
                     }
                     Legality::Probe => {
                         let mut safe_quiet = CellSet::EMPTY;
                         let mut safe_captures = CellSet::EMPTY;
-                        for (set, safe, capture) in
-                            [(quiet, &mut safe_quiet, false), (captures, &mut safe_captures, true)]
-                        {
+                        for (set, safe, capture) in [
+                            (quiet, &mut safe_quiet, false),
+                            (captures, &mut safe_captures, true),
+                        ] {
                             for to in set {
                                 let mv = Move {
                                     from,
                                     to,
                                     kind,
                                     promotion: None,
-                                    captured: if capture { self.piece_at(to) } else { Piece::NONE },
+                                    captured: if capture {
+                                        self.piece_at(to)
+                                    } else {
+                                        Piece::NONE
+                                    },
                                     special: Special::Normal,
                                 };
                                 if self.royal_safe_after(mv) {
@@ -442,7 +476,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                         }
                         self.emit(sink, us, kind, from, safe_quiet, safe_captures);
                         if has_double_steps {
-                            self.emit_double_steps(sink, us, kind, from, occupied, CellSet::ALL, true);
+                            self.emit_double_steps(sink, kind, from, CellSet::ALL, true);
                         }
                     }
                 }
@@ -462,7 +496,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let victim = self.ep_victim;
         for &k in &self.spec().en_passant_capturers {
             for from in self.pieces_of_kind(k) & self.pieces_of(us) {
-                let targets = self.spec().moves.get(us, k, from).ep_capture & self.en_passant_targets();
+                let targets =
+                    self.spec().moves.get(us, k, from).ep_capture & self.en_passant_targets();
                 for to in targets {
                     let mv = Move {
                         from,
@@ -490,7 +525,11 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 continue;
             }
             let without_king = occupied.without(CellSet::from_cell(c.king_from));
-            if !free && c.king_path.iter().any(|cell| self.attacked(cell, 1 - us, without_king)) {
+            if !free
+                && c.king_path
+                    .iter()
+                    .any(|cell| self.attacked(cell, 1 - us, without_king))
+            {
                 continue;
             }
             let mv = Move {

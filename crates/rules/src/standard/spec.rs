@@ -115,6 +115,9 @@ pub struct Spec<const W: usize> {
     /// Per (player, from cell): destinations of en-passant-creating multi-steps and the cells
     /// they skip.
     pub double_steps: Vec<Vec<(Cell, CellSet<W>)>>,
+    /// Kinds (bit `k`) with en-passant-creating multi-steps, the only ones that need the
+    /// per-piece double-step pass of move generation.
+    pub double_step_kinds: u64,
     /// Hash keys.
     pub zobrist: ZobristKeys,
     /// The start position's FEN.
@@ -291,7 +294,8 @@ impl SpecBuilder {
         let mut castling_loss = vec![0u16; cells_n];
         for (i, def) in self.castlings.iter().enumerate() {
             let [kf, kt, rf, rt] = &def.cells;
-            let (king_from, king_to, rook_from, rook_to) = (cell(kf)?, cell(kt)?, cell(rf)?, cell(rt)?);
+            let (king_from, king_to, rook_from, rook_to) =
+                (cell(kf)?, cell(kt)?, cell(rf)?, cell(rt)?);
             let span = |a: Cell, b: Cell| -> Result<CellSet<W>, SpecError> {
                 let mut s = CellSet::from_cells(self.geometry.between(a, b).ok_or_else(|| {
                     SpecError::UnknownCell(format!("{} is not on a line with {}", kf, rf))
@@ -300,7 +304,11 @@ impl SpecBuilder {
                 Ok(s)
             };
             let mut must_be_empty = span(king_from, king_to)? | span(rook_from, rook_to)?;
-            must_be_empty |= CellSet::from_cells(self.geometry.between(king_from, rook_from).unwrap_or_default());
+            must_be_empty |= CellSet::from_cells(
+                self.geometry
+                    .between(king_from, rook_from)
+                    .unwrap_or_default(),
+            );
             must_be_empty.remove(king_from);
             must_be_empty.remove(rook_from);
             let mut king_path = span(king_from, king_to)?;
@@ -320,16 +328,23 @@ impl SpecBuilder {
         }
 
         let mut double_steps = vec![Vec::new(); players * cells_n];
+        let mut double_step_kinds = 0u64;
         for player in 0..players as u8 {
             for (k, _) in self.pieces.iter().enumerate() {
                 for from in self.geometry.cells() {
                     let m = moves.get(player, k as Kind, from);
-                    for l in &moves.lame[m.lame.range()] {
+                    let lame = &moves.lame[m.lame.range()];
+                    let rays = &moves.rays[m.rays.range()];
+                    if lame.iter().any(|l| l.double_step) || rays.iter().any(|r| r.double_step) {
+                        double_step_kinds |= 1 << k;
+                    }
+                    for l in lame {
                         if l.double_step {
-                            double_steps[player as usize * cells_n + from.index()].push((l.to, l.path));
+                            double_steps[player as usize * cells_n + from.index()]
+                                .push((l.to, l.path));
                         }
                     }
-                    for r in &moves.rays[m.rays.range()] {
+                    for r in rays {
                         if r.double_step {
                             for to in r.ray.cells {
                                 let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
@@ -366,6 +381,7 @@ impl SpecBuilder {
             royal,
             en_passant_capturers,
             double_steps,
+            double_step_kinds,
             zobrist,
             start_fen: self.start_fen,
             options: self.options,

@@ -1,0 +1,166 @@
+//! The CLI contract, through the real binary: output formats and error behaviour.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs a command that must fail with a one-line error and no panic or backtrace.
+fn error(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+    assert!(err.starts_with("error: "), "{err:?}");
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error") && !err.contains("backtrace"),
+        "{err:?}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout on error");
+    err
+}
+
+#[test]
+fn variants_lists_ids_one_per_line() {
+    let text = stdout(&["variants"]);
+    assert!(text.lines().any(|l| l == "chess"));
+    assert!(text.lines().all(|l| !l.contains(' ')));
+    let all = stdout(&["variants", "--all"]);
+    assert_eq!(all.lines().count(), 29);
+}
+
+#[test]
+fn perft_prints_nodes_last() {
+    assert_eq!(stdout(&["perft", "chess", "3"]), "nodes 8902\n");
+    assert_eq!(stdout(&["perft", "chess", "0"]), "nodes 1\n");
+    let divide = stdout(&["perft", "chess", "2", "--divide", "--moves", "e2e4"]);
+    let lines: Vec<&str> = divide.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert_eq!(lines.last(), Some(&"nodes 600"));
+    let sum: u64 = lines[..20]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 600);
+    let mut sorted = lines[..20].to_vec();
+    sorted.sort();
+    assert_eq!(sorted, lines[..20]);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(
+        stdout(&["perft", "chess", "2", "--fen", kiwipete]),
+        "nodes 2039\n"
+    );
+}
+
+#[test]
+fn moves_fen_status() {
+    let moves = stdout(&["moves", "chess"]);
+    assert_eq!(moves.lines().count(), 20);
+    assert_eq!(moves.lines().next(), Some("a2a3"));
+    let san = stdout(&["moves", "chess", "--san"]);
+    assert!(san.lines().any(|l| l == "Nf3"));
+    assert_eq!(
+        stdout(&["fen", "chess", "--moves", "e2e4", "c7c5", "g1f3"]),
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n"
+    );
+    // SAN is accepted too.
+    assert_eq!(
+        stdout(&["fen", "chess", "--moves", "e4", "c5", "Nf3"]),
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n"
+    );
+    assert_eq!(stdout(&["status", "chess"]), "ongoing\n");
+    assert_eq!(
+        stdout(&["status", "chess", "--moves", "f2f3", "e7e5", "g2g4", "d8h4"]),
+        "0-1 checkmate\n"
+    );
+    assert_eq!(
+        stdout(&["status", "chess", "--fen", "7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"]),
+        "1/2-1/2 stalemate\n"
+    );
+    let reps = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ];
+    let mut args = vec!["status", "chess", "--moves"];
+    args.extend(reps);
+    assert_eq!(stdout(&args), "1/2-1/2 threefold-repetition\n");
+    args.extend(["--option", "fide-claims=on"]);
+    assert_eq!(stdout(&args), "ongoing\n");
+    assert_eq!(
+        stdout(&["moves", "chess", "--moves", "f2f3", "e7e5", "g2g4", "d8h4"]),
+        ""
+    );
+}
+
+#[test]
+fn pgn_export() {
+    let pgn = stdout(&["pgn", "chess", "--moves", "f2f3", "e7e5", "g2g4", "d8h4"]);
+    assert!(pgn.contains("[Variant \"chess\"]"));
+    assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"));
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    assert!(error(&["perft", "nochess", "1"]).contains("unknown variant"));
+    assert!(error(&["perft", "xiangqi", "1"]).contains("not implemented"));
+    assert!(
+        error(&[
+            "fen",
+            "chess",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"
+        ])
+        .contains("rows")
+    );
+    assert!(
+        error(&[
+            "fen",
+            "chess",
+            "--fen",
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ])
+        .contains("row 3")
+    );
+    assert!(
+        error(&[
+            "fen",
+            "chess",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"
+        ])
+        .contains("unknown piece")
+    );
+    assert!(error(&["fen", "chess", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]).contains("no king"));
+    assert!(
+        error(&["fen", "chess", "--fen", "4k3/8/8/8/8/8/8/4K2R x - - 0 1"])
+            .contains("side to move")
+    );
+    assert!(
+        error(&["fen", "chess", "--fen", "4k3/8/8/8/8/8/8/4K2R w - - abc 1"]).contains("counter")
+    );
+    assert!(error(&["fen", "chess", "--fen", ""]).contains("FEN"));
+    assert!(error(&["fen", "chess", "--moves", "e2e5"]).contains("illegal move"));
+    assert!(error(&["fen", "chess", "--moves", "e2e4", "zz"]).contains("move 2"));
+    assert!(error(&["fen", "chess", "--option", "fide-claims=maybe"]).contains("fide-claims"));
+    assert!(error(&["fen", "chess", "--option", "speed=fast"]).contains("unknown option"));
+    assert!(error(&["perft", "chess"]).contains("perft <variant> <depth>"));
+    assert!(error(&["perft", "chess", "-1"]).contains("depth"));
+    assert!(error(&["frobnicate"]).contains("unknown command"));
+    assert!(error(&[]).contains("no command"));
+    let long = "x".repeat(100_000);
+    assert!(error(&["fen", "chess", "--fen", &long]).contains("too long"));
+    assert!(error(&["fen", "chess", "--moves", &long]).contains("move 1"));
+}

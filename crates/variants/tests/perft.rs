@@ -1,0 +1,66 @@
+//! Perft fixtures: every `tests/perft/<variant>.perft` file, every case, every depth.
+//!
+//! Debug builds skip cases above a node limit (and say how many); the README's test command
+//! runs in release mode, where nothing is skipped.
+
+mod common;
+
+use chaturanga_rules::{Ruleset, perft};
+use chaturanga_variants::{VariantInfo, Visitor, visit};
+use common::{PerftCase, read_perft_file};
+
+const DEBUG_NODE_LIMIT: u64 = 3_000_000;
+
+struct RunCases(Vec<PerftCase>);
+
+impl Visitor for RunCases {
+    type Output = (usize, usize);
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> (usize, usize) {
+        let (mut run, mut skipped) = (0, 0);
+        for case in self.0 {
+            let opts: Vec<&str> = case.options.iter().map(String::as_str).collect();
+            let options = common::options::<P>(&opts);
+            let position = P::from_fen_with(&options, &case.fen)
+                .unwrap_or_else(|e| panic!("{} {}: {e}", info.id, case.id));
+            for &(depth, nodes) in &case.expected {
+                if cfg!(debug_assertions) && nodes > DEBUG_NODE_LIMIT {
+                    skipped += 1;
+                    continue;
+                }
+                assert_eq!(
+                    perft(&position, depth),
+                    nodes,
+                    "{} {} perft {depth} ({})",
+                    info.id,
+                    case.id,
+                    case.fen
+                );
+                run += 1;
+            }
+        }
+        (run, skipped)
+    }
+}
+
+fn run_file(variant: &str) {
+    let path = format!("{}/tests/perft/{variant}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases = read_perft_file(&text);
+    assert!(!cases.is_empty(), "{path} has no cases");
+    let (run, skipped) = visit(variant, RunCases(cases)).expect("variant is implemented");
+    assert!(
+        run > 0,
+        "{variant}: every case was over the debug node limit"
+    );
+    if skipped > 0 {
+        eprintln!(
+            "{variant}: {run} perft counts checked, {skipped} skipped in this debug build (node limit {DEBUG_NODE_LIMIT}); run with --release for all"
+        );
+    }
+}
+
+#[test]
+fn chess() {
+    run_file("chess");
+}
