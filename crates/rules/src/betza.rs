@@ -194,8 +194,31 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                 }
             }
             _ => {
-                let Some((atoms, mut rider)) = atom(c) else {
-                    return Err(BetzaError::UnknownCharacter { ch: c, at });
+                let explicit: [(i16, i16); 1];
+                let (atoms, mut rider): (&[(i16, i16)], bool) = if c == '(' {
+                    // An explicit leap `(a,b)`.
+                    let close = chars[i..]
+                        .iter()
+                        .position(|&(_, ch)| ch == ')')
+                        .map(|p| p + i)
+                        .ok_or(BetzaError::UnknownCharacter { ch: c, at })?;
+                    let inner: String = chars[i + 1..close].iter().map(|&(_, ch)| ch).collect();
+                    let parsed: Option<(i16, i16)> = inner
+                        .split_once(',')
+                        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+                    let Some((a, b)) = parsed.filter(|&(a, b)| {
+                        (0..=32).contains(&a) && (0..=32).contains(&b) && a + b > 0
+                    }) else {
+                        return Err(BetzaError::Unsupported {
+                            what: format!("leap ({inner})"),
+                            at,
+                        });
+                    };
+                    explicit = [(a.max(b), a.min(b))];
+                    i = close;
+                    (&explicit, false)
+                } else {
+                    atom(c).ok_or(BetzaError::UnknownCharacter { ch: c, at })?
                 };
                 let mut max: Option<u16> = None;
                 // A doubled atom or a number makes a rider (`NN`, `W4`).
@@ -364,6 +387,12 @@ mod tests {
         assert_eq!(cannon.moves[1].hop, Hop::Cannon);
         assert!(cannon.moves[1].capture && !cannon.moves[1].quiet);
         assert_eq!(parse("gQ").unwrap().moves[0].hop, Hop::Grasshopper);
+        // Explicit leaps: the (4,1) giraffe and (3,2) = Z.
+        assert_eq!(dirs("(4,1)").len(), 8);
+        assert_eq!(dirs("(1,4)"), dirs("(4,1)"));
+        assert_eq!(dirs("(3,2)"), dirs("Z"));
+        assert_eq!(dirs("(2,2)").len(), 4);
+        assert_eq!(parse("(4,1)Z").unwrap().moves.len(), 2);
     }
 
     #[test]
@@ -381,5 +410,8 @@ mod tests {
             Err(BetzaError::TooLong(300))
         ));
         assert!(parse("").unwrap().moves.is_empty());
+        assert!(parse("(4,1").is_err());
+        assert!(parse("(x,1)").is_err());
+        assert!(parse("(0,0)").is_err());
     }
 }

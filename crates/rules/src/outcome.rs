@@ -11,6 +11,8 @@ pub enum Reason {
     Stalemate,
     /// No legal move, in rulesets without check.
     NoLegalMoves,
+    /// A player has lost every piece (a win in Losing chess).
+    AllPiecesLost,
     /// Neither side can win any more (FIDE's dead position, material cases).
     InsufficientMaterial,
     /// The same position for the third time.
@@ -34,6 +36,7 @@ impl Reason {
             Reason::Checkmate => "checkmate",
             Reason::Stalemate => "stalemate",
             Reason::NoLegalMoves => "no-legal-moves",
+            Reason::AllPiecesLost => "all-pieces-lost",
             Reason::InsufficientMaterial => "insufficient-material",
             Reason::ThreefoldRepetition => "threefold-repetition",
             Reason::FivefoldRepetition => "fivefold-repetition",

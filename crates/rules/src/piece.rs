@@ -48,15 +48,30 @@ impl Piece {
     }
 }
 
-/// How a piece may promote.
+/// One way a piece may promote: on moves ending in `zone` (or starting there, when
+/// `from_zone` is set, as in shogi), into one of `choices`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PromotionRule {
-    /// Name of the geometry region where promotion is possible (per player).
+    /// Name of the geometry region (per player) where a move may promote.
     pub zone: String,
-    /// Name of the region where a move ending there must promote (`None`: never forced).
-    pub forced: Option<String>,
+    /// A move starting in the zone may promote too.
+    pub from_zone: bool,
     /// Symbols of the piece types it may become.
     pub choices: Vec<String>,
+    /// Only to kinds of which the player has fewer on the board than the ruleset's limit
+    /// (Grand Chess, Speed chess: "only to a captured piece").
+    pub limited: bool,
+}
+
+/// A bent rider: one step of `step`, then any number of `slide` steps outward (sharing a
+/// component with the first step) — or the slide first and the step last; either path may be
+/// used. Renaissance's duke (`W` then `F`) and cavalier (`F` then `W`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BentRider {
+    /// Atom letter of the single step.
+    pub step: char,
+    /// Atom letter of the slide.
+    pub slide: char,
 }
 
 /// A piece type of a variant: names, symbol, movement and roles.
@@ -71,14 +86,24 @@ pub struct PieceType {
     pub betza: String,
     /// Movement, parsed.
     pub moves: Betza,
+    /// Movement from cells of a region, replacing `moves` there (zone-dependent pieces),
+    /// first matching region wins.
+    pub zone_moves: Vec<(String, Betza)>,
+    /// Bent riders, beside the Betza moves.
+    pub bent: Vec<BentRider>,
     /// Capturing all of these (or checkmating one) decides the game.
     pub royal: bool,
     /// Moves of this kind are irreversible (reset the fifty-move counter).
     pub pawn: bool,
     /// Region whose cells allow the `i` (initial) moves.
     pub initial_region: Option<String>,
-    /// Promotion, if the piece promotes.
-    pub promotion: Option<PromotionRule>,
+    /// Ways to promote.
+    pub promotions: Vec<PromotionRule>,
+    /// Region where a move that ends there must promote.
+    pub must_promote_in: Option<String>,
+    /// Lengths (in cells) of quiet straight advances after which the skipped cells may be
+    /// captured onto en passant (pieces with `e` captures only).
+    pub en_passant_advances: (u8, u8),
 }
 
 impl PieceType {
@@ -89,10 +114,14 @@ impl PieceType {
             symbol: symbol.to_string(),
             betza: betza.to_string(),
             moves: betza::parse(betza)?,
+            zone_moves: Vec::new(),
+            bent: Vec::new(),
             royal: false,
             pawn: false,
             initial_region: None,
-            promotion: None,
+            promotions: Vec::new(),
+            must_promote_in: None,
+            en_passant_advances: (2, 2),
         })
     }
 
@@ -114,19 +143,58 @@ impl PieceType {
         self
     }
 
-    /// Sets a promotion rule.
-    pub fn promotes(mut self, zone: &str, forced: Option<&str>, choices: &[&str]) -> Self {
-        self.promotion = Some(PromotionRule {
+    /// Moves differently from the cells of `region`.
+    pub fn in_zone(mut self, region: &str, betza: &str) -> Result<Self, BetzaError> {
+        self.zone_moves
+            .push((region.to_string(), betza::parse(betza)?));
+        Ok(self)
+    }
+
+    /// Adds a bent rider move.
+    pub fn with_bent(mut self, step: char, slide: char) -> Self {
+        self.bent.push(BentRider { step, slide });
+        self
+    }
+
+    /// Adds a way to promote on moves ending in `zone`.
+    pub fn promotes(mut self, zone: &str, choices: &[&str]) -> Self {
+        self.promotions.push(PromotionRule {
             zone: zone.to_string(),
-            forced: forced.map(str::to_string),
+            from_zone: false,
             choices: choices.iter().map(|s| s.to_string()).collect(),
+            limited: false,
         });
+        self
+    }
+
+    /// Adds a way to promote limited by the ruleset's piece-count limits.
+    pub fn promotes_limited(mut self, zone: &str, choices: &[&str]) -> Self {
+        self = self.promotes(zone, choices);
+        if let Some(rule) = self.promotions.last_mut() {
+            rule.limited = true;
+        }
+        self
+    }
+
+    /// A move ending in `region` must promote (and is impossible if it cannot).
+    pub fn must_promote_in(mut self, region: &str) -> Self {
+        self.must_promote_in = Some(region.to_string());
+        self
+    }
+
+    /// Sets which advance lengths create en passant targets (2..=2 by default).
+    pub fn en_passant_after(mut self, min: u8, max: u8) -> Self {
+        self.en_passant_advances = (min, max);
         self
     }
 
     /// Whether any move of the piece may capture en passant.
     pub fn captures_en_passant(&self) -> bool {
         self.moves.moves.iter().any(|m| m.en_passant)
+            || self
+                .zone_moves
+                .iter()
+                .any(|(_, b)| b.moves.iter().any(|m| m.en_passant))
     }
 }
 
@@ -144,6 +212,13 @@ pub enum Reach {
     Ride {
         /// The cells.
         ray: Vec<Cell>,
+    },
+    /// A destination reachable along either of two paths (bent riders).
+    Bent {
+        /// Destination.
+        to: Cell,
+        /// The paths (cells that must be empty); one or two.
+        paths: Vec<Vec<Cell>>,
     },
     /// A line of cells to hop along, nearest first.
     Hop {
@@ -261,6 +336,63 @@ pub fn compile_at(
     out
 }
 
+/// Compiles bent riders for a piece on `cell` (quiet and capturing moves).
+pub fn compile_bent(
+    geometry: &Geometry,
+    bent: &[BentRider],
+    cell: Cell,
+    orient: impl Fn(Vector) -> Vector,
+) -> Vec<CompiledMove> {
+    let images = |letter: char| -> Vec<Vector> {
+        let parsed = betza::parse(&letter.to_string()).unwrap_or_default();
+        parsed
+            .moves
+            .iter()
+            .flat_map(|m| {
+                m.vectors
+                    .iter()
+                    .map(|&(dx, dy)| orient(Vector::new(dx, dy)))
+            })
+            .collect()
+    };
+    let (x0, y0) = geometry.coords(cell);
+    let at = |v: (i32, i32)| geometry.at(x0 + v.0, y0 + v.1);
+    let mut out = Vec::new();
+    for rider in bent {
+        for a in images(rider.step) {
+            for b in images(rider.slide) {
+                if a.dx * b.dx + a.dy * b.dy <= 0 {
+                    continue;
+                }
+                let (a, b) = ((a.dx as i32, a.dy as i32), (b.dx as i32, b.dy as i32));
+                for n in 1.. {
+                    let target = (a.0 + n * b.0, a.1 + n * b.1);
+                    let step_first: Option<Vec<Cell>> =
+                        (0..n).map(|i| at((a.0 + i * b.0, a.1 + i * b.1))).collect();
+                    let slide_first: Option<Vec<Cell>> =
+                        (1..=n).map(|i| at((i * b.0, i * b.1))).collect();
+                    let paths: Vec<Vec<Cell>> =
+                        [step_first, slide_first].into_iter().flatten().collect();
+                    if paths.is_empty() {
+                        break;
+                    }
+                    let Some(to) = at(target) else {
+                        continue;
+                    };
+                    out.push(CompiledMove {
+                        reach: Reach::Bent { to, paths },
+                        quiet: true,
+                        capture: true,
+                        initial: false,
+                        en_passant: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The set of cells a piece reaches from `cell` on an otherwise empty board (for tests and
 /// documentation of pieces).
 pub fn reach_on_empty_board(
@@ -277,6 +409,7 @@ pub fn reach_on_empty_board(
         match m.reach {
             Reach::Leap { to, .. } => cells.push(to),
             Reach::Ride { ray } => cells.extend(ray),
+            Reach::Bent { to, .. } => cells.push(to),
             // A hopper needs a screen; on an empty board it goes nowhere.
             Reach::Hop { .. } => {}
         }
@@ -412,5 +545,73 @@ mod tests {
             })
             .collect();
         assert_eq!(black, ["e6", "d6", "f6", "e5"]);
+    }
+}
+
+#[cfg(test)]
+mod bent_tests {
+    use super::*;
+    use chaturanga_geometry::GeometryBuilder;
+
+    fn labels(g: &Geometry, moves: &[CompiledMove]) -> Vec<String> {
+        let mut v: Vec<String> = moves
+            .iter()
+            .filter_map(|m| match &m.reach {
+                Reach::Bent { to, .. } => Some(g.label(*to).to_string()),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Renaissance scenarios 1 and 3: duke and cavalier alone on e4 of the 12x10 board.
+    #[test]
+    fn duke_and_cavalier_destinations() {
+        let g = GeometryBuilder::rectangle(12, 10).build().unwrap();
+        let e4 = g.cell_by_label("e4").unwrap();
+        let duke = compile_bent(
+            &g,
+            &[BentRider {
+                step: 'W',
+                slide: 'F',
+            }],
+            e4,
+            |v| v,
+        );
+        let mut expected: Vec<&str> =
+            "a1 a7 a9 b2 b6 b8 c1 c3 c5 c7 d2 d6 f2 f6 g1 g3 g5 g7 h2 h6 h8 i1 i7 i9 j8 j10 k9 l10"
+                .split(' ')
+                .collect();
+        expected.sort();
+        assert_eq!(labels(&g, &duke), expected);
+        let cavalier = compile_bent(
+            &g,
+            &[BentRider {
+                step: 'F',
+                slide: 'W',
+            }],
+            e4,
+            |v| v,
+        );
+        let mut expected: Vec<&str> = "a3 a5 b3 b5 c3 c5 d1 d2 d6 d7 d8 d9 d10 f1 f2 f6 f7 f8 f9 f10 g3 g5 h3 h5 i3 i5 j3 j5 k3 k5 l3 l5"
+            .split(' ')
+            .collect();
+        expected.sort();
+        assert_eq!(labels(&g, &cavalier), expected);
+        // Duke e4 -> g7: paths e5-f6 (step first) and f5-g6 (slide first).
+        let c = |l| g.cell_by_label(l).unwrap();
+        let to_g7: Vec<&Vec<Vec<Cell>>> = duke
+            .iter()
+            .filter_map(|m| match &m.reach {
+                Reach::Bent { to, paths } if *to == c("g7") => Some(paths),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(to_g7.len(), 1);
+        let mut paths = to_g7[0].clone();
+        paths.sort();
+        assert_eq!(paths, vec![vec![c("e5"), c("f6")], vec![c("f5"), c("g6")]]);
     }
 }

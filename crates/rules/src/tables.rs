@@ -5,7 +5,7 @@
 //! rule options) from the Betza descriptions and then only read on the hot path.
 
 use crate::betza::Hop;
-use crate::piece::{CompiledMove, Kind, Player, Reach, compile_at};
+use crate::piece::{BentRider, CompiledMove, Kind, Player, Reach, compile_at, compile_bent};
 use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
 use std::fmt;
 
@@ -78,8 +78,6 @@ pub struct MoveRay<const W: usize> {
     pub quiet: bool,
     /// May capture the first piece met.
     pub capture: bool,
-    /// Moves beyond the first cell skip cells that an en passant capture may target.
-    pub double_step: bool,
 }
 
 /// A lame leap (or initial multi-step) of a piece from one cell.
@@ -93,8 +91,27 @@ pub struct LameLeap<const W: usize> {
     pub quiet: bool,
     /// May capture on the destination.
     pub capture: bool,
-    /// The skipped cells may be targeted en passant afterwards.
-    pub double_step: bool,
+}
+
+/// A bent rider's destination from one cell, reachable when either path is empty.
+#[derive(Clone, Copy, Debug)]
+pub struct BentLeap<const W: usize> {
+    /// The two paths (the same one twice when only one exists on the board).
+    pub paths: [CellSet<W>; 2],
+    /// Destination.
+    pub to: Cell,
+    /// May go to an empty destination.
+    pub quiet: bool,
+    /// May capture on the destination.
+    pub capture: bool,
+}
+
+impl<const W: usize> BentLeap<W> {
+    /// Whether a path is clear.
+    #[inline(always)]
+    pub fn open(&self, occupied: CellSet<W>) -> bool {
+        !self.paths[0].intersects(occupied) || !self.paths[1].intersects(occupied)
+    }
 }
 
 /// A hopping ride of a piece from one cell.
@@ -177,6 +194,8 @@ pub struct CellMoves<const W: usize> {
     pub lame: Span,
     /// Hops, in [`MoveTables::hops`].
     pub hops: Span,
+    /// Bent rides, in [`MoveTables::bent`].
+    pub bent: Span,
 }
 
 /// Problems compiling pieces against a board.
@@ -208,10 +227,12 @@ impl std::error::Error for TableError {}
 pub struct KindSource<'a> {
     /// The piece's moves.
     pub moves: &'a crate::betza::Betza,
+    /// Moves replacing `moves` on some cells: for each entry, the cells per player.
+    pub zone_moves: Vec<(Vec<Vec<Cell>>, &'a crate::betza::Betza)>,
+    /// Bent riders.
+    pub bent: &'a [BentRider],
     /// For each player, the cells where its initial (`i`) moves are allowed.
     pub initial_cells: Vec<Vec<Cell>>,
-    /// Whether its initial quiet multi-steps create en passant targets.
-    pub double_steps_create_ep: bool,
 }
 
 /// Forward movement tables for every (player, kind, cell).
@@ -226,6 +247,8 @@ pub struct MoveTables<const W: usize> {
     pub lame: Vec<LameLeap<W>>,
     /// Hop lists referenced by [`CellMoves::hops`].
     pub hops: Vec<HopRay<W>>,
+    /// Bent-ride lists referenced by [`CellMoves::bent`].
+    pub bent: Vec<BentLeap<W>>,
 }
 
 impl<const W: usize> MoveTables<W> {
@@ -261,6 +284,11 @@ impl<const W: usize> MoveTables<W> {
                 let (q, c) = h.targets(occupied);
                 // A hopper threatens the landing cells whether or not they are occupied.
                 reach |= c | q;
+            }
+        }
+        for b in &self.bent[m.bent.range()] {
+            if b.capture && b.open(occupied) {
+                reach.insert(b.to);
             }
         }
         reach
@@ -334,6 +362,7 @@ pub fn build_tables<const W: usize>(
         rays: Vec::new(),
         lame: Vec::new(),
         hops: Vec::new(),
+        bent: Vec::new(),
     };
     let mut reverse_leaps = vec![CellSet::<W>::EMPTY; players * kinds.len() * cells];
     let mut leap_kinds = vec![Vec::new(); players];
@@ -366,22 +395,32 @@ pub fn build_tables<const W: usize>(
                         start: moves.hops.len() as u32,
                         len: 0,
                     },
+                    bent: Span {
+                        start: moves.bent.len() as u32,
+                        len: 0,
+                    },
                     ..Default::default()
                 };
+                let betza = source
+                    .zone_moves
+                    .iter()
+                    .find(|(cells, _)| cells.get(p).is_some_and(|c| c.contains(&from)))
+                    .map_or(source.moves, |(_, b)| *b);
+                let mut compiled = compile_at(geometry, betza, from, orient);
+                compiled.extend(compile_bent(geometry, source.bent, from, orient));
                 for CompiledMove {
                     reach,
                     quiet,
                     capture,
                     initial,
                     en_passant,
-                } in compile_at(geometry, source.moves, from, orient)
+                } in compiled
                 {
                     if initial && !initial_ok {
                         continue;
                     }
-                    let double_step = initial && quiet && !capture && source.double_steps_create_ep;
                     match reach {
-                        Reach::Leap { to, path } if path.is_empty() && !double_step => {
+                        Reach::Leap { to, path } if path.is_empty() => {
                             match (quiet, capture) {
                                 (true, true) => entry.leap_both.insert(to),
                                 (true, false) => entry.leap_quiet.insert(to),
@@ -406,7 +445,6 @@ pub fn build_tables<const W: usize>(
                                 to,
                                 quiet,
                                 capture,
-                                double_step,
                             });
                             entry.lame.len += 1;
                         }
@@ -425,7 +463,6 @@ pub fn build_tables<const W: usize>(
                                 ray: r,
                                 quiet,
                                 capture,
-                                double_step,
                             });
                             entry.rays.len += 1;
                         }
@@ -441,6 +478,22 @@ pub fn build_tables<const W: usize>(
                                 grasshopper: hop == Hop::Grasshopper,
                             });
                             entry.hops.len += 1;
+                        }
+                        Reach::Bent { to, paths } => {
+                            if capture {
+                                slow = true;
+                            }
+                            let first = CellSet::from_cells(paths[0].iter().copied());
+                            let second = paths
+                                .get(1)
+                                .map_or(first, |p| CellSet::from_cells(p.iter().copied()));
+                            moves.bent.push(BentLeap {
+                                paths: [first, second],
+                                to,
+                                quiet,
+                                capture,
+                            });
+                            entry.bent.len += 1;
                         }
                     }
                 }

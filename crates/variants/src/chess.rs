@@ -1,8 +1,8 @@
 //! Chess (`chess`), FIDE rules; see `shared/rules/chess.md`.
 
-use crate::family::{self, PieceSet};
-use chaturanga_rules::standard::{Rules, Spec, SpecBuilder, SpecError, StandardPosition};
-use chaturanga_rules::{DrawRules, OptionSpec, RuleOptions, SetupProblem};
+use crate::family;
+use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};
+use chaturanga_rules::{OptionSpec, RuleOptions, SetupProblem};
 
 /// The chess ruleset.
 #[derive(Clone, Copy, Default, Debug)]
@@ -22,23 +22,20 @@ impl Rules<1, 6> for Chess {
     }
 
     fn build(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
-        let geometry = family::rectangle(8, 8, 2, 1).map_err(|e| SpecError::Size(e.to_string()))?;
-        let mut builder = SpecBuilder::new(Self::ID, geometry);
-        for piece in family::orthodox_pieces(PieceSet::Chess)? {
-            builder = builder.piece(piece);
-        }
-        for castling in family::orthodox_castlings(8, 8, 'e', 'g', 'c') {
-            builder = builder.castling(castling);
-        }
-        builder
-            .start(START_FEN)
-            .options(options.clone())
-            .draw_rules(DrawRules::chess(options.is_on("fide-claims")))
+        let geometry = family::chess_board(8, 8)
             .build()
+            .map_err(family::board_error)?;
+        family::with(
+            family::builder(Self::ID, geometry, options),
+            family::orthodox_pieces()?,
+            family::corner_castlings(8, 8, 'e', 'g', 'c'),
+        )
+        .start(START_FEN)
+        .build()
     }
 
     fn is_dead(position: &ChessPosition) -> bool {
-        family::only_minor_material_is_dead(position)
+        family::minor_material_is_dead(position)
     }
 
     fn validate(position: &ChessPosition) -> Vec<SetupProblem> {

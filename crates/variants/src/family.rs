@@ -1,9 +1,11 @@
-//! Shared pieces of the orthodox chess family: boards with promotion and pawn-start regions,
-//! the orthodox army, castling on the back rank and the dead-position material test.
+//! Shared pieces of the chess family: boards with their usual regions, piece and castling
+//! constructors, and dead-position tests. Variant modules combine these; nothing here knows
+//! which ruleset it serves.
 
-use chaturanga_geometry::{Geometry, GeometryBuilder, GeometryError};
-use chaturanga_rules::standard::{CastlingDef, Rules, SpecError, StandardPosition};
-use chaturanga_rules::{OptionSpec, PieceType, SetupProblem};
+use chaturanga_geometry::{GeometryBuilder, GeometryError};
+use chaturanga_rules::betza::BetzaError;
+use chaturanga_rules::standard::{CastlingDef, Rules, SpecBuilder, SpecError, StandardPosition};
+use chaturanga_rules::{DrawRules, Kind, OptionSpec, PieceType, RuleOptions, SetupProblem};
 
 /// The `fide-claims` option every chess-based ruleset offers.
 pub const FIDE_CLAIMS: OptionSpec = OptionSpec::switch(
@@ -12,116 +14,179 @@ pub const FIDE_CLAIMS: OptionSpec = OptionSpec::switch(
     "on: threefold repetition and the fifty-move rule are claims; fivefold and 75 moves end the game",
 );
 
-/// Which orthodox army.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PieceSet {
-    /// P N B R Q K, pawns with double step and en passant.
-    Chess,
+/// Lattice points of whole ranks `ys` (0-based from the first player's side) of a board
+/// `files` wide.
+pub fn ranks(files: i32, ys: impl IntoIterator<Item = i32>) -> Vec<(i32, i32)> {
+    ys.into_iter()
+        .flat_map(|y| (0..files).map(move |x| (x, y)))
+        .collect()
 }
 
-/// A rectangle of `files` x `ranks` with the regions the orthodox pieces use: `promotion`
-/// (each player's last `promotion_ranks` ranks) and `pawn-start` (each player's
-/// `pawn_rank`-th rank, counted from 0 at his back rank).
-pub fn rectangle(
-    files: i32,
-    ranks: i32,
-    pawn_rank: i32,
-    promotion_ranks: i32,
-) -> Result<Geometry, GeometryError> {
-    let rank = |y: i32| (0..files).map(move |x| (x, y)).collect::<Vec<_>>();
-    let ranks_of = |ys: Vec<i32>| ys.into_iter().flat_map(rank).collect::<Vec<_>>();
-    GeometryBuilder::rectangle(files, ranks)
-        .region(
-            "promotion",
-            vec![
-                ranks_of((ranks - promotion_ranks..ranks).collect()),
-                ranks_of((0..promotion_ranks).collect()),
-            ],
-        )
-        .region(
-            "pawn-start",
-            vec![rank(pawn_rank - 1), rank(ranks - pawn_rank)],
-        )
-        .region("back-rank", vec![rank(0), rank(ranks - 1)])
-        .build()
+/// A region of whole ranks: `own` (0-based, counted from each player's own side) for both
+/// players of a board `files` x `ranks_n`.
+pub fn mirrored_ranks(files: i32, ranks_n: i32, own: &[i32]) -> Vec<Vec<(i32, i32)>> {
+    vec![
+        ranks(files, own.iter().copied()),
+        ranks(files, own.iter().map(|y| ranks_n - 1 - y)),
+    ]
 }
 
-/// The orthodox pieces in kind order P N B R Q K.
-pub fn orthodox_pieces(set: PieceSet) -> Result<Vec<PieceType>, SpecError> {
-    let bad = |e: chaturanga_rules::betza::BetzaError| SpecError::UnknownPiece(e.to_string());
-    match set {
-        PieceSet::Chess => Ok(vec![
-            PieceType::new("P", "pawn", "fmWfceFifmnD")
-                .map_err(bad)?
-                .pawn()
-                .initial("pawn-start")
-                .promotes("promotion", Some("promotion"), &["Q", "R", "B", "N"]),
-            PieceType::new("N", "knight", "N").map_err(bad)?,
-            PieceType::new("B", "bishop", "B").map_err(bad)?,
-            PieceType::new("R", "rook", "R").map_err(bad)?,
-            PieceType::new("Q", "queen", "Q").map_err(bad)?,
-            PieceType::new("K", "king", "K").map_err(bad)?.royal(),
-        ]),
+/// A `files` x `ranks_n` board with the orthodox regions: `promotion` and `last-rank` (each
+/// player's last rank), `pawn-start` (each player's second rank) and `back-rank`.
+pub fn chess_board(files: i32, ranks_n: i32) -> GeometryBuilder {
+    GeometryBuilder::rectangle(files, ranks_n)
+        .region("promotion", mirrored_ranks(files, ranks_n, &[ranks_n - 1]))
+        .region("last-rank", mirrored_ranks(files, ranks_n, &[ranks_n - 1]))
+        .region("pawn-start", mirrored_ranks(files, ranks_n, &[1]))
+        .region("back-rank", mirrored_ranks(files, ranks_n, &[0]))
+}
+
+/// A board-building error as a spec error.
+pub fn board_error(e: GeometryError) -> SpecError {
+    SpecError::Size(e.to_string())
+}
+
+fn betza_error(e: BetzaError) -> SpecError {
+    SpecError::UnknownPiece(e.to_string())
+}
+
+/// A piece type from symbol, name and Betza.
+pub fn piece(symbol: &str, name: &str, betza: &str) -> Result<PieceType, SpecError> {
+    PieceType::new(symbol, name, betza).map_err(betza_error)
+}
+
+/// A piece type whose moves change with the zone it starts from: `zones` are (region, Betza)
+/// pairs checked in order, `betza` applies elsewhere.
+pub fn zoned_piece(
+    symbol: &str,
+    name: &str,
+    betza: &str,
+    zones: &[(&str, &str)],
+) -> Result<PieceType, SpecError> {
+    let mut p = piece(symbol, name, betza)?;
+    for (region, moves) in zones {
+        p = p.in_zone(region, moves).map_err(betza_error)?;
     }
+    Ok(p)
 }
 
-/// The four castlings of a rectangular board with rooks in the corners: the king starts on
-/// `king_file` and lands on `short_file` (towards the last file) or `long_file`; the rook lands
-/// on the cell the king crossed next to it.
-pub fn orthodox_castlings(
+/// A chess pawn with `betza` moves (initial moves from `pawn-start`) that must promote on its
+/// last rank to one of `choices`.
+pub fn pawn(betza: &str, choices: &[&str]) -> Result<PieceType, SpecError> {
+    Ok(piece("P", "pawn", betza)?
+        .pawn()
+        .initial("pawn-start")
+        .promotes("last-rank", choices)
+        .must_promote_in("last-rank"))
+}
+
+/// The king.
+pub fn king() -> Result<PieceType, SpecError> {
+    Ok(piece("K", "king", "K")?.royal())
+}
+
+/// The orthodox army in kind order P N B R Q K.
+pub fn orthodox_pieces() -> Result<Vec<PieceType>, SpecError> {
+    Ok(vec![
+        pawn("fmWfceFifmnD", &["Q", "R", "B", "N"])?,
+        piece("N", "knight", "N")?,
+        piece("B", "bishop", "B")?,
+        piece("R", "rook", "R")?,
+        piece("Q", "queen", "Q")?,
+        king()?,
+    ])
+}
+
+/// The two castlings of each player on a rectangle `ranks_n` high with the king on
+/// `king_file`, landing on `short_file`/`long_file`, the rooks on the corner files landing next
+/// to the king on the side of the centre (`K`/`Q`, `k`/`q`).
+pub fn corner_castlings(
     files: i32,
-    ranks: i32,
+    ranks_n: i32,
     king_file: char,
     short_file: char,
     long_file: char,
 ) -> Vec<CastlingDef> {
     let last = (b'a' + files as u8 - 1) as char;
-    let step = |f: char, d: i8| ((f as u8 as i8) + d) as u8 as char;
-    let label = |f: char, r: i32| format!("{f}{r}");
+    let shift = |f: char, d: i8| ((f as u8 as i8) + d) as u8 as char;
     let mut out = Vec::new();
-    for (player, rank, short, long) in [(0u8, 1, 'K', 'Q'), (1, ranks, 'k', 'q')] {
-        out.push(CastlingDef {
+    for (player, rank, short, long) in [(0u8, 1, 'K', 'Q'), (1, ranks_n, 'k', 'q')] {
+        let cell = |f: char| format!("{f}{rank}");
+        out.push(CastlingDef::new(
             player,
-            symbol: short,
-            cells: [
-                label(king_file, rank),
-                label(short_file, rank),
-                label(last, rank),
-                label(step(short_file, -1), rank),
+            short,
+            [
+                &cell(king_file),
+                &cell(short_file),
+                &cell(last),
+                &cell(shift(short_file, -1)),
             ],
-        });
-        out.push(CastlingDef {
+        ));
+        out.push(CastlingDef::new(
             player,
-            symbol: long,
-            cells: [
-                label(king_file, rank),
-                label(long_file, rank),
-                label('a', rank),
-                label(step(long_file, 1), rank),
+            long,
+            [
+                &cell(king_file),
+                &cell(long_file),
+                &cell('a'),
+                &cell(shift(long_file, 1)),
             ],
-        });
+        ));
     }
     out
 }
 
-/// FIDE's material cases of a dead position: besides the kings, nothing, one knight, or only
-/// bishops all on cells of one colour. Assumes kinds in the order P N B R Q K.
-pub fn only_minor_material_is_dead<const W: usize, const K: usize, R: Rules<W, K>>(
+/// A spec builder with the chess draw rules under `options` (`fide-claims`).
+pub fn builder(
+    id: &'static str,
+    geometry: chaturanga_geometry::Geometry,
+    options: &RuleOptions,
+) -> SpecBuilder {
+    SpecBuilder::new(id, geometry)
+        .options(options.clone())
+        .draw_rules(DrawRules::chess(options.is_on("fide-claims")))
+}
+
+/// Adds pieces and castlings to a builder.
+pub fn with(
+    mut builder: SpecBuilder,
+    pieces: Vec<PieceType>,
+    castlings: Vec<CastlingDef>,
+) -> SpecBuilder {
+    for p in pieces {
+        builder = builder.piece(p);
+    }
+    for c in castlings {
+        builder = builder.castling(c);
+    }
+    builder
+}
+
+fn kind_of<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    symbol: &str,
+) -> Option<Kind> {
+    position.spec().kind_by_symbol(symbol)
+}
+
+/// FIDE's material cases of a dead position: besides the royal pieces, nothing, one knight,
+/// or only bishops all on cells of one colour (any other piece keeps the game alive).
+pub fn minor_material_is_dead<const W: usize, const K: usize, R: Rules<W, K>>(
     position: &StandardPosition<W, K, R>,
 ) -> bool {
     let spec = position.spec();
-    let (knight, bishop) = (1, 2);
-    let royal = spec.royal;
+    let knight = kind_of(position, "N");
+    let bishop = kind_of(position, "B");
     let mut knights = 0;
     let mut bishop_colours = [false; 2];
     for cell in position.occupied() {
         let kind = position.piece_at(cell).kind();
-        if Some(kind) == royal {
+        if spec.is_royal(kind) {
             continue;
         }
-        if kind == knight {
+        if Some(kind) == knight {
             knights += 1;
-        } else if kind == bishop {
+        } else if Some(kind) == bishop {
             bishop_colours[spec.geometry.colour(cell) as usize & 1] = true;
         } else {
             return false;
@@ -134,6 +199,13 @@ pub fn only_minor_material_is_dead<const W: usize, const K: usize, R: Rules<W, K
         1 => !any_bishop,
         _ => false,
     }
+}
+
+/// Only royal pieces are left on the board.
+pub fn bare_royals_are_dead<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+) -> bool {
+    position.occupied() == (position.royals(0) | position.royals(1))
 }
 
 /// Pawns standing on their own back rank, which no game can reach.

@@ -3,8 +3,17 @@
 //! Front ends never match on a ruleset: they implement [`Visitor`] once, generically over
 //! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
 
+pub mod capablanca;
 pub mod chess;
+pub mod doublechess;
 mod family;
+pub mod grand;
+pub mod losing;
+pub mod maharajah;
+pub mod omega;
+pub mod outer;
+pub mod renaissance;
+pub mod speed;
 
 use chaturanga_rules::Ruleset;
 use std::fmt;
@@ -49,7 +58,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
         "Capablanca chess",
         2,
         Some("capablanca"),
-        false,
+        true,
     ),
     info("chess", "Chess", 2, Some("chess"), true),
     info("chex", "Chex", 2, None, false),
@@ -57,21 +66,21 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("congo", "Congo", 2, None, false),
     info("daishogi", "Dai shogi", 2, None, false),
     info("darkchess", "Dark Chess", 2, None, false),
-    info("doublechess", "Double Chess", 2, None, false),
+    info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, false),
     info("gess", "Gess", 2, None, false),
-    info("grand", "Grand Chess", 2, Some("grand"), false),
+    info("grand", "Grand Chess", 2, Some("grand"), true),
     info("hexchess", "Gliński's hexagonal chess", 2, None, false),
-    info("losing", "Losing chess", 2, None, false),
-    info("maharajah", "Maharajah and the Sepoys", 2, None, false),
+    info("losing", "Losing chess", 2, None, true),
+    info("maharajah", "Maharajah and the Sepoys", 2, None, true),
     info("makarenko", "Makarenko Chess", 2, None, false),
     info("minishogi", "Minishogi", 2, Some("minishogi"), false),
-    info("omega", "Omega Chess", 2, None, false),
-    info("outer", "Big Outer Chess", 2, None, false),
+    info("omega", "Omega Chess", 2, None, true),
+    info("outer", "Big Outer Chess", 2, None, true),
     info("progressive", "Progressive Chess", 2, None, false),
-    info("renaissance", "Renaissance Chess", 2, None, false),
+    info("renaissance", "Renaissance Chess", 2, None, true),
     info("shogi", "Shogi", 2, Some("shogi"), false),
-    info("speed", "Speed chess", 2, None, false),
+    info("speed", "Speed chess", 2, None, true),
     info("taktika", "Taktika", 2, None, false),
     info("threeplayer", "Three-Player Chess", 3, None, false),
     info("torishogi", "Tori shogi", 2, Some("torishogi"), false),
@@ -133,7 +142,16 @@ pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
 pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError> {
     let info = find(id)?;
     Ok(match info.id {
+        "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
+        "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
+        "grand" => visitor.visit::<grand::GrandPosition>(info),
+        "losing" => visitor.visit::<losing::LosingPosition>(info),
+        "maharajah" => visitor.visit::<maharajah::MaharajahPosition>(info),
+        "omega" => visitor.visit::<omega::OmegaPosition>(info),
+        "outer" => visitor.visit::<outer::OuterPosition>(info),
+        "renaissance" => visitor.visit::<renaissance::RenaissancePosition>(info),
+        "speed" => visitor.visit::<speed::SpeedPosition>(info),
         other => {
             return Err(VariantError::NotImplemented(
                 CATALOGUE

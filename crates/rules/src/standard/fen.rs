@@ -232,6 +232,43 @@ fn parse_board<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<(Cell, 
     Ok(pieces)
 }
 
+/// Reads the men in hand: piece letters, each optionally preceded by a count (`[MPPp]`,
+/// `[2Pp]`).
+fn parse_hand<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Piece>, FenError> {
+    let mut out = Vec::new();
+    let mut count = String::new();
+    for ch in text.chars() {
+        if ch.is_ascii_digit() {
+            count.push(ch);
+            continue;
+        }
+        let kind = spec
+            .pieces
+            .iter()
+            .position(|p| p.symbol.len() == 1 && p.symbol.starts_with(ch.to_ascii_uppercase()))
+            .ok_or_else(|| FenError::UnknownPiece(cut(text)))?;
+        let player = if ch.is_ascii_uppercase() { 0 } else { 1 };
+        let n: usize = if count.is_empty() {
+            1
+        } else {
+            count
+                .parse()
+                .ok()
+                .filter(|&n| n > 0 && n < 64)
+                .ok_or_else(|| FenError::UnknownPiece(cut(text)))?
+        };
+        count.clear();
+        if out.len() + n > 512 {
+            return Err(FenError::UnknownPiece(cut(text)));
+        }
+        out.extend(std::iter::repeat_n(Piece::new(player, kind as u8), n));
+    }
+    if !count.is_empty() {
+        return Err(FenError::UnknownPiece(cut(text)));
+    }
+    Ok(out)
+}
+
 /// Reads an en passant field: `-`, concatenated labels, or comma-separated labels.
 fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, FenError> {
     if text == "-" {
@@ -267,6 +304,8 @@ fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, Fen
 pub struct Setup {
     /// The men on the board.
     pub pieces: Vec<(Cell, Piece)>,
+    /// The men in hand (one entry per man).
+    pub hand: Vec<Piece>,
     /// The player to move.
     pub turn: Player,
     /// Castling-field letters, as given.
@@ -286,7 +325,16 @@ impl Setup {
             return Err(FenError::TooLong(fen.len()));
         }
         let mut fields = fen.split_whitespace();
-        let board = fields.next().ok_or(FenError::Empty)?;
+        let field = fields.next().ok_or(FenError::Empty)?;
+        let (board, hand) = match field.split_once('[') {
+            Some((board, rest)) => {
+                let hand = rest
+                    .strip_suffix(']')
+                    .ok_or_else(|| FenError::UnknownPiece(cut(rest)))?;
+                (board, parse_hand(spec, hand)?)
+            }
+            None => (field, Vec::new()),
+        };
         let pieces = parse_board(spec, board)?;
         let turn = match fields.next() {
             None | Some("w") => 0,
@@ -333,6 +381,7 @@ impl Setup {
         }
         Ok(Setup {
             pieces,
+            hand,
             turn,
             castling,
             en_passant,
@@ -350,7 +399,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     /// What this position's FEN says.
     pub fn to_setup(&self) -> Setup {
+        let mut hand = Vec::new();
+        for player in 0..2u8 {
+            for kind in 0..K as u8 {
+                for _ in 0..self.in_hand(player, kind) {
+                    hand.push(Piece::new(player, kind));
+                }
+            }
+        }
         Setup {
+            hand,
             pieces: self
                 .occupied()
                 .iter()
@@ -390,6 +448,18 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 position.put(cell, piece);
             }
         }
+        for &piece in &setup.hand {
+            if piece.is_none() || piece.player() > 1 || piece.kind() as usize >= K {
+                problems.push(SetupProblem::Other("bad piece in hand".into()));
+                continue;
+            }
+            let n = position.in_hand(piece.player(), piece.kind());
+            if n >= 63 {
+                problems.push(SetupProblem::Other("too many pieces in hand".into()));
+                continue;
+            }
+            position.set_hand(piece.player(), piece.kind(), n + 1);
+        }
         if setup.turn > 1 {
             problems.push(SetupProblem::Other("bad side to move".into()));
         }
@@ -407,10 +477,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             let rook = position.piece_at(c.rook_from);
             let home = king.is_some()
                 && king.player() == c.player
-                && Some(king.kind()) == spec.royal
+                && spec.is_royal(king.kind())
                 && rook.is_some()
                 && rook.player() == c.player
-                && Some(rook.kind()) != spec.royal;
+                && !spec.is_royal(rook.kind());
             if home {
                 rights |= 1 << i;
             }
@@ -421,9 +491,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let ep_cells = &setup.en_passant;
 
         let mut problems = Vec::new();
-        if let Some(k) = spec.royal {
+        if !spec.royal_kinds.is_empty() {
             for p in 0..2u8 {
-                let n = (position.pieces_of_kind(k) & position.pieces_of(p)).count();
+                let in_hand: u32 = spec
+                    .royal_kinds
+                    .iter()
+                    .map(|&k| position.in_hand(p, k) as u32)
+                    .sum();
+                let n = position.royals(p).count() + in_hand;
                 if n == 0 {
                     problems.push(SetupProblem::MissingRoyal(p));
                 } else if n > 1 {
@@ -435,6 +510,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             let piece = position.piece_at(cell);
             if let Some(promo) = spec.promotion(piece.player(), piece.kind())
                 && promo.forced.contains(cell)
+                && !promo.zones.is_empty()
             {
                 problems.push(SetupProblem::UnpromotedPiece(
                     spec.geometry.label(cell).to_string(),
@@ -522,6 +598,23 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             if run > 0 {
                 out.push_str(&run.to_string());
             }
+        }
+        let hand: String = (0..2u8)
+            .flat_map(|player| (0..K as u8).rev().map(move |kind| (player, kind)))
+            .flat_map(|(player, kind)| {
+                let symbol = &spec.pieces[kind as usize].symbol;
+                let letter = if player == 0 {
+                    symbol.clone()
+                } else {
+                    symbol.to_ascii_lowercase()
+                };
+                std::iter::repeat_n(letter, self.in_hand(player, kind) as usize)
+            })
+            .collect();
+        if !hand.is_empty() || spec.hands_always_shown {
+            out.push('[');
+            out.push_str(&hand);
+            out.push(']');
         }
         out.push(' ');
         out.push(if self.side_to_move() == 0 { 'w' } else { 'b' });

@@ -53,11 +53,26 @@ pub trait Rules<const W: usize, const K: usize>:
         let mover = position.side_to_move();
         if position.is_check() {
             Outcome::loss(2, mover, Reason::Checkmate)
-        } else if position.spec().royal.is_some() {
+        } else if !position.spec().royal_kinds.is_empty() {
             Outcome::draw(2, Reason::Stalemate)
         } else {
             Outcome::draw(2, Reason::NoLegalMoves)
         }
+    }
+
+    /// Whether the turn passes after `mv` (it does by default; Maharajah's placement of the
+    /// Maharajah before the first move does not).
+    fn turn_passes(_position: &StandardPosition<W, K, Self>, _mv: &Move) -> bool {
+        true
+    }
+
+    /// Narrows the cells where the player to move may drop `kind` (all of `cells` by default).
+    fn drop_cells(
+        _position: &StandardPosition<W, K, Self>,
+        _kind: Kind,
+        cells: CellSet<W>,
+    ) -> CellSet<W> {
+        cells
     }
 }
 
@@ -94,10 +109,10 @@ pub fn spec_for<const W: usize, const K: usize, R: Rules<W, K>>(
 pub enum Special {
     /// Nothing special.
     Normal,
-    /// A multi-step that may be answered en passant.
-    DoubleStep,
     /// Captures en passant: the captured piece is not on the destination.
     EnPassant,
+    /// Puts a piece from the mover's hand on `to` (`from` is meaningless).
+    Drop,
     /// Castling number `n` of the ruleset's list.
     Castle(u8),
 }
@@ -133,6 +148,7 @@ pub struct StandardPosition<const W: usize, const K: usize, R> {
     by_player: [CellSet<W>; 2],
     by_kind: [CellSet<W>; K],
     board: [[Piece; 64]; W],
+    hands: [[u8; K]; 2],
     turn: Player,
     castling: u16,
     ep_targets: CellSet<W>,
@@ -151,6 +167,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             by_player: [CellSet::EMPTY; 2],
             by_kind: [CellSet::EMPTY; K],
             board: [[Piece::NONE; 64]; W],
+            hands: [[0; K]; 2],
             turn: 0,
             castling: 0,
             ep_targets: CellSet::EMPTY,
@@ -178,6 +195,24 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     #[inline(always)]
     pub fn piece_at(&self, cell: Cell) -> Piece {
         self.board.as_flattened()[cell.index()]
+    }
+
+    /// How many pieces of `kind` `player` holds in hand.
+    #[inline(always)]
+    pub fn in_hand(&self, player: Player, kind: Kind) -> u8 {
+        self.hands[player as usize][kind as usize]
+    }
+
+    fn set_hand(&mut self, player: Player, kind: Kind, count: u8) {
+        let old = self.hands[player as usize][kind as usize];
+        let keys = &self.spec.zobrist;
+        if old > 0 {
+            self.hash ^= keys.hand(player, kind, old as usize);
+        }
+        if count > 0 {
+            self.hash ^= keys.hand(player, kind, count as usize);
+        }
+        self.hands[player as usize][kind as usize] = count;
     }
 
     /// Cells of `player`'s pieces.
@@ -262,11 +297,20 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         self.turn = turn;
     }
 
+    /// The cells of `player`'s royal pieces.
+    #[inline(always)]
+    pub fn royals(&self, player: Player) -> CellSet<W> {
+        let mut royals = CellSet::EMPTY;
+        for &k in &self.spec.royal_kinds {
+            royals |= self.by_kind[k as usize];
+        }
+        royals & self.by_player[player as usize]
+    }
+
     /// The cell of `player`'s royal piece if he has exactly one.
     #[inline(always)]
     pub fn royal_cell(&self, player: Player) -> Option<Cell> {
-        let k = self.spec.royal?;
-        let royals = self.by_kind[k as usize] & self.by_player[player as usize];
+        let royals = self.royals(player);
         if royals.more_than_one() {
             return None;
         }
@@ -288,6 +332,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 self.take(self.ep_victim);
                 let piece = self.take(mv.from);
                 self.put(mv.to, piece);
+            }
+            Special::Drop => {
+                let us = self.turn;
+                let left = self.in_hand(us, mv.kind) - 1;
+                self.set_hand(us, mv.kind, left);
+                self.put(mv.to, Piece::new(us, mv.kind));
             }
             _ => {
                 if mv.captured.is_some() {
@@ -427,10 +477,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         let us = self.turn;
         let them = 1 - us;
         self.apply_placement(mv);
-        let rights = self.castling
-            & !(self.spec.castling_loss[mv.from.index()] | self.spec.castling_loss[mv.to.index()]);
-        if rights != self.castling {
-            self.set_castling(rights);
+        if !R::turn_passes(self, &mv) {
+            return;
+        }
+        if mv.special != Special::Drop {
+            let rights = self.castling
+                & !(self.spec.castling_loss[mv.from.index()]
+                    | self.spec.castling_loss[mv.to.index()]);
+            if rights != self.castling {
+                self.set_castling(rights);
+            }
         }
         if self.spec.pieces[mv.kind as usize].pawn || mv.captured.is_some() {
             self.quiet_plies = 0;
@@ -442,10 +498,15 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         }
         self.set_turn(them);
         let mut targets = CellSet::EMPTY;
-        if mv.special == Special::DoubleStep {
+        let may_create_ep = self.spec.en_passant_kinds & (1 << mv.kind) != 0
+            && mv.captured.is_none()
+            && mv.special == Special::Normal;
+        if may_create_ep {
             let skipped = self.spec.skipped_cells(us, mv.from, mv.to);
-            targets = self.usable_ep_targets(skipped, mv.to);
-            self.ep_victim = mv.to;
+            if skipped.any() {
+                targets = self.usable_ep_targets(skipped, mv.to);
+                self.ep_victim = mv.to;
+            }
         }
         if self.ep_targets.any() || targets.any() {
             self.set_ep_targets(targets);
@@ -489,6 +550,13 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn move_text(&self, mv: Move) -> String {
         let g = &self.spec.geometry;
+        if mv.special == Special::Drop {
+            return format!(
+                "{}@{}",
+                self.spec.pieces[mv.kind as usize].symbol,
+                g.label(mv.to)
+            );
+        }
         let mut s = format!("{}{}", g.label(mv.from), g.label(mv.to));
         if let Some(k) = mv.promotion {
             s.push_str(&self.spec.pieces[k as usize].symbol.to_ascii_lowercase());
@@ -509,7 +577,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         Some(crate::position::MoveDescription {
             piece: spec.pieces[mv.kind as usize].symbol.clone(),
             pawn: spec.pieces[mv.kind as usize].pawn,
-            from: Some(g.label(mv.from).to_string()),
+            from: (mv.special != Special::Drop).then(|| g.label(mv.from).to_string()),
             to: g.label(mv.to).to_string(),
             capture: mv.captured.is_some(),
             promotion: mv.promotion.map(|k| spec.pieces[k as usize].symbol.clone()),

@@ -31,6 +31,8 @@ pub(super) trait Sink<const W: usize> {
     );
     /// One move.
     fn push(&mut self, mv: Move);
+    /// Moves received so far.
+    fn len(&self) -> u64;
 }
 
 /// Collects moves.
@@ -95,6 +97,10 @@ impl<const W: usize> Sink<W> for ListSink<'_> {
     fn push(&mut self, mv: Move) {
         self.0.push(mv);
     }
+
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
 }
 
 /// Counts moves without listing them.
@@ -129,6 +135,18 @@ impl<const W: usize> Sink<W> for CountSink {
     fn push(&mut self, _: Move) {
         self.0 += 1;
     }
+
+    fn len(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Which moves a generation pass produces (compulsory capture generates captures first).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    All,
+    Captures,
+    Quiet,
 }
 
 /// How candidate moves are checked for legality.
@@ -238,8 +256,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         }
     }
 
-    /// Where the piece on `from` may go: (quiet, captures), ignoring legality and the
-    /// special moves (double steps) that [`Self::generate`] handles one by one.
+    /// Where the piece on `from` may go: (quiet, captures), ignoring legality.
     #[inline(always)]
     fn reach(
         &self,
@@ -255,9 +272,6 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let mut quiet = (m.leap_both | m.leap_quiet) & empty;
         let mut captures = (m.leap_both | m.leap_capture) & enemy;
         for r in &tables.rays[m.rays.range()] {
-            if r.double_step {
-                continue;
-            }
             let reach = r.ray.attacks(occupied);
             if r.quiet {
                 quiet |= reach & empty;
@@ -268,7 +282,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         }
         if m.lame.len != 0 {
             for l in &tables.lame[m.lame.range()] {
-                if l.double_step || l.path.intersects(occupied) {
+                if l.path.intersects(occupied) {
                     continue;
                 }
                 if l.quiet && empty.contains(l.to) {
@@ -290,7 +304,40 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 }
             }
         }
+        if m.bent.len != 0 {
+            for b in &tables.bent[m.bent.range()] {
+                if !b.open(occupied) {
+                    continue;
+                }
+                if b.quiet && empty.contains(b.to) {
+                    quiet.insert(b.to);
+                }
+                if b.capture && enemy.contains(b.to) {
+                    captures.insert(b.to);
+                }
+            }
+        }
         (quiet, captures)
+    }
+
+    /// The kinds among `choices` that `player` may still promote to under the ruleset's
+    /// piece-count limits, written into `buffer`; returns how many.
+    fn available_choices(
+        &self,
+        player: Player,
+        choices: &[Kind],
+        buffer: &mut [Kind; 64],
+    ) -> usize {
+        let spec = self.spec();
+        let mut n = 0;
+        for &k in choices {
+            let on_board = (self.pieces_of_kind(k) & self.pieces_of(player)).count();
+            if on_board < spec.promotion_limits[k as usize] as u32 && n < buffer.len() {
+                buffer[n] = k;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Emits moves of one piece to `quiet` and `captures`, splitting off promotions.
@@ -308,12 +355,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             None => sink.targets(self, from, kind, quiet, captures),
             Some(p) => {
                 let all = quiet | captures;
-                let eligible = if p.zone.contains(from) {
-                    all
-                } else {
-                    all & p.zone
-                };
-                let forced = eligible & p.forced;
+                let forced = all & p.forced;
                 sink.targets(
                     self,
                     from,
@@ -321,56 +363,22 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                     quiet.without(forced),
                     captures.without(forced),
                 );
-                if eligible.any() {
-                    sink.promotions(self, from, kind, eligible, &p.choices);
-                }
-            }
-        }
-    }
-
-    /// Emits the double steps of the piece on `from` allowed by `allowed` (or probing).
-    fn emit_double_steps<S: Sink<W>>(
-        &self,
-        sink: &mut S,
-        kind: Kind,
-        from: Cell,
-        allowed: CellSet<W>,
-        probe: bool,
-    ) {
-        let (us, occupied) = (self.turn(), self.occupied());
-        let tables = &self.spec().moves;
-        let m = tables.get(us, kind, from);
-        let mut push = |to: Cell, special: Special| {
-            let mv = Move {
-                from,
-                to,
-                kind,
-                promotion: None,
-                captured: Piece::NONE,
-                special,
-            };
-            if allowed.contains(to) && (!probe || self.royal_safe_after(mv)) {
-                sink.push(mv);
-            }
-        };
-        for l in &tables.lame[m.lame.range()] {
-            if l.double_step && !l.path.intersects(occupied) && !occupied.contains(l.to) {
-                push(l.to, Special::DoubleStep);
-            }
-        }
-        for r in &tables.rays[m.rays.range()] {
-            if r.double_step {
-                let reach = r.ray.attacks(occupied).without(occupied);
-                for to in reach {
-                    let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
-                    push(
-                        to,
-                        if skipped.any() {
-                            Special::DoubleStep
-                        } else {
-                            Special::Normal
-                        },
-                    );
+                for zone in &p.zones {
+                    let eligible = if zone.from_zone && zone.zone.contains(from) {
+                        all
+                    } else {
+                        all & zone.zone
+                    };
+                    if eligible.is_empty() {
+                        continue;
+                    }
+                    if zone.limited {
+                        let mut buffer = [0; 64];
+                        let n = self.available_choices(us, &zone.choices, &mut buffer);
+                        sink.promotions(self, from, kind, eligible, &buffer[..n]);
+                    } else {
+                        sink.promotions(self, from, kind, eligible, &zone.choices);
+                    }
                 }
             }
         }
@@ -378,7 +386,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     /// Generates every legal move into `sink`.
     pub(super) fn generate<S: Sink<W>>(&self, sink: &mut S) {
-        self.generate_with(sink, self.legality());
+        self.generate_checked(sink, self.legality());
     }
 
     /// Generates every legal move by trying each candidate (royal moves included) on a copy:
@@ -388,34 +396,47 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             Some(_) => Legality::Probe,
             None => Legality::Free,
         };
-        self.generate_with(sink, legality);
+        self.generate_checked(sink, legality);
     }
 
-    fn generate_with<S: Sink<W>>(&self, sink: &mut S, legality: Legality<W>) {
+    fn generate_checked<S: Sink<W>>(&self, sink: &mut S, legality: Legality<W>) {
+        if self.spec().compulsory_capture {
+            let before = sink.len();
+            self.generate_with(sink, &legality, Phase::Captures);
+            if sink.len() == before {
+                self.generate_with(sink, &legality, Phase::Quiet);
+            }
+        } else {
+            self.generate_with(sink, &legality, Phase::All);
+        }
+    }
+
+    fn generate_with<S: Sink<W>>(&self, sink: &mut S, legality: &Legality<W>, phase: Phase) {
         let us = self.turn();
         let them = 1 - us;
         let occupied = self.occupied();
         let own = self.pieces_of(us);
-        let enemy = self.pieces_of(them);
-        let empty = self.spec().cells.without(occupied);
-        let royal_kind = self.spec().royal;
+        let enemy = if phase == Phase::Quiet {
+            CellSet::EMPTY
+        } else {
+            self.pieces_of(them)
+        };
+        let empty = if phase == Phase::Captures {
+            CellSet::EMPTY
+        } else {
+            self.spec().cells.without(occupied)
+        };
 
         for kind in 0..K as Kind {
             let mine = self.pieces_of_kind(kind) & own;
             if mine.is_empty() {
                 continue;
             }
-            let kind_is_royal = royal_kind == Some(kind);
-            let has_double_steps = self.spec().double_step_kinds & (1 << kind) != 0;
+            let kind_is_royal = self.spec().is_royal(kind);
             for from in mine {
                 let (quiet, captures) = self.reach(us, kind, from, occupied, empty, enemy);
-                match &legality {
-                    Legality::Free => {
-                        self.emit(sink, us, kind, from, quiet, captures);
-                        if has_double_steps {
-                            self.emit_double_steps(sink, kind, from, CellSet::ALL, false);
-                        }
-                    }
+                match legality {
+                    Legality::Free => self.emit(sink, us, kind, from, quiet, captures),
                     Legality::Masks(m) if kind_is_royal && from == m.royal => {
                         let without_royal = occupied.without(CellSet::from_cell(from));
                         let mut safe_quiet = CellSet::EMPTY;
@@ -445,9 +466,6 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                             }
                         }
                         self.emit(sink, us, kind, from, quiet & allowed, captures & allowed);
-                        if has_double_steps {
-                            self.emit_double_steps(sink, kind, from, allowed, false);
-                        }
                     }
                     Legality::Probe => {
                         let mut safe_quiet = CellSet::EMPTY;
@@ -475,20 +493,58 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                             }
                         }
                         self.emit(sink, us, kind, from, safe_quiet, safe_captures);
-                        if has_double_steps {
-                            self.emit_double_steps(sink, kind, from, CellSet::ALL, true);
-                        }
                     }
                 }
             }
         }
 
         let free = matches!(legality, Legality::Free);
-        if self.en_passant_targets().any() {
+        if phase != Phase::Quiet && self.en_passant_targets().any() {
             self.generate_en_passant(sink, us, free);
         }
-        if self.castling_rights() != 0 && !legality.in_check() {
-            self.generate_castling(sink, us, free);
+        if phase != Phase::Captures {
+            if self.castling_rights() != 0 && !legality.in_check() {
+                self.generate_castling(sink, us, free);
+            }
+            self.generate_drops(sink, us, legality, empty);
+        }
+    }
+
+    fn generate_drops<S: Sink<W>>(
+        &self,
+        sink: &mut S,
+        us: Player,
+        legality: &Legality<W>,
+        empty: CellSet<W>,
+    ) {
+        for kind in 0..K as Kind {
+            if self.in_hand(us, kind) == 0 {
+                continue;
+            }
+            let mut cells = match self.spec().drop_zone(us, kind) {
+                Some(zone) => empty & zone,
+                None => empty,
+            };
+            cells = R::drop_cells(self, kind, cells);
+            match legality {
+                Legality::Free => {}
+                Legality::Masks(m) if m.double_check => cells = CellSet::EMPTY,
+                Legality::Masks(m) => cells &= m.evasion,
+                Legality::Probe => {}
+            }
+            for to in cells {
+                let mv = Move {
+                    from: to,
+                    to,
+                    kind,
+                    promotion: None,
+                    captured: Piece::NONE,
+                    special: Special::Drop,
+                };
+                if !matches!(legality, Legality::Probe) || self.royal_safe_after(mv) {
+                    sink.push(mv);
+                }
+            }
         }
     }
 

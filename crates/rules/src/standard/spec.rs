@@ -29,15 +29,26 @@ pub struct Castling<const W: usize> {
     pub king_path: CellSet<W>,
 }
 
-/// A compiled promotion rule of one piece kind for one player.
+/// One compiled way to promote.
 #[derive(Clone, Debug)]
-pub struct Promotion<const W: usize> {
-    /// A move starting or ending here may promote.
+pub struct PromotionZone<const W: usize> {
+    /// A move ending here may promote.
     pub zone: CellSet<W>,
-    /// A move ending here must promote.
-    pub forced: CellSet<W>,
+    /// A move starting in the zone may promote too.
+    pub from_zone: bool,
     /// Kinds it may become.
     pub choices: Vec<Kind>,
+    /// Choices are limited by the ruleset's piece counts.
+    pub limited: bool,
+}
+
+/// The compiled promotion rules of one piece kind for one player.
+#[derive(Clone, Debug)]
+pub struct Promotion<const W: usize> {
+    /// The ways to promote.
+    pub zones: Vec<PromotionZone<W>>,
+    /// A move ending here must promote.
+    pub forced: CellSet<W>,
 }
 
 /// Description of a castling for the builder, by cell labels.
@@ -49,6 +60,21 @@ pub struct CastlingDef {
     pub symbol: char,
     /// King from, king to, rook from, rook to (labels).
     pub cells: [String; 4],
+    /// Every cell between king and rook must be unattacked too (Big Outer Chess's strict
+    /// option), not only the king's path.
+    pub safe_between: bool,
+}
+
+impl CastlingDef {
+    /// A castling of `player` written `symbol`: king and rook from and to (labels).
+    pub fn new(player: Player, symbol: char, cells: [&str; 4]) -> Self {
+        CastlingDef {
+            player,
+            symbol,
+            cells: cells.map(str::to_string),
+            safe_between: false,
+        }
+    }
 }
 
 /// Problems in a ruleset definition (programming errors in a variant module, reported with
@@ -108,16 +134,24 @@ pub struct Spec<const W: usize> {
     pub castlings: Vec<Castling<W>>,
     /// Per cell, the castling rights lost when a move starts or ends there.
     pub castling_loss: Vec<u16>,
-    /// The royal kind, if the ruleset has check.
-    pub royal: Option<Kind>,
+    /// The royal kinds (checkmating or capturing the player's one royal piece decides).
+    pub royal_kinds: Vec<Kind>,
     /// Kinds that may capture en passant.
     pub en_passant_capturers: Vec<Kind>,
-    /// Per (player, from cell): destinations of en-passant-creating multi-steps and the cells
+    /// Kinds (bit `k`) whose quiet advances may create en passant targets.
+    pub en_passant_kinds: u64,
+    /// Per (player, from cell): destinations of en-passant-creating advances and the cells
     /// they skip.
     pub double_steps: Vec<Vec<(Cell, CellSet<W>)>>,
-    /// Kinds (bit `k`) with en-passant-creating multi-steps, the only ones that need the
-    /// per-piece double-step pass of move generation.
-    pub double_step_kinds: u64,
+    /// Per kind, the most pieces of it a player may have for limited promotions (`u8::MAX`:
+    /// no limit).
+    pub promotion_limits: Vec<u8>,
+    /// Per (player, kind): where a piece in hand may be dropped (`None`: any empty cell).
+    pub drop_zones: Vec<Option<CellSet<W>>>,
+    /// Captures are compulsory (Losing chess).
+    pub compulsory_capture: bool,
+    /// FEN writes the hands (`[...]`) even when they are empty.
+    pub hands_always_shown: bool,
     /// Hash keys.
     pub zobrist: ZobristKeys,
     /// The start position's FEN.
@@ -134,6 +168,18 @@ impl<const W: usize> Spec<W> {
         self.pieces.len()
     }
 
+    /// Whether `kind` is royal.
+    #[inline(always)]
+    pub fn is_royal(&self, kind: Kind) -> bool {
+        self.royal_kinds.contains(&kind)
+    }
+
+    /// Where `player` may drop `kind`, if limited.
+    #[inline(always)]
+    pub fn drop_zone(&self, player: Player, kind: Kind) -> Option<CellSet<W>> {
+        self.drop_zones[player as usize * self.pieces.len() + kind as usize]
+    }
+
     /// The kind with this symbol (`P`, `+R`), case-insensitive on the letter.
     pub fn kind_by_symbol(&self, symbol: &str) -> Option<Kind> {
         self.pieces
@@ -148,7 +194,9 @@ impl<const W: usize> Spec<W> {
         self.promotions[player as usize * self.pieces.len() + kind as usize].as_ref()
     }
 
-    /// The cells skipped by the en-passant-creating move `from` -> `to` of `player`.
+    /// The cells skipped by the en-passant-creating advance `from` -> `to` of `player`
+    /// (empty if the move creates no targets).
+    #[inline]
     pub fn skipped_cells(&self, player: Player, from: Cell, to: Cell) -> CellSet<W> {
         self.double_steps[player as usize * self.geometry.len() + from.index()]
             .iter()
@@ -176,6 +224,9 @@ pub struct SpecBuilder {
     start_fen: String,
     options: RuleOptions,
     draw_rules: DrawRules,
+    limits: Vec<(String, u8)>,
+    drop_zones: Vec<(String, String)>,
+    compulsory_capture: bool,
 }
 
 impl SpecBuilder {
@@ -189,7 +240,29 @@ impl SpecBuilder {
             start_fen: String::new(),
             options: RuleOptions::default(),
             draw_rules: DrawRules::default(),
+            limits: Vec::new(),
+            drop_zones: Vec::new(),
+            compulsory_capture: false,
         }
+    }
+
+    /// Sets the piece-count limits of limited promotions, by symbol.
+    pub fn promotion_limits(mut self, limits: &[(&str, u8)]) -> Self {
+        self.limits = limits.iter().map(|&(s, n)| (s.to_string(), n)).collect();
+        self
+    }
+
+    /// Restricts where pieces of `symbol` may be dropped from hand to a region.
+    pub fn drop_zone(mut self, symbol: &str, region: &str) -> Self {
+        self.drop_zones
+            .push((symbol.to_string(), region.to_string()));
+        self
+    }
+
+    /// Makes captures compulsory.
+    pub fn compulsory_capture(mut self) -> Self {
+        self.compulsory_capture = true;
+        self
     }
 
     /// Adds a piece type; kinds are numbered in the order added.
@@ -246,42 +319,66 @@ impl SpecBuilder {
                 Some(r) => self.region_cells(r)?,
                 None => vec![Vec::new(); players],
             };
+            let mut zone_moves = Vec::new();
+            for (region, betza) in &p.zone_moves {
+                zone_moves.push((self.region_cells(region)?, betza));
+            }
             sources.push(KindSource {
                 moves: &p.moves,
+                zone_moves,
+                bent: &p.bent,
                 initial_cells,
-                double_steps_create_ep: p.captures_en_passant(),
             });
         }
         let (moves, attacks) =
             build_tables::<W>(&self.geometry, &sources, &TWO_PLAYER_ORIENTATIONS)?;
 
+        let symbol_kind = |sym: &str| {
+            self.pieces
+                .iter()
+                .position(|q| q.symbol == sym)
+                .map(|k| k as Kind)
+                .ok_or_else(|| SpecError::UnknownPiece(sym.to_string()))
+        };
         let mut promotions = Vec::with_capacity(players * kinds);
         for player in 0..players {
             for p in &self.pieces {
-                promotions.push(match &p.promotion {
-                    None => None,
-                    Some(rule) => {
-                        let zone = self.region_cells(&rule.zone)?;
-                        let forced = match &rule.forced {
-                            Some(r) => self.region_cells(r)?[player].clone(),
-                            None => Vec::new(),
-                        };
-                        let mut choices = Vec::new();
-                        for sym in &rule.choices {
-                            let k = self
-                                .pieces
-                                .iter()
-                                .position(|q| &q.symbol == sym)
-                                .ok_or_else(|| SpecError::UnknownPiece(sym.clone()))?;
-                            choices.push(k as Kind);
-                        }
-                        Some(Promotion {
-                            zone: CellSet::from_cells(zone[player].iter().copied()),
-                            forced: CellSet::from_cells(forced),
-                            choices,
-                        })
-                    }
-                });
+                if p.promotions.is_empty() && p.must_promote_in.is_none() {
+                    promotions.push(None);
+                    continue;
+                }
+                let mut zones = Vec::new();
+                for rule in &p.promotions {
+                    let zone = &self.region_cells(&rule.zone)?[player];
+                    let choices = rule
+                        .choices
+                        .iter()
+                        .map(|sym| symbol_kind(sym))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    zones.push(PromotionZone {
+                        zone: CellSet::from_cells(zone.iter().copied()),
+                        from_zone: rule.from_zone,
+                        choices,
+                        limited: rule.limited,
+                    });
+                }
+                let forced = match &p.must_promote_in {
+                    Some(r) => CellSet::from_cells(self.region_cells(r)?[player].iter().copied()),
+                    None => CellSet::EMPTY,
+                };
+                promotions.push(Some(Promotion { zones, forced }));
+            }
+        }
+        let mut promotion_limits = vec![u8::MAX; kinds];
+        for (sym, n) in &self.limits {
+            promotion_limits[symbol_kind(sym)? as usize] = *n;
+        }
+        let mut drop_zones = vec![None; players * kinds];
+        for (sym, region) in &self.drop_zones {
+            let k = symbol_kind(sym)? as usize;
+            let cells = self.region_cells(region)?;
+            for (player, list) in cells.iter().enumerate().take(players) {
+                drop_zones[player * kinds + k] = Some(CellSet::from_cells(list.iter().copied()));
             }
         }
 
@@ -313,6 +410,14 @@ impl SpecBuilder {
             must_be_empty.remove(rook_from);
             let mut king_path = span(king_from, king_to)?;
             king_path.insert(king_from);
+            if def.safe_between {
+                king_path |= CellSet::from_cells(
+                    self.geometry
+                        .between(king_from, rook_from)
+                        .unwrap_or_default(),
+                );
+                king_path.remove(rook_from);
+            }
             castling_loss[king_from.index()] |= 1 << i;
             castling_loss[rook_from.index()] |= 1 << i;
             castlings.push(Castling {
@@ -327,30 +432,35 @@ impl SpecBuilder {
             });
         }
 
+        // En passant: quiet straight advances of pieces with `e` captures whose length is in
+        // the piece's range record the cells they skip.
         let mut double_steps = vec![Vec::new(); players * cells_n];
-        let mut double_step_kinds = 0u64;
-        for player in 0..players as u8 {
-            for (k, _) in self.pieces.iter().enumerate() {
+        let mut en_passant_kinds = 0u64;
+        for (k, piece) in self.pieces.iter().enumerate() {
+            if !piece.captures_en_passant() {
+                continue;
+            }
+            en_passant_kinds |= 1 << k;
+            let (min, max) = piece.en_passant_advances;
+            let qualifies = |skipped: CellSet<W>| {
+                let length = skipped.count() + 1;
+                skipped.any() && length >= min as u32 && length <= max as u32
+            };
+            for player in 0..players as u8 {
                 for from in self.geometry.cells() {
+                    let list = &mut double_steps[player as usize * cells_n + from.index()];
                     let m = moves.get(player, k as Kind, from);
-                    let lame = &moves.lame[m.lame.range()];
-                    let rays = &moves.rays[m.rays.range()];
-                    if lame.iter().any(|l| l.double_step) || rays.iter().any(|r| r.double_step) {
-                        double_step_kinds |= 1 << k;
-                    }
-                    for l in lame {
-                        if l.double_step {
-                            double_steps[player as usize * cells_n + from.index()]
-                                .push((l.to, l.path));
+                    for l in &moves.lame[m.lame.range()] {
+                        if l.quiet && !l.capture && qualifies(l.path) {
+                            list.push((l.to, l.path));
                         }
                     }
-                    for r in rays {
-                        if r.double_step {
+                    for r in &moves.rays[m.rays.range()] {
+                        if r.quiet && !r.capture {
                             for to in r.ray.cells {
                                 let skipped = r.ray.up_to(to).without(CellSet::from_cell(to));
-                                if skipped.any() {
-                                    double_steps[player as usize * cells_n + from.index()]
-                                        .push((to, skipped));
+                                if qualifies(skipped) {
+                                    list.push((to, skipped));
                                 }
                             }
                         }
@@ -359,7 +469,13 @@ impl SpecBuilder {
             }
         }
 
-        let royal = self.pieces.iter().position(|p| p.royal).map(|k| k as Kind);
+        let royal_kinds = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .map(|(k, _)| k as Kind)
+            .collect();
         let en_passant_capturers = self
             .pieces
             .iter()
@@ -378,10 +494,14 @@ impl SpecBuilder {
             promotions,
             castlings,
             castling_loss,
-            royal,
+            royal_kinds,
             en_passant_capturers,
+            en_passant_kinds,
             double_steps,
-            double_step_kinds,
+            promotion_limits,
+            drop_zones,
+            compulsory_capture: self.compulsory_capture,
+            hands_always_shown: false,
             zobrist,
             start_fen: self.start_fen,
             options: self.options,
