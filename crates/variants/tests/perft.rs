@@ -64,3 +64,28 @@ fn run_file(variant: &str) {
 fn chess() {
     run_file("chess");
 }
+
+#[test]
+fn capablanca() {
+    run_file("capablanca");
+}
+
+#[test]
+fn grand() {
+    run_file("grand");
+}
+
+#[test]
+fn speed() {
+    run_file("speed");
+}
+
+#[test]
+fn losing() {
+    run_file("losing");
+}
+
+#[test]
+fn maharajah() {
+    run_file("maharajah");
+}

@@ -567,10 +567,18 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     fn describe(&self, mv: Move) -> Option<crate::position::MoveDescription> {
         let spec = self.spec();
         let g = &spec.geometry;
+        // O-O / O-O-O only where they are unambiguous; Double Chess's four castlings are
+        // written as king moves (`Kk1`).
+        let side = |c: &Castling<W>| g.coords(c.rook_from).0 > g.coords(c.king_from).0;
         let castling = match mv.special {
             Special::Castle(i) => {
                 let c = &spec.castlings[i as usize];
-                Some(g.coords(c.rook_from).0 > g.coords(c.king_from).0)
+                let same_side = spec
+                    .castlings
+                    .iter()
+                    .filter(|o| o.player == c.player && side(o) == side(c))
+                    .count();
+                (same_side == 1).then(|| side(c))
             }
             _ => None,
         };
