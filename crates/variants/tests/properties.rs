@@ -47,7 +47,9 @@ impl Visitor for Playouts {
                 let mut unique = texts.clone();
                 unique.dedup();
                 assert_eq!(unique.len(), texts.len(), "duplicate move texts at {here}");
-                for &m in &moves {
+                // Reading a move back regenerates the move list, so sample a few per position.
+                for _ in 0..moves.len().min(3) {
+                    let m = moves[rng.below(moves.len())];
                     assert_eq!(position.parse_move(&position.move_text(m)), Ok(m), "{here}");
                 }
                 let fen = position.fen();

@@ -598,11 +598,15 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
             return Err(MoveError::Malformed(excerpt(text)));
         }
         let g = &self.spec.geometry;
-        let well_formed = g.label_prefixes(text).into_iter().any(|(_, rest)| {
-            g.label_prefixes(rest)
-                .into_iter()
-                .any(|(_, promo)| promo.is_empty() || self.spec.kind_by_symbol(promo).is_some())
+        let drop = text.split_once('@').is_some_and(|(piece, cell)| {
+            self.spec.kind_by_symbol(piece).is_some() && g.cell_by_label(cell).is_some()
         });
+        let well_formed = drop
+            || g.label_prefixes(text).into_iter().any(|(_, rest)| {
+                g.label_prefixes(rest)
+                    .into_iter()
+                    .any(|(_, promo)| promo.is_empty() || self.spec.kind_by_symbol(promo).is_some())
+            });
         if !well_formed {
             return Err(MoveError::Malformed(excerpt(text)));
         }

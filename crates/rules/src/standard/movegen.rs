@@ -170,6 +170,10 @@ struct Masks<const W: usize> {
     pinned: CellSet<W>,
     pins: [(Cell, CellSet<W>); MAX_PINS],
     pin_count: usize,
+    /// Cells on the paths of the opponent's lame leapers, hoppers and bent riders towards the
+    /// royal: a move from or to one of them may open or close such an attack, so it is tried
+    /// on a copy instead of being decided by the masks.
+    slow_zone: CellSet<W>,
 }
 
 impl<const W: usize> Legality<W> {
@@ -239,6 +243,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             pinned,
             pins,
             pin_count,
+            slow_zone: CellSet::EMPTY,
         })
     }
 
@@ -247,13 +252,60 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let Some(royal) = self.royal_cell(us) else {
             return Legality::Free;
         };
-        if !self.spec().attacks.all_lines_and_leaps(1 - us) {
-            return Legality::Probe;
-        }
+        let slow_zone = if self.spec().attacks.all_lines_and_leaps(1 - us) {
+            CellSet::EMPTY
+        } else {
+            match self.slow_zone(1 - us, royal) {
+                Some(zone) => zone,
+                // A check by such a piece: try everything.
+                None => return Legality::Probe,
+            }
+        };
         match self.masks(us, royal) {
-            Some(m) => Legality::Masks(m),
+            Some(mut m) => {
+                m.slow_zone = slow_zone;
+                Legality::Masks(m)
+            }
             None => Legality::Probe,
         }
+    }
+
+    /// The cells on the capture paths of `by`'s lame leapers, hoppers and bent riders towards
+    /// `royal`; `None` when one of them attacks it now.
+    fn slow_zone(&self, by: Player, royal: Cell) -> Option<CellSet<W>> {
+        let tables = &self.spec().moves;
+        let occupied = self.occupied();
+        let mut zone = CellSet::EMPTY;
+        for &k in &self.spec().attacks.slow_kinds[by as usize] {
+            for from in self.pieces_of_kind(k) & self.pieces_of(by) {
+                let m = tables.get(by, k, from);
+                for l in &tables.lame[m.lame.range()] {
+                    if l.capture && l.to == royal {
+                        if !l.path.intersects(occupied) {
+                            return None;
+                        }
+                        zone |= l.path;
+                    }
+                }
+                for b in &tables.bent[m.bent.range()] {
+                    if b.capture && b.to == royal {
+                        if b.open(occupied) {
+                            return None;
+                        }
+                        zone |= b.paths[0] | b.paths[1];
+                    }
+                }
+                for h in &tables.hops[m.hops.range()] {
+                    if h.capture && h.ray.cells.contains(royal) {
+                        if h.targets(occupied).1.contains(royal) {
+                            return None;
+                        }
+                        zone |= h.ray.up_to(royal).without(CellSet::from_cell(royal));
+                    }
+                }
+            }
+        }
+        Some(zone)
     }
 
     /// Where the piece on `from` may go: (quiet, captures), ignoring legality.
@@ -318,6 +370,30 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
         }
         (quiet, captures)
+    }
+
+    /// The cells of `targets` to which the piece on `from` may move without exposing its royal
+    /// piece, each tried on a copy.
+    fn probed(&self, kind: Kind, from: Cell, targets: CellSet<W>, capture: bool) -> CellSet<W> {
+        let mut safe = CellSet::EMPTY;
+        for to in targets {
+            let mv = Move {
+                from,
+                to,
+                kind,
+                promotion: None,
+                captured: if capture {
+                    self.piece_at(to)
+                } else {
+                    Piece::NONE
+                },
+                special: Special::Normal,
+            };
+            if self.royal_safe_after(mv) {
+                safe.insert(to);
+            }
+        }
+        safe
     }
 
     /// The kinds among `choices` that `player` may still promote to under the ruleset's
@@ -465,7 +541,19 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                                 }
                             }
                         }
-                        self.emit(sink, us, kind, from, quiet & allowed, captures & allowed);
+                        let (mut quiet, mut captures) = (quiet & allowed, captures & allowed);
+                        if m.slow_zone.any() {
+                            let doubtful = if m.slow_zone.contains(from) {
+                                CellSet::ALL
+                            } else {
+                                m.slow_zone
+                            };
+                            quiet = quiet.without(doubtful)
+                                | self.probed(kind, from, quiet & doubtful, false);
+                            captures = captures.without(doubtful)
+                                | self.probed(kind, from, captures & doubtful, true);
+                        }
+                        self.emit(sink, us, kind, from, quiet, captures);
                     }
                     Legality::Probe => {
                         let mut safe_quiet = CellSet::EMPTY;
@@ -526,11 +614,15 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 None => empty,
             };
             cells = R::drop_cells(self, kind, cells);
+            let mut doubtful = CellSet::EMPTY;
             match legality {
                 Legality::Free => {}
                 Legality::Masks(m) if m.double_check => cells = CellSet::EMPTY,
-                Legality::Masks(m) => cells &= m.evasion,
-                Legality::Probe => {}
+                Legality::Masks(m) => {
+                    cells &= m.evasion;
+                    doubtful = m.slow_zone;
+                }
+                Legality::Probe => doubtful = CellSet::ALL,
             }
             for to in cells {
                 let mv = Move {
@@ -541,7 +633,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                     captured: Piece::NONE,
                     special: Special::Drop,
                 };
-                if !matches!(legality, Legality::Probe) || self.royal_safe_after(mv) {
+                if !doubtful.contains(to) || self.royal_safe_after(mv) {
                     sink.push(mv);
                 }
             }
