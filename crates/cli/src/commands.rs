@@ -211,7 +211,9 @@ struct BenchOne {
 /// Default bench depth: deep enough that one run takes about a second or more.
 fn default_depth(id: &str) -> u32 {
     match id {
+        "speed" => 8,
         "chess" => 6,
+        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" => 5,
         _ => 4,
     }
 }

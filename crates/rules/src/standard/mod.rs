@@ -429,6 +429,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         false
     }
 
+    /// Every cell `by` attacks with the given occupancy.
+    pub fn attack_map(&self, by: Player, occupied: CellSet<W>) -> CellSet<W> {
+        let mut map = CellSet::EMPTY;
+        for from in self.by_player[by as usize] & occupied {
+            let k = self.piece_at(from).kind();
+            map |= self.spec.moves.capture_reach(by, k, from, occupied);
+        }
+        map
+    }
+
     /// Pieces of `by` attacking `cell` (current occupancy).
     pub fn attackers(&self, cell: Cell, by: Player) -> CellSet<W> {
         let occupied = self.occupied();

@@ -161,6 +161,9 @@ enum Legality<const W: usize> {
 
 const MAX_PINS: usize = 16;
 
+/// Above this many candidate moves of the royal piece, legality uses a full attack map.
+const ROYAL_TARGETS_FOR_MAP: u32 = 12;
+
 /// Checkers and pins of the royal piece, all lines and leaps.
 struct Masks<const W: usize> {
     royal: Cell,
@@ -515,19 +518,25 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                     Legality::Free => self.emit(sink, us, kind, from, quiet, captures),
                     Legality::Masks(m) if kind_is_royal && from == m.royal => {
                         let without_royal = occupied.without(CellSet::from_cell(from));
-                        let mut safe_quiet = CellSet::EMPTY;
-                        let mut safe_captures = CellSet::EMPTY;
-                        for to in quiet {
-                            if !self.attacked(to, them, without_royal) {
-                                safe_quiet.insert(to);
-                            }
-                        }
-                        for to in captures {
-                            if !self.attacked(to, them, without_royal) {
-                                safe_captures.insert(to);
-                            }
-                        }
-                        self.emit(sink, us, kind, from, safe_quiet, safe_captures);
+                        let targets = quiet | captures;
+                        // A far-reaching royal (the Maharajah) has many targets: then one map of
+                        // every attacked cell is cheaper than asking cell by cell.
+                        let unsafe_cells = if targets.count() > ROYAL_TARGETS_FOR_MAP {
+                            self.attack_map(them, without_royal) & targets
+                        } else {
+                            targets
+                                .iter()
+                                .filter(|&to| self.attacked(to, them, without_royal))
+                                .collect()
+                        };
+                        self.emit(
+                            sink,
+                            us,
+                            kind,
+                            from,
+                            quiet.without(unsafe_cells),
+                            captures.without(unsafe_cells),
+                        );
                     }
                     Legality::Masks(m) => {
                         if m.double_check {
