@@ -89,3 +89,23 @@ fn losing() {
 fn maharajah() {
     run_file("maharajah");
 }
+
+#[test]
+fn doublechess() {
+    run_file("doublechess");
+}
+
+#[test]
+fn omega() {
+    run_file("omega");
+}
+
+#[test]
+fn outer() {
+    run_file("outer");
+}
+
+#[test]
+fn renaissance() {
+    run_file("renaissance");
+}
