@@ -10,7 +10,9 @@ commands:
   variants [--all]                          list ruleset ids (--all: the whole catalogue with status)
   perft <variant> <depth> [position] [--divide]
                                             count leaf nodes of the legal move tree
-  moves <variant> [position] [--san]        legal moves, one per line, sorted
+  moves <variant> [position] [--san | --notation NAME]
+                                            legal moves, one per line, sorted (NAME: san, or the
+                                            ruleset's own notation such as wxf for xiangqi)
   fen <variant> [position]                  the FEN after the moves
   status <variant> [position]               `ongoing`, or the result and reason
   pgn <variant> [position]                  the game as PGN
@@ -19,7 +21,8 @@ commands:
   help                                      this text
 
 position: [--fen FEN] [--moves M ...] [--option name=value ...]
-  moves may be coordinate notation (e2e4, e7e8q) or SAN (Nf3, O-O)";
+  moves may be coordinate notation (e2e4, e7e8q), SAN (Nf3, O-O) or the ruleset's own
+  notation (xiangqi WXF: C2=5)";
 
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,8 +45,8 @@ pub enum Command {
     Moves {
         /// Where.
         game: GameArgs,
-        /// In SAN.
-        san: bool,
+        /// Notation to list the moves in (`None`: coordinate notation).
+        notation: Option<String>,
     },
     /// `fen`.
     Fen(GameArgs),
@@ -160,11 +163,20 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
             })
         }
         "moves" => {
-            let flags = Flags::parse(rest, &["--san"], GAME_FLAGS)?;
+            let mut valued = GAME_FLAGS.to_vec();
+            valued.push("--notation");
+            let flags = Flags::parse(rest, &["--san"], &valued)?;
             let [variant] = flags.positionals::<1>("moves <variant>")?;
+            let mut notation = flags.values("--notation").into_iter().next();
+            if flags.has("--san") {
+                if notation.is_some() {
+                    return Err(usage("give either --san or --notation"));
+                }
+                notation = Some("san".to_string());
+            }
             Ok(Command::Moves {
                 game: flags.game(variant)?,
-                san: flags.has("--san"),
+                notation,
             })
         }
         "fen" | "status" | "pgn" => {
@@ -235,6 +247,8 @@ impl Flags {
             } else if let Some(&flag) = valued.iter().find(|&&s| s == a) {
                 i += 1;
                 let many = matches!(flag, "--moves" | "--option");
+                // A `--moves` value may itself start with `-`? No: but WXF moves like `R-=4`
+                // never start with `--`, so the flag test below stays unambiguous.
                 let mut taken = 0;
                 while i < args.len() && !(args[i].starts_with("--") && args[i].len() > 2) {
                     flags.values.push((flag.to_string(), args[i].clone()));

@@ -58,7 +58,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             .map_err(input)??;
             write!(out, "{text}")?;
         }
-        Command::Moves { game, san } => run_game(game, Action::Moves { san }, out)?,
+        Command::Moves { game, notation } => run_game(game, Action::Moves { notation }, out)?,
         Command::Fen(game) => run_game(game, Action::Fen, out)?,
         Command::Status(game) => run_game(game, Action::Status, out)?,
         Command::Pgn(game) => run_game(game, Action::Pgn, out)?,
@@ -75,7 +75,7 @@ fn run_game(game: GameArgs, action: Action, out: &mut dyn Write) -> Result<(), C
 
 enum Action {
     Perft { depth: u32, divide: bool },
-    Moves { san: bool },
+    Moves { notation: Option<String> },
     Fen,
     Status,
     Pgn,
@@ -97,9 +97,13 @@ fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
     let mut game = Game::new(start);
     for (i, text) in args.moves.iter().enumerate() {
         let position = game.position();
-        let mv = match position.parse_move(text) {
-            Ok(mv) => mv,
-            Err(coordinate_error) => match san::parse_san(position, text) {
+        let own = position
+            .notations()
+            .iter()
+            .find_map(|n| position.read_move(n, text).ok());
+        let mv = match (position.parse_move(text), own) {
+            (Ok(mv), _) | (Err(_), Some(mv)) => mv,
+            (Err(coordinate_error), None) => match san::parse_san(position, text) {
                 Ok(mv) => mv,
                 Err(MoveError::Ambiguous(m)) => {
                     return Err(input(format!("move {} ({m:?}) is ambiguous", i + 1)));
@@ -143,17 +147,24 @@ impl Visitor for WithGame {
                     text.push_str(&format!("nodes {}\n", perft(position, depth)));
                 }
             }
-            Action::Moves { san: as_san } => {
+            Action::Moves { notation } => {
                 let mut moves = Vec::new();
                 position.legal_moves(&mut moves);
                 let mut lines: Vec<String> = moves
                     .into_iter()
-                    .map(|m| {
-                        if as_san {
-                            san::to_san(position, m).map_err(input)
-                        } else {
-                            Ok(position.move_text(m))
-                        }
+                    .map(|m| match notation.as_deref() {
+                        None | Some("coordinate") => Ok(position.move_text(m)),
+                        Some("san") => san::to_san(position, m).map_err(input),
+                        Some(other) => position.write_move(other, m).ok_or_else(|| {
+                            let mut known = vec!["coordinate", "san"];
+                            known.extend(position.notations());
+                            input(format!(
+                                "unknown notation {:?} for {} (known: {})",
+                                other.chars().take(20).collect::<String>(),
+                                info.id,
+                                known.join(", ")
+                            ))
+                        }),
                     })
                     .collect::<Result<_, _>>()?;
                 lines.sort();

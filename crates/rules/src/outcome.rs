@@ -23,6 +23,18 @@ pub enum Reason {
     FiftyMoveRule,
     /// Seventy-five moves by each side without capture or pawn move (automatic under claims).
     SeventyFiveMoveRule,
+    /// The no-capture limit of xiangqi.
+    NoCaptureLimit,
+    /// A no-progress rule (no capture, promotion, ...) of rulesets that define one.
+    NoProgress,
+    /// The ruleset's cap on the number of plies.
+    MoveLimit,
+    /// Perpetual check, judged at a repetition (the checker loses).
+    PerpetualCheck,
+    /// Perpetual chase, judged at a repetition (the chaser loses).
+    PerpetualChase,
+    /// The royal piece was captured.
+    RoyalCaptured,
     /// A player resigned.
     Resignation,
     /// The players agreed a draw.
@@ -42,6 +54,12 @@ impl Reason {
             Reason::FivefoldRepetition => "fivefold-repetition",
             Reason::FiftyMoveRule => "fifty-move-rule",
             Reason::SeventyFiveMoveRule => "seventy-five-move-rule",
+            Reason::NoCaptureLimit => "no-capture-limit",
+            Reason::NoProgress => "no-progress",
+            Reason::MoveLimit => "move-limit",
+            Reason::PerpetualCheck => "perpetual-check",
+            Reason::PerpetualChase => "perpetual-chase",
+            Reason::RoyalCaptured => "royal-captured",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
         }

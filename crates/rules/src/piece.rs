@@ -91,6 +91,11 @@ pub struct PieceType {
     pub zone_moves: Vec<(String, Betza)>,
     /// Bent riders, beside the Betza moves.
     pub bent: Vec<BentRider>,
+    /// Region the piece may never leave (the xiangqi palace, the elephant's own half).
+    pub confined_to: Option<String>,
+    /// Moves that only give check: they attack but are never played (the xiangqi general
+    /// facing the other general along a file).
+    pub check_only: Option<Betza>,
     /// Capturing all of these (or checkmating one) decides the game.
     pub royal: bool,
     /// Moves of this kind are irreversible (reset the fifty-move counter).
@@ -116,6 +121,8 @@ impl PieceType {
             moves: betza::parse(betza)?,
             zone_moves: Vec::new(),
             bent: Vec::new(),
+            confined_to: None,
+            check_only: None,
             royal: false,
             pawn: false,
             initial_region: None,
@@ -147,6 +154,18 @@ impl PieceType {
     pub fn in_zone(mut self, region: &str, betza: &str) -> Result<Self, BetzaError> {
         self.zone_moves
             .push((region.to_string(), betza::parse(betza)?));
+        Ok(self)
+    }
+
+    /// Confines the piece to a region.
+    pub fn confined(mut self, region: &str) -> Self {
+        self.confined_to = Some(region.to_string());
+        self
+    }
+
+    /// Adds moves that attack (give check) but are never played.
+    pub fn checks_by(mut self, betza: &str) -> Result<Self, BetzaError> {
+        self.check_only = Some(betza::parse(betza)?);
         Ok(self)
     }
 

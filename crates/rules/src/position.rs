@@ -4,17 +4,18 @@ use crate::outcome::{Outcome, Reason};
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 
-/// Automatic and claimable draw rules of a game, in plies and occurrences.
+/// Automatic and claimable draw rules of a game: a threshold and the reason reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct DrawRules {
-    /// The game is drawn automatically when a position occurs this often.
-    pub repetition: Option<u32>,
+    /// The game ends when a position occurs this often (drawn, unless the ruleset judges the
+    /// repetition otherwise: see [`Position::judge_repetition`]).
+    pub repetition: Option<(u32, Reason)>,
     /// The player to move may claim a draw when a position occurs this often.
-    pub repetition_claim: Option<u32>,
-    /// Drawn automatically after this many plies without capture or pawn move.
-    pub quiet_plies: Option<u32>,
-    /// Claimable after this many plies without capture or pawn move.
-    pub quiet_plies_claim: Option<u32>,
+    pub repetition_claim: Option<(u32, Reason)>,
+    /// Drawn automatically after this many plies without progress (capture, pawn move, ...).
+    pub quiet_plies: Option<(u32, Reason)>,
+    /// Claimable after this many plies without progress.
+    pub quiet_plies_claim: Option<(u32, Reason)>,
 }
 
 impl DrawRules {
@@ -23,16 +24,16 @@ impl DrawRules {
     pub fn chess(fide_claims: bool) -> Self {
         if fide_claims {
             DrawRules {
-                repetition: Some(5),
-                repetition_claim: Some(3),
-                quiet_plies: Some(150),
-                quiet_plies_claim: Some(100),
+                repetition: Some((5, Reason::FivefoldRepetition)),
+                repetition_claim: Some((3, Reason::ThreefoldRepetition)),
+                quiet_plies: Some((150, Reason::SeventyFiveMoveRule)),
+                quiet_plies_claim: Some((100, Reason::FiftyMoveRule)),
             }
         } else {
             DrawRules {
-                repetition: Some(3),
+                repetition: Some((3, Reason::ThreefoldRepetition)),
                 repetition_claim: None,
-                quiet_plies: Some(100),
+                quiet_plies: Some((100, Reason::FiftyMoveRule)),
                 quiet_plies_claim: None,
             }
         }
@@ -123,6 +124,16 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn is_dead(&self) -> bool {
         false
     }
+    /// The result of a repetition that ends the game: `cycle` holds the positions from the
+    /// first occurrence of the repeated position to now, `moves` the moves between them.
+    /// `None` (the default) means the draw rule's draw; xiangqi punishes perpetual check and
+    /// chase here.
+    fn judge_repetition(_cycle: &[Self], _moves: &[Self::Move]) -> Option<Outcome>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// Plies since the last irreversible move (capture, pawn move).
     fn quiet_plies(&self) -> u32;
     /// The draw rules in force.
@@ -135,6 +146,18 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn fen(&self) -> String;
     /// A move in the ruleset's coordinate notation.
     fn move_text(&self, mv: Self::Move) -> String;
+    /// Names of the ruleset's own move notations besides coordinate notation (`wxf`).
+    fn notations(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// A legal move in one of [`Position::notations`]; `None` for an unknown notation.
+    fn write_move(&self, _notation: &str, _mv: Self::Move) -> Option<String> {
+        None
+    }
+    /// Reads a move in one of [`Position::notations`].
+    fn read_move(&self, notation: &str, _text: &str) -> Result<Self::Move, MoveError> {
+        Err(MoveError::Malformed(format!("no {} notation here", excerpt(notation))))
+    }
     /// Facts about a legal move for SAN-like notations; `None` where the ruleset has none.
     fn describe(&self, _mv: Self::Move) -> Option<MoveDescription> {
         None
@@ -328,6 +351,16 @@ impl<P: Position> Game<P> {
             .count() as u32
     }
 
+    /// Index of the first occurrence of the current position within the repetition window.
+    fn first_occurrence(&self) -> usize {
+        let now = self.hashes.len() - 1;
+        let window = self.position().quiet_plies() as usize;
+        let start = now.saturating_sub(window);
+        (start..=now)
+            .find(|&i| self.hashes[i] == self.hashes[now])
+            .unwrap_or(now)
+    }
+
     /// The game's status now, applying the ruleset's decisive rules first, then the draw
     /// rules (a checkmate on the ply that completes fifty moves stands).
     pub fn status(&self) -> Status {
@@ -350,28 +383,29 @@ impl<P: Position> Game<P> {
         let rules = position.draw_rules();
         let reps = self.repetitions();
         let quiet = position.quiet_plies();
-        if rules.repetition.is_some_and(|n| reps >= n) {
-            let reason = if rules.repetition == Some(5) {
-                Reason::FivefoldRepetition
-            } else {
-                Reason::ThreefoldRepetition
-            };
-            return Status::Over(Outcome::draw(players, reason));
+        if let Some((n, reason)) = rules.repetition
+            && reps >= n
+        {
+            let now = self.positions.len() - 1;
+            let first = self.first_occurrence();
+            let judged = P::judge_repetition(&self.positions[first..=now], &self.moves[first..now]);
+            return Status::Over(judged.unwrap_or_else(|| Outcome::draw(players, reason)));
         }
-        if rules.quiet_plies.is_some_and(|n| quiet >= n) {
-            let reason = if rules.quiet_plies == Some(150) {
-                Reason::SeventyFiveMoveRule
-            } else {
-                Reason::FiftyMoveRule
-            };
+        if let Some((n, reason)) = rules.quiet_plies
+            && quiet >= n
+        {
             return Status::Over(Outcome::draw(players, reason));
         }
         let mut claimable = Vec::new();
-        if rules.repetition_claim.is_some_and(|n| reps >= n) {
-            claimable.push(Reason::ThreefoldRepetition);
+        if let Some((n, reason)) = rules.repetition_claim
+            && reps >= n
+        {
+            claimable.push(reason);
         }
-        if rules.quiet_plies_claim.is_some_and(|n| quiet >= n) {
-            claimable.push(Reason::FiftyMoveRule);
+        if let Some((n, reason)) = rules.quiet_plies_claim
+            && quiet >= n
+        {
+            claimable.push(reason);
         }
         Status::Ongoing { claimable }
     }

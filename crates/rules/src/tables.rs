@@ -78,6 +78,8 @@ pub struct MoveRay<const W: usize> {
     pub quiet: bool,
     /// May capture the first piece met.
     pub capture: bool,
+    /// Only attacks (gives check); never a move.
+    pub attack_only: bool,
 }
 
 /// A lame leap (or initial multi-step) of a piece from one cell.
@@ -233,6 +235,10 @@ pub struct KindSource<'a> {
     pub bent: &'a [BentRider],
     /// For each player, the cells where its initial (`i`) moves are allowed.
     pub initial_cells: Vec<Vec<Cell>>,
+    /// For each player, the cells the piece may never leave.
+    pub confine: Option<Vec<Vec<Cell>>>,
+    /// Moves that attack but are never played.
+    pub check_only: Option<&'a crate::betza::Betza>,
 }
 
 /// Forward movement tables for every (player, kind, cell).
@@ -343,6 +349,30 @@ impl<const W: usize> AttackTables<W> {
     }
 }
 
+/// Drops the moves of `compiled` that would leave `region`; rides stop at its edge.
+fn confine(compiled: Vec<CompiledMove>, region: &[Cell]) -> Vec<CompiledMove> {
+    compiled
+        .into_iter()
+        .filter_map(|mut m| {
+            match &mut m.reach {
+                Reach::Leap { to, .. } | Reach::Bent { to, .. } => {
+                    if !region.contains(to) {
+                        return None;
+                    }
+                }
+                Reach::Ride { ray } | Reach::Hop { ray, .. } => {
+                    let inside = ray.iter().take_while(|c| region.contains(c)).count();
+                    ray.truncate(inside);
+                    if ray.is_empty() {
+                        return None;
+                    }
+                }
+            }
+            Some(m)
+        })
+        .collect()
+}
+
 /// Compiles forward and reverse tables for `kinds` (in kind order) for each player, turning
 /// directions per player with `orientations`.
 pub fn build_tables<const W: usize>(
@@ -408,14 +438,44 @@ pub fn build_tables<const W: usize>(
                     .map_or(source.moves, |(_, b)| *b);
                 let mut compiled = compile_at(geometry, betza, from, orient);
                 compiled.extend(compile_bent(geometry, source.bent, from, orient));
-                for CompiledMove {
-                    reach,
-                    quiet,
-                    capture,
-                    initial,
-                    en_passant,
-                } in compiled
-                {
+                if let Some(region) = source.confine.as_ref().and_then(|c| c.get(p)) {
+                    compiled = confine(compiled, region);
+                }
+                let attack_only = match source.check_only {
+                    Some(b) => compile_at(geometry, b, from, orient),
+                    None => Vec::new(),
+                };
+                let normal = compiled.len();
+                compiled.extend(attack_only);
+                for (index, compiled_move) in compiled.into_iter().enumerate() {
+                    let CompiledMove {
+                        reach,
+                        quiet,
+                        capture,
+                        initial,
+                        en_passant,
+                    } = compiled_move;
+                    let attack_only = index >= normal;
+                    if attack_only {
+                        // Attack-only moves are rides (the flying general); they enter the
+                        // attack tables and never the move lists.
+                        if let Reach::Ride { ray } = reach {
+                            let r = Ray::from_cells(&ray).ok_or_else(|| non_monotone(from))?;
+                            for i in 0..ray.len() {
+                                let mut back: Vec<Cell> = ray[..i].iter().rev().copied().collect();
+                                back.push(from);
+                                reverse_paths[p * cells + ray[i].index()].push((k as Kind, back));
+                            }
+                            moves.rays.push(MoveRay {
+                                ray: r,
+                                quiet: false,
+                                capture: true,
+                                attack_only: true,
+                            });
+                            entry.rays.len += 1;
+                        }
+                        continue;
+                    }
                     if initial && !initial_ok {
                         continue;
                     }
@@ -463,6 +523,7 @@ pub fn build_tables<const W: usize>(
                                 ray: r,
                                 quiet,
                                 capture,
+                                attack_only: false,
                             });
                             entry.rays.len += 1;
                         }

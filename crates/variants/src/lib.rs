@@ -14,6 +14,7 @@ pub mod omega;
 pub mod outer;
 pub mod renaissance;
 pub mod speed;
+pub mod xiangqi;
 
 use chaturanga_rules::Ruleset;
 use std::fmt;
@@ -84,7 +85,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("taktika", "Taktika", 2, None, false),
     info("threeplayer", "Three-Player Chess", 3, None, false),
     info("torishogi", "Tori shogi", 2, Some("torishogi"), false),
-    info("xiangqi", "Xiangqi", 2, Some("xiangqi"), false),
+    info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
     info("yarishogi", "Yari shogi", 2, Some("yarishogi"), false),
 ];
 
@@ -152,6 +153,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "outer" => visitor.visit::<outer::OuterPosition>(info),
         "renaissance" => visitor.visit::<renaissance::RenaissancePosition>(info),
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
+        "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         other => {
             return Err(VariantError::NotImplemented(
                 CATALOGUE

@@ -66,6 +66,31 @@ pub trait Rules<const W: usize, const K: usize>:
         true
     }
 
+    /// Judges a repetition that ends the game (a draw by default); see
+    /// [`Position::judge_repetition`].
+    fn judge_repetition(_cycle: &[StandardPosition<W, K, Self>], _moves: &[Move]) -> Option<Outcome> {
+        None
+    }
+
+    /// The ruleset's own move notations besides coordinate notation.
+    fn notations() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Writes a legal move in one of [`Rules::notations`].
+    fn write_move(_position: &StandardPosition<W, K, Self>, _notation: &str, _mv: Move) -> Option<String> {
+        None
+    }
+
+    /// Reads a move in one of [`Rules::notations`].
+    fn read_move(
+        _position: &StandardPosition<W, K, Self>,
+        notation: &str,
+        _text: &str,
+    ) -> Result<Move, MoveError> {
+        Err(MoveError::Malformed(format!("no {} notation here", excerpt(notation))))
+    }
+
     /// Narrows the cells where the player to move may drop `kind` (all of `cells` by default).
     fn drop_cells(
         _position: &StandardPosition<W, K, Self>,
@@ -540,6 +565,22 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn is_dead(&self) -> bool {
         R::is_dead(self)
+    }
+
+    fn judge_repetition(cycle: &[Self], moves: &[Move]) -> Option<Outcome> {
+        R::judge_repetition(cycle, moves)
+    }
+
+    fn notations(&self) -> &'static [&'static str] {
+        R::notations()
+    }
+
+    fn write_move(&self, notation: &str, mv: Move) -> Option<String> {
+        R::write_move(self, notation, mv)
+    }
+
+    fn read_move(&self, notation: &str, text: &str) -> Result<Move, MoveError> {
+        R::read_move(self, notation, text)
     }
 
     fn quiet_plies(&self) -> u32 {

@@ -327,6 +327,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let mut quiet = (m.leap_both | m.leap_quiet) & empty;
         let mut captures = (m.leap_both | m.leap_capture) & enemy;
         for r in &tables.rays[m.rays.range()] {
+            if r.attack_only {
+                continue;
+            }
             let reach = r.ray.attacks(occupied);
             if r.quiet {
                 quiet |= reach & empty;

@@ -323,11 +323,17 @@ impl SpecBuilder {
             for (region, betza) in &p.zone_moves {
                 zone_moves.push((self.region_cells(region)?, betza));
             }
+            let confine = match &p.confined_to {
+                Some(r) => Some(self.region_cells(r)?),
+                None => None,
+            };
             sources.push(KindSource {
                 moves: &p.moves,
                 zone_moves,
                 bent: &p.bent,
                 initial_cells,
+                confine,
+                check_only: p.check_only.as_ref(),
             });
         }
         let (moves, attacks) =
