@@ -247,10 +247,10 @@ impl Flags {
             } else if let Some(&flag) = valued.iter().find(|&&s| s == a) {
                 i += 1;
                 let many = matches!(flag, "--moves" | "--option");
-                // A `--moves` value may itself start with `-`? No: but WXF moves like `R-=4`
-                // never start with `--`, so the flag test below stays unambiguous.
                 let mut taken = 0;
-                while i < args.len() && !(args[i].starts_with("--") && args[i].len() > 2) {
+                // Values run to the next known flag (a WXF move such as `--=4` is a value).
+                let is_flag = |a: &str| switches.contains(&a) || valued.contains(&a);
+                while i < args.len() && !is_flag(&args[i]) {
                     flags.values.push((flag.to_string(), args[i].clone()));
                     taken += 1;
                     i += 1;

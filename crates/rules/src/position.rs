@@ -156,7 +156,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
     /// Reads a move in one of [`Position::notations`].
     fn read_move(&self, notation: &str, _text: &str) -> Result<Self::Move, MoveError> {
-        Err(MoveError::Malformed(format!("no {} notation here", excerpt(notation))))
+        Err(MoveError::Malformed(format!(
+            "no {} notation here",
+            excerpt(notation)
+        )))
     }
     /// Facts about a legal move for SAN-like notations; `None` where the ruleset has none.
     fn describe(&self, _mv: Self::Move) -> Option<MoveDescription> {

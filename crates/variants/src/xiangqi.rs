@@ -6,8 +6,8 @@ use chaturanga_geometry::{Cell, GeometryBuilder};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{Move, Rules, Setup, Spec, SpecError, StandardPosition};
 use chaturanga_rules::{
-    DrawRules, Kind, MoveError, OptionSpec, OptionValues, Outcome, Piece, Player, Position,
-    Reason, RuleOptions,
+    DrawRules, Kind, MoveError, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
+    RuleOptions,
 };
 
 /// The xiangqi ruleset.
@@ -37,7 +37,9 @@ const CANNON: Kind = 5;
 const SOLDIER: Kind = 6;
 
 fn block(x0: i32, x1: i32, y0: i32, y1: i32) -> Vec<(i32, i32)> {
-    (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).collect()
+    (y0..=y1)
+        .flat_map(|y| (x0..=x1).map(move |x| (x, y)))
+        .collect()
 }
 
 impl Rules<2, 7> for Xiangqi {
@@ -77,10 +79,14 @@ impl Rules<2, 7> for Xiangqi {
             quiet_plies: (limit > 0).then_some((limit, Reason::NoCaptureLimit)),
             quiet_plies_claim: None,
         };
-        family::with(family::builder(Self::ID, geometry, options), pieces, Vec::new())
-            .draw_rules(draw_rules)
-            .start(START_FEN)
-            .build()
+        family::with(
+            family::builder(Self::ID, geometry, options),
+            pieces,
+            Vec::new(),
+        )
+        .draw_rules(draw_rules)
+        .start(START_FEN)
+        .build()
     }
 
     /// No legal move loses, in check (checkmate) or not (stalemate).
@@ -105,9 +111,16 @@ impl Rules<2, 7> for Xiangqi {
         (notation == "wxf").then(|| to_wxf(position, mv))
     }
 
-    fn read_move(position: &XiangqiPosition, notation: &str, text: &str) -> Result<Move, MoveError> {
+    fn read_move(
+        position: &XiangqiPosition,
+        notation: &str,
+        text: &str,
+    ) -> Result<Move, MoveError> {
         if notation != "wxf" {
-            return Err(MoveError::Malformed(format!("no {} notation here", excerpt(notation))));
+            return Err(MoveError::Malformed(format!(
+                "no {} notation here",
+                excerpt(notation)
+            )));
         }
         parse_wxf(position, text)
     }
@@ -289,14 +302,21 @@ pub fn to_wxf(position: &XiangqiPosition, mv: Move) -> String {
             }
         }
     };
-    let (from_depth, to_depth) = (depth(position, player, mv.from), depth(position, player, mv.to));
+    let (from_depth, to_depth) = (
+        depth(position, player, mv.from),
+        depth(position, player, mv.to),
+    );
     let to_file = wxf_file(position, player, mv.to);
     let straight = matches!(kind, GENERAL | CHARIOT | CANNON | SOLDIER);
     let tail = if from_depth == to_depth {
         format!("={to_file}")
     } else {
         let sign = if to_depth > from_depth { '+' } else { '-' };
-        let amount = if straight { (to_depth - from_depth).abs() } else { to_file };
+        let amount = if straight {
+            (to_depth - from_depth).abs()
+        } else {
+            to_file
+        };
         format!("{sign}{amount}")
     };
     format!("{prefix}{tail}")
@@ -367,7 +387,10 @@ mod tests {
         assert_eq!(p.move_text(parse_wxf(&p, "c2.5").unwrap()), "h3e3");
         assert_eq!(p.move_text(parse_wxf(&p, "N2+3").unwrap()), "h1g3");
         assert!(matches!(parse_wxf(&p, "C2=9"), Err(MoveError::Illegal(_))));
-        assert!(matches!(parse_wxf(&p, "C2x5"), Err(MoveError::Malformed(_))));
+        assert!(matches!(
+            parse_wxf(&p, "C2x5"),
+            Err(MoveError::Malformed(_))
+        ));
     }
 
     #[test]
@@ -375,7 +398,11 @@ mod tests {
         let o = RuleOptions::parse::<&str>(Xiangqi::option_specs(), &[]).unwrap();
         let spec = chaturanga_rules::standard::spec_for::<2, 7, Xiangqi>(&o).unwrap();
         // Black to move: Black's files count from his right (our a-file is his 1).
-        let p = XiangqiPosition::from_fen(spec, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1").unwrap();
+        let p = XiangqiPosition::from_fen(
+            spec,
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
         assert_eq!(to_wxf(&p, p.parse_move("h8e8").unwrap()), "C8=5");
         assert_eq!(to_wxf(&p, p.parse_move("b10c8").unwrap()), "H2+3");
         // Two red chariots on the a-file: front and rear.

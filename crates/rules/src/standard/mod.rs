@@ -68,7 +68,10 @@ pub trait Rules<const W: usize, const K: usize>:
 
     /// Judges a repetition that ends the game (a draw by default); see
     /// [`Position::judge_repetition`].
-    fn judge_repetition(_cycle: &[StandardPosition<W, K, Self>], _moves: &[Move]) -> Option<Outcome> {
+    fn judge_repetition(
+        _cycle: &[StandardPosition<W, K, Self>],
+        _moves: &[Move],
+    ) -> Option<Outcome> {
         None
     }
 
@@ -78,7 +81,11 @@ pub trait Rules<const W: usize, const K: usize>:
     }
 
     /// Writes a legal move in one of [`Rules::notations`].
-    fn write_move(_position: &StandardPosition<W, K, Self>, _notation: &str, _mv: Move) -> Option<String> {
+    fn write_move(
+        _position: &StandardPosition<W, K, Self>,
+        _notation: &str,
+        _mv: Move,
+    ) -> Option<String> {
         None
     }
 
@@ -88,7 +95,10 @@ pub trait Rules<const W: usize, const K: usize>:
         notation: &str,
         _text: &str,
     ) -> Result<Move, MoveError> {
-        Err(MoveError::Malformed(format!("no {} notation here", excerpt(notation))))
+        Err(MoveError::Malformed(format!(
+            "no {} notation here",
+            excerpt(notation)
+        )))
     }
 
     /// Narrows the cells where the player to move may drop `kind` (all of `cells` by default).
