@@ -35,6 +35,8 @@ pub enum Reason {
     PerpetualChase,
     /// The royal piece was captured.
     RoyalCaptured,
+    /// Only the two lions are left (Congo).
+    OnlyLions,
     /// A player resigned.
     Resignation,
     /// The players agreed a draw.
@@ -60,6 +62,7 @@ impl Reason {
             Reason::PerpetualCheck => "perpetual-check",
             Reason::PerpetualChase => "perpetual-chase",
             Reason::RoyalCaptured => "royal-captured",
+            Reason::OnlyLions => "only-lions",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
         }

@@ -264,6 +264,73 @@ impl<const W: usize> MoveTables<W> {
         &self.entries[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
     }
 
+    /// Where the piece may go from `from`: (empty cells it may move to, cells of `enemy` it may
+    /// capture on), given the occupancy; legality is the caller's business.
+    #[inline(always)]
+    pub fn reach(
+        &self,
+        player: Player,
+        kind: Kind,
+        from: Cell,
+        occupied: CellSet<W>,
+        empty: CellSet<W>,
+        enemy: CellSet<W>,
+    ) -> (CellSet<W>, CellSet<W>) {
+        let m = self.get(player, kind, from);
+        let mut quiet = (m.leap_both | m.leap_quiet) & empty;
+        let mut captures = (m.leap_both | m.leap_capture) & enemy;
+        for r in &self.rays[m.rays.range()] {
+            if r.attack_only {
+                continue;
+            }
+            let reach = r.ray.attacks(occupied);
+            if r.quiet {
+                quiet |= reach & empty;
+            }
+            if r.capture {
+                captures |= reach & enemy;
+            }
+        }
+        if m.lame.len != 0 {
+            for l in &self.lame[m.lame.range()] {
+                if l.path.intersects(occupied) {
+                    continue;
+                }
+                if l.quiet && empty.contains(l.to) {
+                    quiet.insert(l.to);
+                }
+                if l.capture && enemy.contains(l.to) {
+                    captures.insert(l.to);
+                }
+            }
+        }
+        if m.hops.len != 0 {
+            for h in &self.hops[m.hops.range()] {
+                let (q, c) = h.targets(occupied);
+                if h.quiet {
+                    quiet |= q & empty;
+                }
+                if h.capture {
+                    captures |= c & enemy;
+                }
+            }
+        }
+        if m.bent.len != 0 {
+            for b in &self.bent[m.bent.range()] {
+                if !b.open(occupied) {
+                    continue;
+                }
+                if b.quiet && empty.contains(b.to) {
+                    quiet.insert(b.to);
+                }
+                if b.capture && enemy.contains(b.to) {
+                    captures.insert(b.to);
+                }
+            }
+        }
+        (quiet, captures)
+    }
+
     /// Every cell this piece attacks (could capture on) from `cell` with the given occupancy.
     #[inline]
     pub fn capture_reach(

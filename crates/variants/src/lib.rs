@@ -5,6 +5,7 @@
 
 pub mod capablanca;
 pub mod chess;
+pub mod congo;
 pub mod doublechess;
 mod family;
 pub mod grand;
@@ -64,7 +65,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("chess", "Chess", 2, Some("chess"), true),
     info("chex", "Chex", 2, None, false),
     info("chushogi", "Chu shogi", 2, None, false),
-    info("congo", "Congo", 2, None, false),
+    info("congo", "Congo", 2, None, true),
     info("daishogi", "Dai shogi", 2, None, false),
     info("darkchess", "Dark Chess", 2, None, false),
     info("doublechess", "Double Chess", 2, None, true),
@@ -145,6 +146,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
     Ok(match info.id {
         "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
+        "congo" => visitor.visit::<congo::CongoPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),

@@ -147,8 +147,13 @@ fn cut(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-/// Reads the board field into (cell, piece) pairs.
-fn parse_board<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<(Cell, Piece)>, FenError> {
+/// Reads a FEN board field (rows from the top, `*` for points that are not cells, empty runs
+/// of any length, `+` before promoted pieces) into (cell, piece) pairs. Rulesets with their
+/// own position type and FEN use it for the board part.
+pub fn parse_board<const W: usize>(
+    spec: &Spec<W>,
+    text: &str,
+) -> Result<Vec<(Cell, Piece)>, FenError> {
     let rows = spec.geometry.rows_from_top();
     let given: Vec<&str> = text.split('/').collect();
     if given.len() != rows.len() {
@@ -316,6 +321,44 @@ pub struct Setup {
     pub quiet_plies: u32,
     /// Move number.
     pub fullmove: u32,
+}
+
+/// Writes a FEN board field from the piece on each cell.
+pub fn write_board<const W: usize>(spec: &Spec<W>, piece_at: impl Fn(Cell) -> Piece) -> String {
+    let mut out = String::new();
+    for (r, row) in spec.geometry.rows_from_top().iter().enumerate() {
+        if r > 0 {
+            out.push('/');
+        }
+        let mut run = 0;
+        for point in row {
+            match point {
+                Some(cell) if piece_at(*cell).is_none() => run += 1,
+                _ => {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    match point {
+                        None => out.push('*'),
+                        Some(cell) => {
+                            let piece = piece_at(*cell);
+                            let symbol = &spec.pieces[piece.kind() as usize].symbol;
+                            if piece.player() == 0 {
+                                out.push_str(symbol);
+                            } else {
+                                out.push_str(&symbol.to_ascii_lowercase());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+    }
+    out
 }
 
 impl Setup {
@@ -566,39 +609,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
         let spec = self.spec();
-        let mut out = String::new();
-        for (r, row) in spec.geometry.rows_from_top().iter().enumerate() {
-            if r > 0 {
-                out.push('/');
-            }
-            let mut run = 0;
-            for point in row {
-                match point {
-                    Some(cell) if self.piece_at(*cell).is_none() => run += 1,
-                    _ => {
-                        if run > 0 {
-                            out.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        match point {
-                            None => out.push('*'),
-                            Some(cell) => {
-                                let piece = self.piece_at(*cell);
-                                let symbol = &spec.pieces[piece.kind() as usize].symbol;
-                                if piece.player() == 0 {
-                                    out.push_str(symbol);
-                                } else {
-                                    out.push_str(&symbol.to_ascii_lowercase());
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-            }
-        }
+        let mut out = write_board(spec, |c| self.piece_at(c));
         let hand: String = (0..2u8)
             .flat_map(|player| (0..K as u8).rev().map(move |kind| (player, kind)))
             .flat_map(|(player, kind)| {

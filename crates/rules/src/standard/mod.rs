@@ -9,7 +9,7 @@ mod fen;
 mod movegen;
 mod spec;
 
-pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem};
+pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
     Castling, CastlingDef, Promotion, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS,
 };

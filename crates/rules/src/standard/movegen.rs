@@ -322,60 +322,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         empty: CellSet<W>,
         enemy: CellSet<W>,
     ) -> (CellSet<W>, CellSet<W>) {
-        let tables = &self.spec().moves;
-        let m = tables.get(us, kind, from);
-        let mut quiet = (m.leap_both | m.leap_quiet) & empty;
-        let mut captures = (m.leap_both | m.leap_capture) & enemy;
-        for r in &tables.rays[m.rays.range()] {
-            if r.attack_only {
-                continue;
-            }
-            let reach = r.ray.attacks(occupied);
-            if r.quiet {
-                quiet |= reach & empty;
-            }
-            if r.capture {
-                captures |= reach & enemy;
-            }
-        }
-        if m.lame.len != 0 {
-            for l in &tables.lame[m.lame.range()] {
-                if l.path.intersects(occupied) {
-                    continue;
-                }
-                if l.quiet && empty.contains(l.to) {
-                    quiet.insert(l.to);
-                }
-                if l.capture && enemy.contains(l.to) {
-                    captures.insert(l.to);
-                }
-            }
-        }
-        if m.hops.len != 0 {
-            for h in &tables.hops[m.hops.range()] {
-                let (q, c) = h.targets(occupied);
-                if h.quiet {
-                    quiet |= q & empty;
-                }
-                if h.capture {
-                    captures |= c & enemy;
-                }
-            }
-        }
-        if m.bent.len != 0 {
-            for b in &tables.bent[m.bent.range()] {
-                if !b.open(occupied) {
-                    continue;
-                }
-                if b.quiet && empty.contains(b.to) {
-                    quiet.insert(b.to);
-                }
-                if b.capture && enemy.contains(b.to) {
-                    captures.insert(b.to);
-                }
-            }
-        }
-        (quiet, captures)
+        self.spec()
+            .moves
+            .reach(us, kind, from, occupied, empty, enemy)
     }
 
     /// The cells of `targets` to which the piece on `from` may move without exposing its royal
