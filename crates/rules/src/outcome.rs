@@ -37,6 +37,12 @@ pub enum Reason {
     RoyalCaptured,
     /// Only the two lions are left (Congo).
     OnlyLions,
+    /// Fourfold repetition in the shogi family.
+    Sennichite,
+    /// The impasse count (jishogi).
+    Impasse,
+    /// An impasse declaration, won or lost.
+    Declaration,
     /// A player resigned.
     Resignation,
     /// The players agreed a draw.
@@ -63,6 +69,9 @@ impl Reason {
             Reason::PerpetualChase => "perpetual-chase",
             Reason::RoyalCaptured => "royal-captured",
             Reason::OnlyLions => "only-lions",
+            Reason::Sennichite => "sennichite",
+            Reason::Impasse => "impasse",
+            Reason::Declaration => "declaration",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
         }

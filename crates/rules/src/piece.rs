@@ -106,6 +106,11 @@ pub struct PieceType {
     pub promotions: Vec<PromotionRule>,
     /// Region where a move that ends there must promote.
     pub must_promote_in: Option<String>,
+    /// Every move that may promote must (Tori shogi).
+    pub promotion_compulsory: bool,
+    /// The kind a captured piece of this kind becomes in the captor's hand (its unpromoted
+    /// form), by symbol; itself when `None`.
+    pub demotes_to: Option<String>,
     /// Lengths (in cells) of quiet straight advances after which the skipped cells may be
     /// captured onto en passant (pieces with `e` captures only).
     pub en_passant_advances: (u8, u8),
@@ -128,6 +133,8 @@ impl PieceType {
             initial_region: None,
             promotions: Vec::new(),
             must_promote_in: None,
+            promotion_compulsory: false,
+            demotes_to: None,
             en_passant_advances: (2, 2),
         })
     }
@@ -198,6 +205,30 @@ impl PieceType {
     /// A move ending in `region` must promote (and is impossible if it cannot).
     pub fn must_promote_in(mut self, region: &str) -> Self {
         self.must_promote_in = Some(region.to_string());
+        self
+    }
+
+    /// Adds a shogi-style promotion: moves starting or ending in `zone` may promote to
+    /// `promoted`.
+    pub fn promotes_in_zone(mut self, zone: &str, promoted: &str) -> Self {
+        self.promotions.push(PromotionRule {
+            zone: zone.to_string(),
+            from_zone: true,
+            choices: vec![promoted.to_string()],
+            limited: false,
+        });
+        self
+    }
+
+    /// Every move that may promote must promote.
+    pub fn promotion_compulsory(mut self) -> Self {
+        self.promotion_compulsory = true;
+        self
+    }
+
+    /// Goes to the captor's hand as `symbol` (a promoted shogi piece reverts).
+    pub fn demotes_to(mut self, symbol: &str) -> Self {
+        self.demotes_to = Some(symbol.to_string());
         self
     }
 

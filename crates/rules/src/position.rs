@@ -16,6 +16,9 @@ pub struct DrawRules {
     pub quiet_plies: Option<(u32, Reason)>,
     /// Claimable after this many plies without progress.
     pub quiet_plies_claim: Option<(u32, Reason)>,
+    /// Drawn when this many plies have been played and the player to move is not in check
+    /// (shogi's game-length cap).
+    pub ply_cap: Option<u32>,
 }
 
 impl DrawRules {
@@ -28,6 +31,7 @@ impl DrawRules {
                 repetition_claim: Some((3, Reason::ThreefoldRepetition)),
                 quiet_plies: Some((150, Reason::SeventyFiveMoveRule)),
                 quiet_plies_claim: Some((100, Reason::FiftyMoveRule)),
+                ply_cap: None,
             }
         } else {
             DrawRules {
@@ -35,6 +39,7 @@ impl DrawRules {
                 repetition_claim: None,
                 quiet_plies: Some((100, Reason::FiftyMoveRule)),
                 quiet_plies_claim: None,
+                ply_cap: None,
             }
         }
     }
@@ -138,6 +143,20 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn quiet_plies(&self) -> u32;
     /// The draw rules in force.
     fn draw_rules(&self) -> DrawRules;
+    /// Plies played since the start of the game, as far as the position knows (from its move
+    /// number); the game-length cap uses it.
+    fn ply(&self) -> u32 {
+        0
+    }
+    /// Actions the player to move may take instead of a move (`win`: shogi's impasse
+    /// declaration; `count`: the impasse count). Empty by default.
+    fn actions(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// The result of taking `action` now; an error if it is not available.
+    fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
+        Err(MoveError::Illegal(excerpt(action)))
+    }
     /// The move number as FEN counts it (starts at 1, grows after the last player's move).
     fn move_number(&self) -> u32 {
         1
@@ -337,6 +356,16 @@ impl<P: Position> Game<P> {
         true
     }
 
+    /// Takes one of the position's actions (see [`Position::actions`]), which ends the game.
+    pub fn perform(&mut self, action: &str) -> Result<Outcome, MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::GameOver(o.to_string()));
+        }
+        let outcome = self.position().perform(action)?;
+        self.ended = Some(outcome.clone());
+        Ok(outcome)
+    }
+
     /// Ends the game by resignation, agreement or an accepted claim.
     pub fn end(&mut self, outcome: Outcome) {
         self.ended = Some(outcome);
@@ -398,6 +427,12 @@ impl<P: Position> Game<P> {
             && quiet >= n
         {
             return Status::Over(Outcome::draw(players, reason));
+        }
+        if let Some(cap) = rules.ply_cap
+            && position.ply() >= cap
+            && !position.is_check()
+        {
+            return Status::Over(Outcome::draw(players, Reason::MoveLimit));
         }
         let mut claimable = Vec::new();
         if let Some((n, reason)) = rules.repetition_claim

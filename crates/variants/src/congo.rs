@@ -98,6 +98,7 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
             repetition_claim: None,
             quiet_plies: Some((100, Reason::NoProgress)),
             quiet_plies_claim: None,
+            ply_cap: None,
         });
     for p in pieces {
         b = b.piece(p);

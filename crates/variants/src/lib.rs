@@ -11,11 +11,16 @@ mod family;
 pub mod grand;
 pub mod losing;
 pub mod maharajah;
+pub mod minishogi;
 pub mod omega;
 pub mod outer;
 pub mod renaissance;
+pub mod shogi;
+mod shogi_family;
 pub mod speed;
+pub mod torishogi;
 pub mod xiangqi;
+pub mod yarishogi;
 
 use chaturanga_rules::Ruleset;
 use std::fmt;
@@ -76,18 +81,18 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("losing", "Losing chess", 2, None, true),
     info("maharajah", "Maharajah and the Sepoys", 2, None, true),
     info("makarenko", "Makarenko Chess", 2, None, false),
-    info("minishogi", "Minishogi", 2, Some("minishogi"), false),
+    info("minishogi", "Minishogi", 2, Some("minishogi"), true),
     info("omega", "Omega Chess", 2, None, true),
     info("outer", "Big Outer Chess", 2, None, true),
     info("progressive", "Progressive Chess", 2, None, false),
     info("renaissance", "Renaissance Chess", 2, None, true),
-    info("shogi", "Shogi", 2, Some("shogi"), false),
+    info("shogi", "Shogi", 2, Some("shogi"), true),
     info("speed", "Speed chess", 2, None, true),
     info("taktika", "Taktika", 2, None, false),
     info("threeplayer", "Three-Player Chess", 3, None, false),
-    info("torishogi", "Tori shogi", 2, Some("torishogi"), false),
+    info("torishogi", "Tori shogi", 2, Some("torishogi"), true),
     info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
-    info("yarishogi", "Yari shogi", 2, Some("yarishogi"), false),
+    info("yarishogi", "Yari shogi", 2, Some("yarishogi"), true),
 ];
 
 /// The implemented rulesets.
@@ -151,11 +156,15 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),
         "maharajah" => visitor.visit::<maharajah::MaharajahPosition>(info),
+        "minishogi" => visitor.visit::<minishogi::MinishogiPosition>(info),
         "omega" => visitor.visit::<omega::OmegaPosition>(info),
         "outer" => visitor.visit::<outer::OuterPosition>(info),
         "renaissance" => visitor.visit::<renaissance::RenaissancePosition>(info),
+        "shogi" => visitor.visit::<shogi::ShogiPosition>(info),
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
+        "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
+        "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),
         other => {
             return Err(VariantError::NotImplemented(
                 CATALOGUE

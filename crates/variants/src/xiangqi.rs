@@ -78,6 +78,7 @@ impl Rules<2, 7> for Xiangqi {
             repetition_claim: None,
             quiet_plies: (limit > 0).then_some((limit, Reason::NoCaptureLimit)),
             quiet_plies_claim: None,
+            ply_cap: None,
         };
         family::with(
             family::builder(Self::ID, geometry, options),

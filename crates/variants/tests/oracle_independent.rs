@@ -16,7 +16,7 @@ fn python() -> String {
     std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
-struct Replay(String);
+struct Replay(String, Vec<String>);
 
 impl Visitor for Replay {
     type Output = usize;
@@ -28,7 +28,8 @@ impl Visitor for Replay {
             let fields: Vec<&str> = line.split('\t').collect();
             match fields[0] {
                 "G" => {
-                    let start = P::start_position(&common::options::<P>(&[])).unwrap();
+                    let options: Vec<&str> = self.1.iter().map(String::as_str).collect();
+                    let start = P::start_position(&common::options::<P>(&options)).unwrap();
                     assert_eq!(start.fen(), fields[1], "{} start position", info.id);
                     game = Some(Game::new(start));
                 }
@@ -76,17 +77,29 @@ impl Visitor for Replay {
 }
 
 fn compare(variant: &str) {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/oracles/independent_perft.py"
+    compare_with(variant, "independent_perft.py", &[variant], &[]);
+}
+
+/// Runs `script` with `lead` arguments, then `0 --playouts ...` and `options` (as
+/// `--option name=value`), and replays its games in our engine under the same options.
+fn compare_with(variant: &str, script: &str, lead: &[&str], options: &[&str]) {
+    let script = format!(
+        "{}/../../tests/oracles/{script}",
+        env!("CARGO_MANIFEST_DIR")
     );
     let (games, plies) = if cfg!(debug_assertions) {
         ("6", "60")
     } else {
         ("30", "120")
     };
+    let mut args: Vec<&str> = vec![&script];
+    args.extend(lead);
+    args.extend(["0", "--playouts", "20261130", games, plies]);
+    for o in options {
+        args.extend(["--option", o]);
+    }
     let output = Command::new(python())
-        .args([script, variant, "0", "--playouts", "20261130", games, plies])
+        .args(&args)
         .output()
         .unwrap_or_else(|e| {
             panic!(
@@ -100,7 +113,11 @@ fn compare(variant: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
     let text = String::from_utf8(output.stdout).expect("utf-8 output");
-    let positions = visit(variant, Replay(text)).expect("implemented");
+    let positions = visit(
+        variant,
+        Replay(text, options.iter().map(|o| o.to_string()).collect()),
+    )
+    .expect("implemented");
     assert!(
         positions > 100,
         "{variant}: only {positions} positions compared"
@@ -125,4 +142,14 @@ fn outer_agrees_with_the_independent_implementation() {
 #[test]
 fn renaissance_agrees_with_the_independent_implementation() {
     compare("renaissance");
+}
+
+#[test]
+fn congo_agrees_with_the_independent_implementation() {
+    compare_with("congo", "independent_congo.py", &[], &[]);
+}
+
+#[test]
+fn congo_with_the_lion_castle_agrees_with_the_independent_implementation() {
+    compare_with("congo", "independent_congo.py", &[], &["lion-castle=on"]);
 }

@@ -1,7 +1,7 @@
 //! FEN for [`StandardPosition`]: reading (with typed errors) and writing as Fairy-Stockfish
 //! writes it.
 
-use super::{Rules, Spec, StandardPosition};
+use super::{Notation, Rules, Spec, StandardPosition};
 use crate::piece::{Piece, Player};
 use crate::position::Position;
 use chaturanga_geometry::{Cell, CellSet};
@@ -362,10 +362,52 @@ pub fn write_board<const W: usize>(spec: &Spec<W>, piece_at: impl Fn(Cell) -> Pi
 }
 
 impl Setup {
-    /// Reads a FEN (missing trailing fields take their defaults: `w - - 0 1`).
+    /// Reads an SFEN: board, side (`b` first player, `w` second), hands (`-` or counts and
+    /// letters, `S2Pp`), move number (counting plies).
+    fn parse_sfen<const W: usize>(spec: &Spec<W>, fen: &str) -> Result<Setup, FenError> {
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().ok_or(FenError::Empty)?;
+        let pieces = parse_board(spec, board)?;
+        let turn = match fields.next() {
+            None | Some("b") => 0,
+            Some("w") => 1,
+            Some(t) => return Err(FenError::Turn(cut(t))),
+        };
+        let hand = match fields.next() {
+            None | Some("-") => Vec::new(),
+            Some(h) => parse_hand(spec, h)?,
+        };
+        let fullmove = match fields.next() {
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= 1_000_000)
+                .ok_or_else(|| FenError::Counter(cut(n)))?
+                .max(1),
+            None => 1,
+        };
+        if let Some(extra) = fields.next() {
+            return Err(FenError::TrailingFields(cut(extra)));
+        }
+        Ok(Setup {
+            pieces,
+            hand,
+            turn,
+            castling: Vec::new(),
+            en_passant: Vec::new(),
+            quiet_plies: 0,
+            fullmove,
+        })
+    }
+
+    /// Reads a FEN (missing trailing fields take their defaults: `w - - 0 1`), or an SFEN for
+    /// rulesets written in shogi notation.
     pub fn parse<const W: usize>(spec: &Spec<W>, fen: &str) -> Result<Setup, FenError> {
         if fen.len() > MAX_FEN_LEN {
             return Err(FenError::TooLong(fen.len()));
+        }
+        if spec.notation == Notation::Shogi {
+            return Self::parse_sfen(spec, fen);
         }
         let mut fields = fen.split_whitespace();
         let field = fields.next().ok_or(FenError::Empty)?;
@@ -610,6 +652,33 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     pub fn to_fen(&self) -> String {
         let spec = self.spec();
         let mut out = write_board(spec, |c| self.piece_at(c));
+        if spec.notation == Notation::Shogi {
+            let mut hand = String::new();
+            for player in 0..2u8 {
+                for &kind in &spec.hand_order {
+                    let n = self.in_hand(player, kind);
+                    if n == 0 {
+                        continue;
+                    }
+                    if n > 1 {
+                        hand.push_str(&n.to_string());
+                    }
+                    let symbol = &spec.pieces[kind as usize].symbol;
+                    hand.push_str(&if player == 0 {
+                        symbol.clone()
+                    } else {
+                        symbol.to_ascii_lowercase()
+                    });
+                }
+            }
+            let side = if self.side_to_move() == 0 { 'b' } else { 'w' };
+            let hand = if hand.is_empty() {
+                "-".to_string()
+            } else {
+                hand
+            };
+            return format!("{out} {side} {hand} {}", self.fullmove);
+        }
         let hand: String = (0..2u8)
             .flat_map(|player| (0..K as u8).rev().map(move |kind| (player, kind)))
             .flat_map(|(player, kind)| {

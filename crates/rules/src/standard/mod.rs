@@ -11,7 +11,8 @@ mod spec;
 
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
-    Castling, CastlingDef, Promotion, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS,
+    Castling, CastlingDef, Notation, Promotion, PromotionZone, Spec, SpecBuilder, SpecError,
+    TWO_PLAYER_ORIENTATIONS,
 };
 
 use crate::options::{OptionSpec, RuleOptions};
@@ -73,6 +74,19 @@ pub trait Rules<const W: usize, const K: usize>:
         _moves: &[Move],
     ) -> Option<Outcome> {
         None
+    }
+
+    /// Actions the player to move may take instead of a move (shogi's impasse declaration).
+    fn actions(_position: &StandardPosition<W, K, Self>) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// The result of taking an action; an error if it is not available.
+    fn perform(
+        _position: &StandardPosition<W, K, Self>,
+        action: &str,
+    ) -> Result<Outcome, MoveError> {
+        Err(MoveError::Illegal(excerpt(action)))
     }
 
     /// The ruleset's own move notations besides coordinate notation.
@@ -376,7 +390,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
             _ => {
                 if mv.captured.is_some() {
-                    self.take(mv.to);
+                    let captured = self.take(mv.to);
+                    if self.spec.captures_to_hand {
+                        let kind = self.spec.demoted[captured.kind() as usize];
+                        let n = self.in_hand(self.turn, kind);
+                        self.set_hand(self.turn, kind, n.saturating_add(1).min(62));
+                    }
                 }
                 let piece = self.take(mv.from);
                 let piece = match mv.promotion {
@@ -538,7 +557,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         } else {
             self.quiet_plies += 1;
         }
-        if us == 1 {
+        if us == 1 || self.spec.notation == Notation::Shogi {
             self.fullmove += 1;
         }
         self.set_turn(them);
@@ -611,18 +630,36 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn move_text(&self, mv: Move) -> String {
         let g = &self.spec.geometry;
+        let shogi = self.spec.notation == Notation::Shogi;
         if mv.special == Special::Drop {
-            return format!(
-                "{}@{}",
-                self.spec.pieces[mv.kind as usize].symbol,
-                g.label(mv.to)
-            );
+            let separator = if shogi { '*' } else { '@' };
+            let symbol = &self.spec.pieces[mv.kind as usize].symbol;
+            return format!("{symbol}{separator}{}", g.label(mv.to));
         }
         let mut s = format!("{}{}", g.label(mv.from), g.label(mv.to));
         if let Some(k) = mv.promotion {
-            s.push_str(&self.spec.pieces[k as usize].symbol.to_ascii_lowercase());
+            if shogi {
+                s.push('+');
+            } else {
+                s.push_str(&self.spec.pieces[k as usize].symbol.to_ascii_lowercase());
+            }
         }
         s
+    }
+
+    fn ply(&self) -> u32 {
+        match self.spec.notation {
+            Notation::Shogi => self.fullmove.saturating_sub(1),
+            Notation::Chess => self.fullmove.saturating_sub(1) * 2 + self.turn as u32,
+        }
+    }
+
+    fn actions(&self) -> Vec<&'static str> {
+        R::actions(self)
+    }
+
+    fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
+        R::perform(self, action)
     }
 
     fn describe(&self, mv: Move) -> Option<crate::position::MoveDescription> {
@@ -659,14 +696,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
             return Err(MoveError::Malformed(excerpt(text)));
         }
         let g = &self.spec.geometry;
-        let drop = text.split_once('@').is_some_and(|(piece, cell)| {
+        let drop = text.split_once(['@', '*']).is_some_and(|(piece, cell)| {
             self.spec.kind_by_symbol(piece).is_some() && g.cell_by_label(cell).is_some()
         });
         let well_formed = drop
             || g.label_prefixes(text).into_iter().any(|(_, rest)| {
-                g.label_prefixes(rest)
-                    .into_iter()
-                    .any(|(_, promo)| promo.is_empty() || self.spec.kind_by_symbol(promo).is_some())
+                g.label_prefixes(rest).into_iter().any(|(_, promo)| {
+                    promo.is_empty() || promo == "+" || self.spec.kind_by_symbol(promo).is_some()
+                })
             });
         if !well_formed {
             return Err(MoveError::Malformed(excerpt(text)));

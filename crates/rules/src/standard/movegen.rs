@@ -386,7 +386,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             None => sink.targets(self, from, kind, quiet, captures),
             Some(p) => {
                 let all = quiet | captures;
-                let forced = all & p.forced;
+                let mut forced = all & p.forced;
+                if p.compulsory {
+                    for zone in &p.zones {
+                        forced |= if zone.from_zone && zone.zone.contains(from) {
+                            all
+                        } else {
+                            all & zone.zone
+                        };
+                    }
+                }
                 sink.targets(
                     self,
                     from,

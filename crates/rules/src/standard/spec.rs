@@ -49,6 +49,19 @@ pub struct Promotion<const W: usize> {
     pub zones: Vec<PromotionZone<W>>,
     /// A move ending here must promote.
     pub forced: CellSet<W>,
+    /// Every move that may promote must.
+    pub compulsory: bool,
+}
+
+/// How positions and moves are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// FEN with castling and en passant fields; moves `e7e8q`, drops `P@e4`.
+    #[default]
+    Chess,
+    /// SFEN (side `b`/`w` for first/second player, hands after the side, a move number that
+    /// counts plies); USI moves `8h2b+`, drops `P*5e`.
+    Shogi,
 }
 
 /// Description of a castling for the builder, by cell labels.
@@ -152,6 +165,14 @@ pub struct Spec<const W: usize> {
     pub compulsory_capture: bool,
     /// FEN writes the hands (`[...]`) even when they are empty.
     pub hands_always_shown: bool,
+    /// Captured pieces go to the captor's hand (shogi).
+    pub captures_to_hand: bool,
+    /// Per kind, the kind it becomes in the captor's hand.
+    pub demoted: Vec<Kind>,
+    /// Order in which SFEN lists the kinds in hand.
+    pub hand_order: Vec<Kind>,
+    /// FEN and move notation style.
+    pub notation: Notation,
     /// Hash keys.
     pub zobrist: ZobristKeys,
     /// The start position's FEN.
@@ -227,6 +248,9 @@ pub struct SpecBuilder {
     limits: Vec<(String, u8)>,
     drop_zones: Vec<(String, String)>,
     compulsory_capture: bool,
+    captures_to_hand: bool,
+    hand_order: Vec<String>,
+    notation: Notation,
 }
 
 impl SpecBuilder {
@@ -243,7 +267,23 @@ impl SpecBuilder {
             limits: Vec::new(),
             drop_zones: Vec::new(),
             compulsory_capture: false,
+            captures_to_hand: false,
+            hand_order: Vec::new(),
+            notation: Notation::Chess,
         }
+    }
+
+    /// Captured pieces go to the captor's hand, listed in SFEN in `hand_order` (symbols).
+    pub fn captures_to_hand(mut self, hand_order: &[&str]) -> Self {
+        self.captures_to_hand = true;
+        self.hand_order = hand_order.iter().map(|s| s.to_string()).collect();
+        self
+    }
+
+    /// Sets the FEN and move notation style.
+    pub fn notation(mut self, notation: Notation) -> Self {
+        self.notation = notation;
+        self
     }
 
     /// Sets the piece-count limits of limited promotions, by symbol.
@@ -372,7 +412,11 @@ impl SpecBuilder {
                     Some(r) => CellSet::from_cells(self.region_cells(r)?[player].iter().copied()),
                     None => CellSet::EMPTY,
                 };
-                promotions.push(Some(Promotion { zones, forced }));
+                promotions.push(Some(Promotion {
+                    zones,
+                    forced,
+                    compulsory: p.promotion_compulsory,
+                }));
             }
         }
         let mut promotion_limits = vec![u8::MAX; kinds];
@@ -489,6 +533,20 @@ impl SpecBuilder {
             .filter(|(_, p)| p.captures_en_passant())
             .map(|(k, _)| k as Kind)
             .collect();
+        let demoted = self
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| match &p.demotes_to {
+                Some(sym) => symbol_kind(sym),
+                None => Ok(k as Kind),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let hand_order = self
+            .hand_order
+            .iter()
+            .map(|sym| symbol_kind(sym))
+            .collect::<Result<Vec<_>, _>>()?;
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
         Ok(Spec {
             id: self.id,
@@ -508,6 +566,10 @@ impl SpecBuilder {
             drop_zones,
             compulsory_capture: self.compulsory_capture,
             hands_always_shown: false,
+            captures_to_hand: self.captures_to_hand,
+            demoted,
+            hand_order,
+            notation: self.notation,
             zobrist,
             start_fen: self.start_fen,
             options: self.options,

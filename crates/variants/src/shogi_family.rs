@@ -1,0 +1,199 @@
+//! Shared parts of the shogi family: USI boards, the shogi piece set, drop restrictions
+//! (dead pieces, nifu, pawn-drop mate), sennichite with perpetual check, and the impasse
+//! rules.
+
+use crate::family;
+use chaturanga_geometry::{Cell, CellSet, Geometry, GeometryBuilder};
+use chaturanga_rules::standard::{Move, Rules, SpecError, Special, StandardPosition};
+use chaturanga_rules::{
+    DrawRules, Kind, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
+};
+
+/// `max-plies` with the given default.
+pub const fn max_plies(default: &'static str) -> OptionSpec {
+    OptionSpec {
+        name: "max-plies",
+        values: OptionValues::Number(0, 100_000),
+        default,
+        help: "plies after which the game is drawn (once the player to move is not in check); 0 switches the cap off",
+    }
+}
+
+/// The sennichite draw rules: the fourth occurrence ends the game, and the game-length cap.
+pub fn draw_rules(max_plies: u32) -> DrawRules {
+    DrawRules {
+        repetition: Some((4, Reason::Sennichite)),
+        repetition_claim: None,
+        quiet_plies: None,
+        quiet_plies_claim: None,
+        ply_cap: (max_plies > 0).then_some(max_plies),
+    }
+}
+
+/// Lattice points of ranks `ys` (0-based from the first player's side).
+fn ranks(files: i32, ys: impl IntoIterator<Item = i32>) -> Vec<(i32, i32)> {
+    family::ranks(files, ys)
+}
+
+/// A `files` x `ranks_n` board with USI labels (file digit from the first player's right,
+/// rank letter from the top) and the regions: `zone` (each player's last `zone_depth`
+/// ranks), `last-rank`, `last-two`, `not-last` and `not-last-two` (for drop restrictions).
+pub fn usi_board(files: i32, ranks_n: i32, zone_depth: i32) -> GeometryBuilder {
+    let mirrored = |own: Vec<i32>| -> Vec<Vec<(i32, i32)>> {
+        vec![
+            ranks(files, own.iter().copied()),
+            ranks(files, own.iter().map(|y| ranks_n - 1 - y)),
+        ]
+    };
+    let top = ranks_n - 1;
+    GeometryBuilder::rectangle(files, ranks_n)
+        .labels(move |x, y| format!("{}{}", files - x, (b'a' + (top - y) as u8) as char))
+        .region("zone", mirrored((ranks_n - zone_depth..ranks_n).collect()))
+        .region("last-rank", mirrored(vec![top]))
+        .region("last-two", mirrored(vec![top - 1, top]))
+        .region("not-last", mirrored((0..top).collect()))
+        .region("not-last-two", mirrored((0..top - 1).collect()))
+}
+
+/// Builds a USI board.
+pub fn build_board(files: i32, ranks_n: i32, zone_depth: i32) -> Result<Geometry, SpecError> {
+    usi_board(files, ranks_n, zone_depth)
+        .build()
+        .map_err(family::board_error)
+}
+
+/// Cells of the files (lattice columns) in which `player` has at least `limit` pieces of
+/// `kind`.
+pub fn crowded_files<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    player: Player,
+    kind: Kind,
+    limit: u32,
+) -> CellSet<W> {
+    let g = &position.spec().geometry;
+    let mine = position.pieces_of_kind(kind) & position.pieces_of(player);
+    let mut counts = std::collections::BTreeMap::new();
+    for c in mine {
+        *counts.entry(g.coords(c).0).or_insert(0u32) += 1;
+    }
+    g.cells()
+        .filter(|&c| counts.get(&g.coords(c).0).is_some_and(|&n| n >= limit))
+        .collect()
+}
+
+/// The cells of `cells` where dropping `kind` would checkmate the opponent (the pawn-drop
+/// mate that shogi forbids).
+pub fn drop_mates<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    kind: Kind,
+    cells: CellSet<W>,
+) -> CellSet<W> {
+    let us = position.turn();
+    let Some(king) = position.royal_cell(1 - us) else {
+        return CellSet::EMPTY;
+    };
+    let mut mates = CellSet::EMPTY;
+    for cell in cells {
+        // Only a drop that attacks the king can mate.
+        if !position
+            .spec()
+            .moves
+            .capture_reach(us, kind, cell, position.occupied())
+            .contains(king)
+        {
+            continue;
+        }
+        let mut after = position.clone();
+        after.play_unchecked(Move {
+            from: cell,
+            to: cell,
+            kind,
+            promotion: None,
+            captured: Piece::NONE,
+            special: Special::Drop,
+        });
+        if after.is_check() && after.count_legal_moves() == 0 {
+            mates.insert(cell);
+        }
+    }
+    mates
+}
+
+/// What a repetition without perpetual check means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainRepetition {
+    /// A draw (the seed's sennichite).
+    Draw,
+    /// A loss for the first player (modern minishogi).
+    FirstPlayerLoses,
+    /// A loss for the player whose move produced the repetition (standard Tori shogi).
+    RepeaterLoses,
+}
+
+/// Judges the fourth occurrence of a position: the one player who checked with every move
+/// since the first occurrence loses; otherwise `plain` decides.
+pub fn judge_sennichite<P: Position>(
+    cycle: &[P],
+    moves: &[P::Move],
+    plain: PlainRepetition,
+) -> Option<Outcome> {
+    let mut checking = [true, true];
+    let mut moved = [false, false];
+    for i in 0..moves.len() {
+        let player = cycle[i].side_to_move();
+        moved[player] = true;
+        if !cycle[i + 1].is_check() {
+            checking[player] = false;
+        }
+    }
+    let perpetual = [checking[0] && moved[0], checking[1] && moved[1]];
+    match perpetual {
+        [true, false] => Some(Outcome::loss(2, 0, Reason::PerpetualCheck)),
+        [false, true] => Some(Outcome::loss(2, 1, Reason::PerpetualCheck)),
+        [true, true] => None,
+        [false, false] => match plain {
+            PlainRepetition::Draw => None,
+            PlainRepetition::FirstPlayerLoses => Some(Outcome::loss(2, 0, Reason::Sennichite)),
+            PlainRepetition::RepeaterLoses => {
+                let repeater = cycle[cycle.len() - 2].side_to_move();
+                Some(Outcome::loss(2, repeater, Reason::Sennichite))
+            }
+        },
+    }
+}
+
+/// The `repetition` option of the small shogi variants.
+pub fn plain_repetition(value: Option<&str>) -> PlainRepetition {
+    match value {
+        Some("sente-loses") => PlainRepetition::FirstPlayerLoses,
+        Some("repeater-loses") => PlainRepetition::RepeaterLoses,
+        _ => PlainRepetition::Draw,
+    }
+}
+
+/// `player`'s cells of region `name`.
+pub fn region<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    name: &str,
+    player: Player,
+) -> CellSet<W> {
+    position
+        .spec()
+        .geometry
+        .region(name)
+        .map(|r| CellSet::from_cells(r.cells[player as usize].iter().copied()))
+        .unwrap_or_default()
+}
+
+/// Checks that a cell set lies in a region (helper for impasse conditions).
+pub fn inside<const W: usize>(set: CellSet<W>, region: CellSet<W>) -> bool {
+    set.without(region).is_empty()
+}
+
+/// Cell of a player's king, if any.
+pub fn king<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    player: Player,
+) -> Option<Cell> {
+    position.royal_cell(player)
+}
