@@ -1,7 +1,40 @@
 //! Rule options: named game settings such as `fide-claims=on`.
 
-use std::collections::BTreeMap;
+use std::any::{Any, TypeId};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+/// Compiled data of ruleset type `R` under `options`, built by `build` the first time and kept
+/// for the life of the process (one entry per ruleset and option set, so the leak is bounded).
+pub fn cached<R: 'static, T: Send + Sync + 'static, E>(
+    options: &RuleOptions,
+    build: impl FnOnce() -> Result<T, E>,
+) -> Result<&'static T, E> {
+    type Cache = Mutex<HashMap<(TypeId, TypeId, RuleOptions), &'static (dyn Any + Send + Sync)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (TypeId::of::<R>(), TypeId::of::<T>(), options.clone());
+    let lookup = |map: &HashMap<_, &'static (dyn Any + Send + Sync)>| {
+        map.get(&key).map(|entry| {
+            entry
+                .downcast_ref::<T>()
+                .expect("the key names the cached type")
+        })
+    };
+    if let Some(found) = lookup(&cache.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(found);
+    }
+    // Build without holding the lock, so a build may itself use the cache.
+    let built = build()?;
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = lookup(&map) {
+        return Ok(found);
+    }
+    let value: &'static T = Box::leak(Box::new(built));
+    map.insert(key, value);
+    Ok(value)
+}
 
 /// The values an option accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]

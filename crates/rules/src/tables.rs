@@ -5,7 +5,9 @@
 //! rule options) from the Betza descriptions and then only read on the hot path.
 
 use crate::betza::Hop;
-use crate::piece::{BentRider, CompiledMove, Kind, Player, Reach, compile_at, compile_bent};
+use crate::piece::{
+    BentRider, CompiledMove, Kind, Piece, Player, Reach, compile_at, compile_bent,
+};
 use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
 use std::fmt;
 
@@ -689,4 +691,52 @@ pub fn build_tables<const W: usize>(
             slow_kinds,
         },
     ))
+}
+
+/// What attack tests need to see of a position.
+pub trait PieceBoard<const W: usize> {
+    /// The piece on a cell.
+    fn piece_at(&self, cell: Cell) -> Piece;
+    /// Cells holding pieces of `kind` (both players).
+    fn cells_of_kind(&self, kind: Kind) -> CellSet<W>;
+    /// Cells holding `player`'s pieces.
+    fn cells_of_player(&self, player: Player) -> CellSet<W>;
+}
+
+/// Whether `cell` is attacked by `by` on `board` with the given occupancy: reverse rays and
+/// leaps first, then the slow kinds by generating their captures.
+#[inline]
+pub fn attacked<const W: usize, B: PieceBoard<W>>(
+    moves: &MoveTables<W>,
+    attacks: &AttackTables<W>,
+    board: &B,
+    cell: Cell,
+    by: Player,
+    occupied: CellSet<W>,
+) -> bool {
+    for r in attacks.rays(by, cell) {
+        if let Some(b) = r.ray.nearest(r.ray.cells & occupied) {
+            let p = board.piece_at(b);
+            if p.player() == by && r.kinds & (1 << p.kind()) != 0 && r.origins.contains(b) {
+                return true;
+            }
+        }
+    }
+    let theirs = board.cells_of_player(by) & occupied;
+    for &k in &attacks.leap_kinds[by as usize] {
+        if attacks
+            .leaps(by, k, cell)
+            .intersects(board.cells_of_kind(k) & theirs)
+        {
+            return true;
+        }
+    }
+    for &k in &attacks.slow_kinds[by as usize] {
+        for from in board.cells_of_kind(k) & theirs {
+            if moves.capture_reach(by, k, from, occupied).contains(cell) {
+                return true;
+            }
+        }
+    }
+    false
 }

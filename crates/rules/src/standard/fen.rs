@@ -202,7 +202,7 @@ pub fn parse_board<const W: usize>(
                 pos += 1;
                 continue;
             }
-            // A piece: optional '+' then one letter.
+            // A piece: optional '+', one letter, optional `'` or `!` (dai shogi's codes).
             let start = pos;
             if c == '+' {
                 pos += 1;
@@ -215,6 +215,9 @@ pub fn parse_board<const W: usize>(
                 return Err(FenError::UnknownPiece(cut(&String::from_utf8_lossy(
                     &bytes[start..pos],
                 ))));
+            }
+            if matches!(bytes.get(pos), Some(b'\'' | b'!')) {
+                pos += 1;
             }
             let symbol = &row[start..pos];
             let player: Player = if letter.is_ascii_uppercase() { 0 } else { 1 };

@@ -20,11 +20,8 @@ use crate::outcome::{Outcome, Reason};
 use crate::piece::{Kind, Piece, Player};
 use crate::position::{DrawRules, MoveError, Position, excerpt};
 use chaturanga_geometry::{Cell, CellSet};
-use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::fmt::Debug;
 use std::marker::PhantomData;
-use std::sync::{Mutex, OnceLock};
 
 /// What a ruleset on the standard position supplies.
 pub trait Rules<const W: usize, const K: usize>:
@@ -129,28 +126,18 @@ pub trait Rules<const W: usize, const K: usize>:
 pub fn spec_for<const W: usize, const K: usize, R: Rules<W, K>>(
     options: &RuleOptions,
 ) -> Result<&'static Spec<W>, SpecError> {
-    type Cache = Mutex<HashMap<(TypeId, RuleOptions), &'static (dyn Any + Send + Sync)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(Default::default);
-    let key = (TypeId::of::<R>(), options.clone());
-    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(spec) = map.get(&key) {
-        return Ok(spec
-            .downcast_ref::<Spec<W>>()
-            .expect("a ruleset type always builds the same spec type"));
-    }
-    let spec = R::build(options)?;
-    if spec.kinds() != K {
-        return Err(SpecError::Size(format!(
-            "{} defines {} piece kinds but is instantiated with {}",
-            R::ID,
-            spec.kinds(),
-            K
-        )));
-    }
-    let spec: &'static Spec<W> = Box::leak(Box::new(spec));
-    map.insert(key, spec);
-    Ok(spec)
+    crate::options::cached::<R, Spec<W>, SpecError>(options, || {
+        let spec = R::build(options)?;
+        if spec.kinds() != K {
+            return Err(SpecError::Size(format!(
+                "{} defines {} piece kinds but is instantiated with {}",
+                R::ID,
+                spec.kinds(),
+                K
+            )));
+        }
+        Ok(spec)
+    })
 }
 
 /// What a move does besides moving one piece.
@@ -450,37 +437,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// Whether `cell` is attacked by `by` with the given occupancy.
     #[inline]
     pub fn attacked(&self, cell: Cell, by: Player, occupied: CellSet<W>) -> bool {
-        let attacks = &self.spec.attacks;
-        for r in attacks.rays(by, cell) {
-            if let Some(b) = r.ray.nearest(r.ray.cells & occupied) {
-                let p = self.piece_at(b);
-                if p.player() == by && r.kinds & (1 << p.kind()) != 0 && r.origins.contains(b) {
-                    return true;
-                }
-            }
-        }
-        let theirs = self.by_player[by as usize] & occupied;
-        for &k in &attacks.leap_kinds[by as usize] {
-            if attacks
-                .leaps(by, k, cell)
-                .intersects(self.by_kind[k as usize] & theirs)
-            {
-                return true;
-            }
-        }
-        for &k in &attacks.slow_kinds[by as usize] {
-            for from in self.by_kind[k as usize] & theirs {
-                if self
-                    .spec
-                    .moves
-                    .capture_reach(by, k, from, occupied)
-                    .contains(cell)
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        crate::tables::attacked(&self.spec.moves, &self.spec.attacks, self, cell, by, occupied)
     }
 
     /// Every cell `by` attacks with the given occupancy.
@@ -509,6 +466,25 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
         }
         found
+    }
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> crate::tables::PieceBoard<W>
+    for StandardPosition<W, K, R>
+{
+    #[inline(always)]
+    fn piece_at(&self, cell: Cell) -> Piece {
+        self.board.as_flattened()[cell.index()]
+    }
+
+    #[inline(always)]
+    fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
+        self.by_kind[kind as usize]
+    }
+
+    #[inline(always)]
+    fn cells_of_player(&self, player: Player) -> CellSet<W> {
+        self.by_player[player as usize]
     }
 }
 
