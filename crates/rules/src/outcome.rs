@@ -37,6 +37,8 @@ pub enum Reason {
     RoyalCaptured,
     /// Only the two lions are left (Congo).
     OnlyLions,
+    /// A player is reduced to a lone royal piece (chu shogi's bare-king rule).
+    BareKing,
     /// Fourfold repetition in the shogi family.
     Sennichite,
     /// The impasse count (jishogi).
@@ -69,6 +71,7 @@ impl Reason {
             Reason::PerpetualChase => "perpetual-chase",
             Reason::RoyalCaptured => "royal-captured",
             Reason::OnlyLions => "only-lions",
+            Reason::BareKing => "bare-king",
             Reason::Sennichite => "sennichite",
             Reason::Impasse => "impasse",
             Reason::Declaration => "declaration",

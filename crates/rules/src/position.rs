@@ -148,6 +148,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn ply(&self) -> u32 {
         0
     }
+    /// Whether a move that recreates an earlier position (same side to move) is illegal unless
+    /// the mover is in check (chu shogi's `repetition=strict`); [`Game`] enforces it.
+    fn forbids_repeating(&self) -> bool {
+        false
+    }
     /// Actions the player to move may take instead of a move (`win`: shogi's impasse
     /// declaration; `count`: the impasse count). Empty by default.
     fn actions(&self) -> Vec<&'static str> {
@@ -306,6 +311,7 @@ impl<P: Position> Game<P> {
         }
         let mut next = self.position().clone();
         next.play(mv)?;
+        self.check_history(&next)?;
         self.push(mv, next);
         Ok(())
     }
@@ -318,6 +324,7 @@ impl<P: Position> Game<P> {
         let mv = self.position().parse_move(text)?;
         let mut next = self.position().clone();
         next.play_unchecked(mv);
+        self.check_history(&next)?;
         self.push(mv, next);
         Ok(mv)
     }
@@ -336,6 +343,17 @@ impl<P: Position> Game<P> {
         let mut next = self.position().clone();
         next.play_unchecked(mv);
         self.push(mv, next);
+    }
+
+    /// Refuses a move that history makes illegal (see [`Position::forbids_repeating`]).
+    fn check_history(&self, next: &P) -> Result<(), MoveError> {
+        let now = self.position();
+        if now.forbids_repeating() && !now.is_check() && self.hashes.contains(&next.hash()) {
+            return Err(MoveError::Illegal(
+                "the move recreates an earlier position (repetition=strict)".to_string(),
+            ));
+        }
+        Ok(())
     }
 
     fn push(&mut self, mv: P::Move, next: P) {

@@ -5,9 +5,7 @@
 //! rule options) from the Betza descriptions and then only read on the hot path.
 
 use crate::betza::Hop;
-use crate::piece::{
-    BentRider, CompiledMove, Kind, Piece, Player, Reach, compile_at, compile_bent,
-};
+use crate::piece::{BentRider, CompiledMove, Kind, Piece, Player, Reach, compile_at, compile_bent};
 use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
 use std::fmt;
 

@@ -5,10 +5,13 @@
 
 pub mod capablanca;
 pub mod chess;
+pub mod chushogi;
 pub mod congo;
+pub mod daishogi;
 pub mod doublechess;
 mod family;
 pub mod grand;
+mod large_shogi;
 pub mod losing;
 pub mod maharajah;
 pub mod minishogi;
@@ -69,9 +72,9 @@ pub const CATALOGUE: &[VariantInfo] = &[
     ),
     info("chess", "Chess", 2, Some("chess"), true),
     info("chex", "Chex", 2, None, false),
-    info("chushogi", "Chu shogi", 2, None, false),
+    info("chushogi", "Chu shogi", 2, None, true),
     info("congo", "Congo", 2, None, true),
-    info("daishogi", "Dai shogi", 2, None, false),
+    info("daishogi", "Dai shogi", 2, None, true),
     info("darkchess", "Dark Chess", 2, None, false),
     info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, false),
@@ -151,7 +154,9 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
     Ok(match info.id {
         "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
+        "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
         "congo" => visitor.visit::<congo::CongoPosition>(info),
+        "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),

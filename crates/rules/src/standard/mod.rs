@@ -437,7 +437,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// Whether `cell` is attacked by `by` with the given occupancy.
     #[inline]
     pub fn attacked(&self, cell: Cell, by: Player, occupied: CellSet<W>) -> bool {
-        crate::tables::attacked(&self.spec.moves, &self.spec.attacks, self, cell, by, occupied)
+        crate::tables::attacked(
+            &self.spec.moves,
+            &self.spec.attacks,
+            self,
+            cell,
+            by,
+            occupied,
+        )
     }
 
     /// Every cell `by` attacks with the given occupancy.

@@ -1,0 +1,107 @@
+//! Dai shogi (`daishogi`); see `shared/rules/daishogi.md` and `large_shogi.rs`.
+
+use crate::chushogi::large_pieces;
+use crate::large_shogi::{self as ls, LargeShogi, LargeShogiPosition, PromotionStyle, Roles};
+use chaturanga_rules::standard::SpecError;
+use chaturanga_rules::{OptionSpec, PieceType};
+
+/// The dai shogi ruleset.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct DaiShogi;
+
+/// A dai shogi position.
+pub type DaiShogiPosition = LargeShogiPosition<4, 55, DaiShogi>;
+
+/// (symbol, name, Betza, promotes to), HaChu's codes.
+const PIECES: [(&str, &str, &str, Option<&str>); 55] = [
+    ("K", "king", "K", None),
+    ("+E", "crown prince", "K", None),
+    ("E", "drunk elephant", "FsfW", Some("+E")),
+    ("G", "gold general", "WfF", Some("+G")),
+    ("S", "silver general", "FfW", Some("+S")),
+    ("C", "copper general", "fFvW", Some("+C")),
+    ("I", "iron general", "fK", Some("+I")),
+    ("U", "stone general", "fF", Some("+U")),
+    ("N", "knight", "ffN", Some("+N")),
+    ("A'", "angry boar", "W", Some("+A'")),
+    ("C'", "cat sword", "F", Some("+C'")),
+    ("W", "evil wolf", "fFfsW", Some("+W")),
+    ("X'", "violent ox", "W2", Some("+X'")),
+    ("F'", "flying dragon", "F2", Some("+F'")),
+    ("F", "ferocious leopard", "FvW", Some("+F")),
+    ("T", "blind tiger", "FsbW", Some("+T")),
+    ("P'", "go-between", "vW", Some("+P'")),
+    ("P", "pawn", "fW", Some("+P")),
+    ("L", "lance", "fR", Some("+L")),
+    ("A", "reverse chariot", "vR", Some("+A")),
+    ("O", "kirin", "FD", Some("+O")),
+    ("X", "phoenix", "WA", Some("+X")),
+    ("M", "side mover", "vWsR", Some("+M")),
+    ("V", "vertical mover", "sWvR", Some("+V")),
+    ("B", "bishop", "B", Some("+B")),
+    ("R", "rook", "R", Some("+R")),
+    ("H", "dragon horse", "BW", Some("+H")),
+    ("D", "dragon king", "RF", Some("+D")),
+    ("L!", "lion", "KNAD", None),
+    ("Q", "free king", "Q", None),
+    ("+G", "rook (promoted gold)", "R", None),
+    ("+S", "vertical mover (promoted silver)", "sWvR", None),
+    ("+C", "side mover (promoted copper)", "vWsR", None),
+    ("+I", "gold (promoted iron general)", "WfF", None),
+    ("+U", "gold (promoted stone general)", "WfF", None),
+    ("+N", "gold (promoted knight)", "WfF", None),
+    ("+A'", "gold (promoted angry boar)", "WfF", None),
+    ("+C'", "gold (promoted cat sword)", "WfF", None),
+    ("+W", "gold (promoted evil wolf)", "WfF", None),
+    ("+X'", "gold (promoted violent ox)", "WfF", None),
+    ("+F'", "gold (promoted flying dragon)", "WfF", None),
+    ("+F", "bishop (promoted leopard)", "B", None),
+    ("+T", "flying stag", "FsWvR", None),
+    ("+P'", "drunk elephant (promoted go-between)", "FsfW", None),
+    ("+P", "tokin", "WfF", None),
+    ("+L", "white horse", "vRfB", None),
+    ("+A", "whale", "vRbB", None),
+    ("+O", "lion (promoted kirin)", "KNAD", None),
+    ("+X", "free king (promoted phoenix)", "Q", None),
+    ("+M", "free boar", "BsR", None),
+    ("+V", "flying ox", "BvR", None),
+    ("+B", "dragon horse (promoted bishop)", "BW", None),
+    ("+R", "dragon king (promoted rook)", "RF", None),
+    ("+H", "horned falcon", "BsRbRfWfD", None),
+    ("+D", "soaring eagle", "RbBfFfA", None),
+];
+
+impl LargeShogi for DaiShogi {
+    const ID: &'static str = "daishogi";
+    const SIZE: i32 = 15;
+    const ZONE: i32 = 5;
+    const START: &'static str = "lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/ppppppppppppppp/4p'5p'4/15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL b - 1";
+    const PROMOTION: PromotionStyle = PromotionStyle::Shogi;
+    const ROLES: Roles = Roles {
+        lions: &["L!", "+O"],
+        falcon: "+H",
+        eagle: "+D",
+        pawn: "P",
+        go_between: "P'",
+        lance: "L",
+    };
+
+    fn option_specs() -> &'static [OptionSpec] {
+        const SPECS: [OptionSpec; 3] = [ls::lion_trading("off"), ls::BARE_KING, ls::REPETITION];
+        &SPECS
+    }
+
+    fn pieces() -> Result<Vec<PieceType>, SpecError> {
+        large_pieces(
+            &PIECES,
+            &["K", "+E"],
+            &[
+                ("P", "last-rank"),
+                ("L", "last-rank"),
+                ("I", "last-rank"),
+                ("U", "last-rank"),
+                ("N", "last-two"),
+            ],
+        )
+    }
+}
