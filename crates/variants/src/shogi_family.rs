@@ -70,19 +70,21 @@ pub fn crowded_files<const W: usize, const K: usize, R: Rules<W, K>>(
     kind: Kind,
     limit: u32,
 ) -> CellSet<W> {
-    let g = &position.spec().geometry;
-    let mine = position.pieces_of_kind(kind) & position.pieces_of(player);
-    let mut counts = std::collections::BTreeMap::new();
-    for c in mine {
-        *counts.entry(g.coords(c).0).or_insert(0u32) += 1;
+    let files = &position.spec().files;
+    let mut mine = position.pieces_of_kind(kind) & position.pieces_of(player);
+    let mut crowded = CellSet::EMPTY;
+    while let Some(c) = mine.first() {
+        let file = files[c.index()];
+        if (mine & file).count() >= limit {
+            crowded |= file;
+        }
+        mine = mine.without(file);
     }
-    g.cells()
-        .filter(|&c| counts.get(&g.coords(c).0).is_some_and(|&n| n >= limit))
-        .collect()
+    crowded
 }
 
 /// The cells of `cells` where dropping `kind` would checkmate the opponent (the pawn-drop
-/// mate that shogi forbids).
+/// mate that shogi forbids). `kind` must capture by plain leaps, as pawns and swallows do.
 pub fn drop_mates<const W: usize, const K: usize, R: Rules<W, K>>(
     position: &StandardPosition<W, K, R>,
     kind: Kind,
@@ -93,16 +95,9 @@ pub fn drop_mates<const W: usize, const K: usize, R: Rules<W, K>>(
         return CellSet::EMPTY;
     };
     let mut mates = CellSet::EMPTY;
-    for cell in cells {
-        // Only a drop that attacks the king can mate.
-        if !position
-            .spec()
-            .moves
-            .capture_reach(us, kind, cell, position.occupied())
-            .contains(king)
-        {
-            continue;
-        }
+    // Only a drop that attacks the king can mate: the cells from which the piece would
+    // capture on the king's cell.
+    for cell in cells & position.spec().attacks.leaps(us, kind, king) {
         let mut after = position.clone();
         after.play_unchecked(Move {
             from: cell,

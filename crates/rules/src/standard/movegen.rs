@@ -29,6 +29,8 @@ pub(super) trait Sink<const W: usize> {
         targets: CellSet<W>,
         choices: &[Kind],
     );
+    /// Drops of `kind` on every cell of `cells`.
+    fn drops(&mut self, kind: Kind, cells: CellSet<W>);
     /// One move.
     fn push(&mut self, mv: Move);
     /// Moves received so far.
@@ -93,6 +95,19 @@ impl<const W: usize> Sink<W> for ListSink<'_> {
         }
     }
 
+    fn drops(&mut self, kind: Kind, cells: CellSet<W>) {
+        for to in cells {
+            self.0.push(Move {
+                from: to,
+                to,
+                kind,
+                promotion: None,
+                captured: Piece::NONE,
+                special: Special::Drop,
+            });
+        }
+    }
+
     #[inline]
     fn push(&mut self, mv: Move) {
         self.0.push(mv);
@@ -129,6 +144,11 @@ impl<const W: usize> Sink<W> for CountSink {
         choices: &[Kind],
     ) {
         self.0 += targets.count() as u64 * choices.len() as u64;
+    }
+
+    #[inline(always)]
+    fn drops(&mut self, _: Kind, cells: CellSet<W>) {
+        self.0 += cells.count() as u64;
     }
 
     #[inline(always)]
@@ -594,7 +614,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 }
                 Legality::Probe => doubtful = CellSet::ALL,
             }
-            for to in cells {
+            sink.drops(kind, cells.without(doubtful));
+            for to in cells & doubtful {
                 let mv = Move {
                     from: to,
                     to,
@@ -603,7 +624,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                     captured: Piece::NONE,
                     special: Special::Drop,
                 };
-                if !doubtful.contains(to) || self.royal_safe_after(mv) {
+                if self.royal_safe_after(mv) {
                     sink.push(mv);
                 }
             }

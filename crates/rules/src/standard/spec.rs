@@ -173,6 +173,8 @@ pub struct Spec<const W: usize> {
     pub hand_order: Vec<Kind>,
     /// FEN and move notation style.
     pub notation: Notation,
+    /// Per cell, the cells of its file (same lattice column).
+    pub files: Vec<CellSet<W>>,
     /// Hash keys.
     pub zobrist: ZobristKeys,
     /// The start position's FEN.
@@ -547,6 +549,17 @@ impl SpecBuilder {
             .iter()
             .map(|sym| symbol_kind(sym))
             .collect::<Result<Vec<_>, _>>()?;
+        let files = self
+            .geometry
+            .cells()
+            .map(|c| {
+                let x = self.geometry.coords(c).0;
+                self.geometry
+                    .cells()
+                    .filter(|&o| self.geometry.coords(o).0 == x)
+                    .collect()
+            })
+            .collect();
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
         Ok(Spec {
             id: self.id,
@@ -570,6 +583,7 @@ impl SpecBuilder {
             demoted,
             hand_order,
             notation: self.notation,
+            files,
             zobrist,
             start_fen: self.start_fen,
             options: self.options,
