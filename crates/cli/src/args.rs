@@ -12,17 +12,21 @@ commands:
                                             count leaf nodes of the legal move tree
   moves <variant> [position] [--san | --notation NAME]
                                             legal moves, one per line, sorted (NAME: san, or the
-                                            ruleset's own notation such as wxf for xiangqi)
+                                            ruleset's own notation: wxf for xiangqi, csa or kif
+                                            for shogi)
   fen <variant> [position]                  the FEN after the moves
   status <variant> [position]               `ongoing`, or the result and reason
   pgn <variant> [position]                  the game as PGN
+  record <variant> [position] [--format pgn|kif|csa]
+                                            the game as a record: PGN (the default), or KIF or
+                                            CSA for rulesets with those move notations (shogi)
   bench [--depth N] [variant ...]           perft speed from each start position
   rules [variant]                           rule options of a ruleset
   help                                      this text
 
 position: [--fen FEN] [--moves M ...] [--option name=value ...]
   moves may be coordinate notation (e2e4, e7e8q), SAN (Nf3, O-O) or the ruleset's own
-  notation (xiangqi WXF: C2=5)";
+  notation (xiangqi WXF: C2=5; shogi CSA: +7776FU, KIF: ７六歩(77))";
 
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +58,13 @@ pub enum Command {
     Status(GameArgs),
     /// `pgn`.
     Pgn(GameArgs),
+    /// `record`.
+    Record {
+        /// Where.
+        game: GameArgs,
+        /// Which record format.
+        format: RecordFormat,
+    },
     /// `bench`.
     Bench {
         /// Depth for every variant instead of its default.
@@ -68,6 +79,17 @@ pub enum Command {
     },
     /// `help`.
     Help,
+}
+
+/// The game record formats of `record`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// PGN.
+    Pgn,
+    /// KIF (shogi).
+    Kif,
+    /// CSA (shogi).
+    Csa,
 }
 
 /// A variant, a start position and moves.
@@ -187,6 +209,27 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 "fen" => Command::Fen(game),
                 "status" => Command::Status(game),
                 _ => Command::Pgn(game),
+            })
+        }
+        "record" => {
+            let mut valued = GAME_FLAGS.to_vec();
+            valued.push("--format");
+            let flags = Flags::parse(rest, &[], &valued)?;
+            let [variant] = flags.positionals::<1>("record <variant>")?;
+            let format = match flags.values("--format").first().map(String::as_str) {
+                None | Some("pgn") => RecordFormat::Pgn,
+                Some("kif") => RecordFormat::Kif,
+                Some("csa") => RecordFormat::Csa,
+                Some(other) => {
+                    return Err(usage(format!(
+                        "--format must be pgn, kif or csa, not {:?}",
+                        cut(other)
+                    )));
+                }
+            };
+            Ok(Command::Record {
+                game: flags.game(variant)?,
+                format,
             })
         }
         "bench" => {
@@ -369,6 +412,39 @@ mod tests {
         assert!(matches!(
             parse(&args("fen chess --fen a --fen b")),
             Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("record shogi --format kifu")),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(
+            parse(&args("record shogi --format")),
+            Err(CliError::Usage(_))
+        ));
+    }
+
+    #[test]
+    fn record_line() {
+        let c = parse(&args("record shogi --moves 7g7f --format csa")).unwrap();
+        assert_eq!(
+            c,
+            Command::Record {
+                game: GameArgs {
+                    variant: "shogi".into(),
+                    fen: None,
+                    moves: vec!["7g7f".into()],
+                    options: vec![],
+                },
+                format: RecordFormat::Csa,
+            }
+        );
+        let c = parse(&args("record chess")).unwrap();
+        assert!(matches!(
+            c,
+            Command::Record {
+                format: RecordFormat::Pgn,
+                ..
+            }
         ));
     }
 }

@@ -1,7 +1,7 @@
 //! The commands, each generic over the ruleset's position type through the registry's visitor.
 
-use crate::args::{CliError, Command, GameArgs, USAGE};
-use chaturanga_notation::{pgn, san};
+use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
+use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{Game, MoveError, RuleOptions, Ruleset, perft, perft_divide};
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
@@ -61,7 +61,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Moves { game, notation } => run_game(game, Action::Moves { notation }, out)?,
         Command::Fen(game) => run_game(game, Action::Fen, out)?,
         Command::Status(game) => run_game(game, Action::Status, out)?,
-        Command::Pgn(game) => run_game(game, Action::Pgn, out)?,
+        Command::Pgn(game) => run_game(game, Action::Record(RecordFormat::Pgn), out)?,
+        Command::Record { game, format } => run_game(game, Action::Record(format), out)?,
     }
     Ok(())
 }
@@ -78,7 +79,7 @@ enum Action {
     Moves { notation: Option<String> },
     Fen,
     Status,
-    Pgn,
+    Record(RecordFormat),
 }
 
 struct WithGame {
@@ -181,9 +182,27 @@ impl Visitor for WithGame {
                 text.push_str(&game.status().to_string());
                 text.push('\n');
             }
-            Action::Pgn => {
+            Action::Record(RecordFormat::Pgn) => {
                 let tags = pgn::Tags::for_game(info.id, &game);
                 text.push_str(&pgn::write(&game, &tags).map_err(input)?);
+            }
+            Action::Record(format) => {
+                let (name, notation) = match format {
+                    RecordFormat::Kif => ("KIF", "kif"),
+                    _ => ("CSA", "csa"),
+                };
+                if !position.notations().contains(&notation) {
+                    return Err(input(format!(
+                        "{} has no {name} records (they need the {notation} move notation, which shogi has)",
+                        info.id
+                    )));
+                }
+                let tags = record::Tags::default();
+                let written = match format {
+                    RecordFormat::Kif => kif::write(&game, &tags),
+                    _ => csa::write(&game, &tags),
+                };
+                text.push_str(&written.map_err(input)?);
             }
         }
         Ok(text)

@@ -128,6 +128,30 @@ fn pgn_export() {
 }
 
 #[test]
+fn shogi_records() {
+    let moves = ["--moves", "7g7f", "3c3d", "8h2b", "3a2b"];
+    let kif = stdout(&[&["record", "shogi", "--format", "kif"], &moves[..]].concat());
+    assert!(kif.contains("手合割：平手\n"), "{kif}");
+    assert!(
+        kif.contains("   3 ２二角不成(88)\n   4 同　銀(31)\n"),
+        "{kif}"
+    );
+    let csa = stdout(&[&["record", "shogi", "--format", "csa"], &moves[..]].concat());
+    assert!(
+        csa.starts_with("V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-3122GI\n"),
+        "{csa}"
+    );
+    // Moves may be given in those notations too.
+    assert_eq!(
+        stdout(&["fen", "shogi", "--moves", "+7776FU", "３四歩(33)"]),
+        stdout(&["fen", "shogi", "--moves", "7g7f", "3c3d"])
+    );
+    assert!(stdout(&["record", "shogi"]).contains("[Variant \"shogi\"]"));
+    assert!(error(&["record", "chess", "--format", "kif"]).contains("no KIF records"));
+    assert!(error(&["record", "xiangqi", "--format", "csa"]).contains("no CSA records"));
+}
+
+#[test]
 fn bad_input_is_a_one_line_error() {
     assert!(error(&["perft", "nochess", "1"]).contains("unknown variant"));
     let catalogue = stdout(&["variants", "--all"]);

@@ -1,0 +1,632 @@
+//! CSA game records (CSA standard file format V2.2): `V2.2`, player names (`N+`, `N-`),
+//! `$` items, the start position (`PI` for the standard start, otherwise `P1`..`P9` rows,
+//! `P+`/`P-` pieces in hand and the `+`/`-` player to move), one move per line (`+7776FU`) and
+//! the ending (`%TORYO`, `%TSUMI`, `%SENNICHITE`, `%KACHI`, ...).
+//!
+//! Moves are written and read by the ruleset's `csa` notation ([`Position::write_move`]); the
+//! record converts the position to and from SFEN. Reading also takes several games separated
+//! by `/`, statements joined by `,`, times (`T12`), comments (`'`), `PI` with pieces removed
+//! (`PI82HI22KA`) and `P+` / `P-` placements on the board and `00AL` (the rest in hand).
+
+use crate::record::{
+    self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags, cut,
+};
+use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
+
+const FORMAT: &str = "CSA";
+const NOTATION: &str = "csa";
+
+/// CSA piece codes in SFEN kind order `K R B G S N L P +R +B +S +N +L +P`.
+const PIECES: [&str; 14] = [
+    "OU", "HI", "KA", "KI", "GI", "KE", "KY", "FU", "RY", "UM", "NG", "NK", "NY", "TO",
+];
+
+/// How many pieces of each hand kind (`R B G S N L P`) a set has.
+const SET: [u32; 7] = [2, 2, 4, 4, 4, 4, 18];
+
+/// Header items for the common tags (tag name, CSA item).
+const KEYS: [(&str, &str); 5] = [
+    ("Black", "N+"),
+    ("White", "N-"),
+    ("Event", "$EVENT"),
+    ("Site", "$SITE"),
+    ("Date", "$START_TIME"),
+];
+
+/// The unpromoted kind (1 to 7, `R` to `P`) a kind goes to hand as; 0 for the king.
+fn base_kind(kind: usize) -> usize {
+    match kind {
+        8 => 1,
+        9 => 2,
+        10 => 4,
+        11 => 5,
+        12 => 6,
+        13 => 7,
+        k => k,
+    }
+}
+
+fn sign(player: u8) -> char {
+    if player == 0 { '+' } else { '-' }
+}
+
+/// The position as `P1`..`P9` rows, `P+` / `P-` hands and the player to move.
+fn position_lines(grid: &Grid) -> String {
+    let mut out = String::new();
+    for (r, row) in grid.cells.iter().enumerate() {
+        out.push_str(&format!("P{}", r + 1));
+        for cell in row {
+            match cell {
+                None => out.push_str(" * "),
+                Some((player, kind)) => {
+                    out.push(sign(*player));
+                    out.push_str(PIECES[*kind]);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for player in 0..2u8 {
+        let hand = &grid.hands[player as usize];
+        if hand.iter().all(|&n| n == 0) {
+            continue;
+        }
+        out.push('P');
+        out.push(sign(player));
+        for (i, &n) in hand.iter().enumerate() {
+            for _ in 0..n {
+                out.push_str("00");
+                out.push_str(PIECES[i + 1]);
+            }
+        }
+        out.push('\n');
+    }
+    out.push(sign(grid.side));
+    out.push('\n');
+    out
+}
+
+/// Writes a game as CSA. `tags`: `Black` and `White` become `N+` / `N-`, `Event`, `Site`
+/// and `Date` `$EVENT`, `$SITE` and `$START_TIME`, other tags with ASCII names `$NAME`
+/// (upper case); the rest are left out. The ruleset needs the `csa` move notation.
+pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordError> {
+    let (grid, moves) = record::moves_for(game, NOTATION, FORMAT)?;
+    let mut out = String::from("V2.2\n");
+    let mut items: Vec<String> = Vec::new();
+    for (name, value) in &tags.0 {
+        let value = value.replace(['\n', '\r'], " ");
+        match KEYS.iter().find(|(tag, _)| tag == name) {
+            Some((_, key)) if key.starts_with('N') => items.push(format!("{key}{value}")),
+            Some((_, key)) => items.push(format!("{key}:{value}")),
+            None if !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                items.push(format!("${}:{value}", name.to_ascii_uppercase()))
+            }
+            None => {}
+        }
+    }
+    // Names come before the `$` items.
+    items.sort_by_key(|i| !i.starts_with('N'));
+    for item in items {
+        out.push_str(&item);
+        out.push('\n');
+    }
+    if grid.is_standard() {
+        out.push_str("PI\n+\n");
+    } else {
+        out.push_str(&position_lines(&grid));
+    }
+    for m in &moves {
+        out.push_str(m);
+        out.push('\n');
+    }
+    if let Some(ending) = record::ending(game) {
+        let illegal = |loser: usize| format!("%{}ILLEGAL_ACTION", sign(loser as u8));
+        let line = match ending {
+            Ending::Checkmate { .. } => "%TSUMI".to_string(),
+            Ending::Resignation { .. } => "%TORYO".to_string(),
+            Ending::Sennichite => "%SENNICHITE".to_string(),
+            Ending::PerpetualCheck { winner } | Ending::FailedDeclaration { winner } => {
+                illegal(1 - winner)
+            }
+            Ending::Declared { .. } => "%KACHI".to_string(),
+            Ending::Impasse { .. } => "%JISHOGI".to_string(),
+            Ending::Draw => "%HIKIWAKE".to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// A CSA square (`77`) as (row, column) of the grid; `None` for `00` (the hand).
+fn square(text: &str) -> Result<Option<(usize, usize)>, String> {
+    let b = text.as_bytes();
+    if b.len() != 2 || !b.iter().all(u8::is_ascii_digit) {
+        return Err(format!("bad square {:?}", cut(text)));
+    }
+    let (file, rank) = ((b[0] - b'0') as usize, (b[1] - b'0') as usize);
+    match (file, rank) {
+        (0, 0) => Ok(None),
+        (1..=9, 1..=9) => Ok(Some((rank - 1, 9 - file))),
+        _ => Err(format!("bad square {:?}", cut(text))),
+    }
+}
+
+fn piece_code(text: &str) -> Result<usize, String> {
+    PIECES
+        .iter()
+        .position(|&p| p == text)
+        .ok_or_else(|| format!("unknown piece {:?}", cut(text)))
+}
+
+/// A game being read.
+struct Reader {
+    game: RecordGame,
+    seen: bool,
+    grid: Option<Grid>,
+    /// Which `P1`..`P9` rows were given (all of them by `PI`).
+    rows: [bool; 9],
+    side: Option<u8>,
+}
+
+impl Reader {
+    fn new() -> Reader {
+        Reader {
+            game: RecordGame::default(),
+            seen: false,
+            grid: None,
+            rows: [false; 9],
+            side: None,
+        }
+    }
+
+    fn grid(&mut self) -> &mut Grid {
+        self.grid.get_or_insert_with(Grid::empty)
+    }
+
+    /// One statement (a line, or a part of a line between commas).
+    fn statement(&mut self, s: &str) -> Result<(), String> {
+        let in_moves = !self.game.moves.is_empty() || self.game.end.is_some();
+        let before_moves = |what: &str| {
+            if in_moves {
+                Err(format!("{what} after the moves"))
+            } else {
+                Ok(())
+            }
+        };
+        if s.starts_with('V') || s.starts_with('T') {
+            return Ok(());
+        }
+        if let Some(name) = s.strip_prefix("N+").or_else(|| s.strip_prefix("N-")) {
+            let tag = if s.starts_with("N+") {
+                "Black"
+            } else {
+                "White"
+            };
+            self.game.tags.set(tag, name.trim());
+            return Ok(());
+        }
+        if let Some(item) = s.strip_prefix('$') {
+            let (key, value) = item
+                .split_once(':')
+                .ok_or_else(|| format!("item without ':' {:?}", cut(s)))?;
+            let name = KEYS
+                .iter()
+                .find(|(_, k)| k.strip_prefix('$') == Some(key))
+                .map_or(key, |(tag, _)| tag);
+            if self.game.tags.0.len() >= 256 {
+                return Err("too many items".to_string());
+            }
+            self.game.tags.set(name, value);
+            return Ok(());
+        }
+        if let Some(rest) = s.strip_prefix("PI") {
+            before_moves("a position")?;
+            if !rest.is_ascii() || rest.len() % 4 != 0 {
+                return Err(format!("bad PI line {:?}", cut(s)));
+            }
+            let mut grid = Grid::from_sfen(record::STANDARD_SFEN)?;
+            for chunk in rest.as_bytes().chunks(4) {
+                let chunk = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
+                let (r, c) = square(&chunk[..2])?
+                    .ok_or_else(|| format!("PI removes from a square, not {chunk:?}"))?;
+                let kind = piece_code(&chunk[2..])?;
+                if grid.cells[r][c].map(|(_, k)| k) != Some(kind) {
+                    return Err(format!("PI: no {} on {}", &chunk[2..], &chunk[..2]));
+                }
+                grid.cells[r][c] = None;
+            }
+            self.grid = Some(grid);
+            self.rows = [true; 9];
+            return Ok(());
+        }
+        if let Some(rest) = s.strip_prefix('P') {
+            before_moves("a position")?;
+            if !s.is_ascii() {
+                return Err(format!("bad position line {:?}", cut(s)));
+            }
+            let mut chars = rest.chars();
+            match chars.next() {
+                Some(d @ '1'..='9') => {
+                    let r = (d as u8 - b'1') as usize;
+                    let cells = format!("{:<27}", chars.as_str());
+                    if cells.len() != 27 {
+                        return Err(format!("a board row has 9 cells: {:?}", cut(s)));
+                    }
+                    let mut row = [None; 9];
+                    for (c, chunk) in cells.as_bytes().chunks(3).enumerate() {
+                        let chunk = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
+                        if chunk.trim() == "*" {
+                            continue;
+                        }
+                        let player = match chunk.as_bytes()[0] {
+                            b'+' => 0u8,
+                            b'-' => 1,
+                            _ => return Err(format!("bad board cell {chunk:?}")),
+                        };
+                        row[c] = Some((player, piece_code(&chunk[1..])?));
+                    }
+                    self.grid().cells[r] = row;
+                    self.rows[r] = true;
+                }
+                Some(side @ ('+' | '-')) => {
+                    let player = u8::from(side == '-');
+                    let rest = chars.as_str();
+                    if rest.len() % 4 != 0 {
+                        return Err(format!("bad placement line {:?}", cut(s)));
+                    }
+                    for chunk in rest.as_bytes().chunks(4) {
+                        let chunk = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
+                        let place = square(&chunk[..2])?;
+                        if &chunk[2..] == "AL" {
+                            if place.is_some() {
+                                return Err("AL goes to the hand (00AL)".to_string());
+                            }
+                            self.rest_to_hand(player);
+                            continue;
+                        }
+                        let kind = piece_code(&chunk[2..])?;
+                        match place {
+                            Some((r, c)) => self.grid().cells[r][c] = Some((player, kind)),
+                            None if (1..=7).contains(&kind) => {
+                                let n = &mut self.grid().hands[player as usize][kind - 1];
+                                *n = (*n + 1).min(MAX_IN_HAND);
+                            }
+                            None => return Err(format!("{} cannot be in hand", &chunk[2..])),
+                        }
+                    }
+                }
+                _ => return Err(format!("unrecognised position line {:?}", cut(s))),
+            }
+            return Ok(());
+        }
+        if s == "+" || s == "-" {
+            before_moves("the player to move")?;
+            self.side = Some(u8::from(s == "-"));
+            return Ok(());
+        }
+        if s.starts_with(['+', '-']) {
+            if self.game.end.is_some() {
+                return Err("a move after the end of the game".to_string());
+            }
+            if s.len() > 16 {
+                return Err(format!("bad move {:?}", cut(s)));
+            }
+            if self.game.moves.len() >= MAX_MOVES {
+                return Err("too many moves in one game".to_string());
+            }
+            self.game.moves.push(s.to_string());
+            return Ok(());
+        }
+        if let Some(word) = s.strip_prefix('%') {
+            if word.is_empty()
+                || word.len() > 24
+                || !word
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || "_+-".contains(c))
+            {
+                return Err(format!("bad ending {:?}", cut(s)));
+            }
+            if self.game.end.is_none() {
+                self.game.end = Some(s.to_string());
+            }
+            return Ok(());
+        }
+        Err(format!("unrecognised line {:?}", cut(s)))
+    }
+
+    /// `00AL`: every piece of the set that is neither on the board nor in a hand goes to
+    /// `player`'s hand.
+    fn rest_to_hand(&mut self, player: u8) {
+        let grid = self.grid();
+        let mut used = [0u32; 7];
+        for row in &grid.cells {
+            for (_, kind) in row.iter().flatten() {
+                let base = base_kind(*kind);
+                if base > 0 {
+                    used[base - 1] += 1;
+                }
+            }
+        }
+        for hand in &grid.hands {
+            for (i, n) in hand.iter().enumerate() {
+                used[i] += n;
+            }
+        }
+        for i in 0..7 {
+            let n = &mut grid.hands[player as usize][i];
+            *n = (*n + SET[i].saturating_sub(used[i])).min(MAX_IN_HAND);
+        }
+    }
+
+    /// The finished game.
+    fn finish(self) -> Result<RecordGame, String> {
+        let mut game = self.game;
+        if let Some(mut grid) = self.grid {
+            // Rows are all given, or none (placements on an empty board).
+            if self.rows.contains(&true)
+                && let Some(r) = self.rows.iter().position(|&seen| !seen)
+            {
+                return Err(format!("the position has no row P{}", r + 1));
+            }
+            grid.side = self.side.unwrap_or(0);
+            if !grid.is_standard() {
+                game.start = Some(grid.to_sfen());
+            }
+        } else if self.side == Some(1) {
+            let mut grid = Grid::from_sfen(record::STANDARD_SFEN)?;
+            grid.side = 1;
+            game.start = Some(grid.to_sfen());
+        }
+        Ok(game)
+    }
+}
+
+/// Reads CSA text: one game, or several separated by `/` lines.
+pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
+    if text.len() > MAX_RECORD_LEN {
+        return Err(RecordError::TooLarge {
+            format: FORMAT,
+            len: text.len(),
+        });
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut games = Vec::new();
+    let mut reader = Reader::new();
+    let mut last_line = 0;
+    for (n, raw) in text.lines().enumerate() {
+        last_line = n + 1;
+        let syntax = |message: String| RecordError::Syntax {
+            format: FORMAT,
+            line: n + 1,
+            message,
+        };
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.starts_with('\'') {
+            continue;
+        }
+        if line.trim() == "/" {
+            if reader.seen {
+                games.push(reader.finish().map_err(syntax)?);
+            }
+            reader = Reader::new();
+            continue;
+        }
+        reader.seen = true;
+        // Statements joined by commas (moves, times, endings); names, items and position
+        // lines are whole lines.
+        if line.starts_with(['+', '-', 'T', '%']) {
+            for part in line.split(',') {
+                let part = part.trim();
+                if !part.is_empty() {
+                    reader.statement(part).map_err(syntax)?;
+                }
+            }
+        } else {
+            reader.statement(line).map_err(syntax)?;
+        }
+    }
+    if reader.seen {
+        games.push(reader.finish().map_err(|message| RecordError::Syntax {
+            format: FORMAT,
+            line: last_line,
+            message,
+        })?);
+    }
+    Ok(games)
+}
+
+/// Plays a parsed game's moves from its start position (see [`record::RecordGame`]).
+pub fn replay<P: Ruleset>(
+    game: &RecordGame,
+    options: &RuleOptions,
+) -> Result<Game<P>, RecordError> {
+    record::replay(game, options, NOTATION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chaturanga_rules::{Outcome, Reason, Status};
+    use chaturanga_variants::shogi::ShogiPosition;
+
+    fn options() -> RuleOptions {
+        RuleOptions::parse::<&str>(ShogiPosition::option_specs(), &[]).unwrap()
+    }
+
+    fn game_from(sfen: Option<&str>, moves: &[&str]) -> Game<ShogiPosition> {
+        let o = options();
+        let start = match sfen {
+            Some(s) => ShogiPosition::from_fen_with(&o, s).unwrap(),
+            None => ShogiPosition::start_position(&o).unwrap(),
+        };
+        let mut game = Game::new(start);
+        for m in moves {
+            game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        game
+    }
+
+    const MOVES: [&str; 12] = [
+        "7g7f", "3c3d", "8h2b", "3a2b", "B*4e", "6c6d", "4e6c+", "6a6b", "6c6b", "7a6b", "G*3c",
+        "B*5e",
+    ];
+
+    #[test]
+    fn round_trip_with_captures_promotions_and_drops() {
+        let mut game = game_from(None, &MOVES);
+        game.end(Outcome::loss(2, 0, Reason::Resignation));
+        let mut tags = Tags::default();
+        tags.set("Event", "test");
+        tags.set("Black", "Sente");
+        tags.set("White", "Gote");
+        tags.set("Date", "2024/01/01 10:00:00");
+        let text = write(&game, &tags).unwrap();
+        let expected = "V2.2\nN+Sente\nN-Gote\n$EVENT:test\n$START_TIME:2024/01/01 10:00:00\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-3122GI\n+0045KA\n-6364FU\n+4563UM\n-6162KI\n+6362UM\n-7162GI\n+0033KI\n-0055KA\n%TORYO\n";
+        assert_eq!(text, expected);
+        let parsed = parse(&text).unwrap();
+        assert_eq!(parsed.len(), 1);
+        let g = &parsed[0];
+        assert_eq!(g.start, None);
+        assert_eq!(g.tags.get("White"), Some("Gote"));
+        assert_eq!(g.tags.get("Event"), Some("test"));
+        assert_eq!(g.end.as_deref(), Some("%TORYO"));
+        let again: Game<ShogiPosition> = replay(g, &options()).unwrap();
+        assert_eq!(again.moves(), game.moves());
+        assert_eq!(again.position().fen(), game.position().fen());
+        assert_eq!(again.status(), game.status());
+    }
+
+    #[test]
+    fn non_standard_start_through_position_lines() {
+        let sfen = "lnsgk2nl/1r4+S2/p1pppp1pp/6p2/9/2P6/PP1PPPPPP/7+r1/LNSGKGSNL w BS2p 1";
+        let game = game_from(Some(sfen), &["P*8e", "S*5e", "2h2i"]);
+        let text = write(&game, &Tags::default()).unwrap();
+        let expected = "V2.2\nP1-KY-KE-GI-KI-OU *  * -KE-KY\nP2 * -HI *  *  *  * +NG *  * \nP3-FU * -FU-FU-FU-FU * -FU-FU\nP4 *  *  *  *  *  * -FU *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  * +FU *  *  *  *  *  * \nP7+FU+FU * +FU+FU+FU+FU+FU+FU\nP8 *  *  *  *  *  *  * -RY * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\nP+00KA00GI\nP-00FU00FU\n-\n-0085FU\n+0055GI\n-2829RY\n";
+        assert_eq!(text, expected);
+        let parsed = parse(&text).unwrap();
+        assert_eq!(parsed[0].start.as_deref(), Some(sfen));
+        let again: Game<ShogiPosition> = replay(&parsed[0], &options()).unwrap();
+        assert_eq!(again.moves(), game.moves());
+        assert_eq!(again.position().fen(), game.position().fen());
+    }
+
+    #[test]
+    fn endings() {
+        let mate = game_from(Some("7nk/9/7G1/9/9/9/9/9/K8 b G 1"), &["G*1b"]);
+        assert!(
+            write(&mate, &Tags::default())
+                .unwrap()
+                .ends_with("+0012KI\n%TSUMI\n")
+        );
+        let cycle = ["5i4h", "5a6b", "4h5i", "6b5a"];
+        let twelve: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let text = write(&game_from(None, &twelve), &Tags::default()).unwrap();
+        assert!(text.ends_with("-6251OU\n%SENNICHITE\n"), "{text}");
+        let cycle = ["5e4e", "4a5a", "4e5e", "5a4a"];
+        let twelve: Vec<&str> = cycle.iter().cycle().take(12).copied().collect();
+        let checks = game_from(Some("5k3/9/9/9/4R4/9/9/9/K8 b - 1"), &twelve);
+        assert!(
+            write(&checks, &Tags::default())
+                .unwrap()
+                .ends_with("%+ILLEGAL_ACTION\n")
+        );
+        // A declaration under the 27-point rule.
+        let o = RuleOptions::parse(ShogiPosition::option_specs(), &["impasse=declare27"]).unwrap();
+        let start =
+            ShogiPosition::from_fen_with(&o, "RRBBKGGSS/+N+N7/9/9/9/9/9/9/4k4 b 2P2g2s2n4l16p 1")
+                .unwrap();
+        let mut declared = Game::new(start);
+        declared.perform("win").unwrap();
+        let text = write(&declared, &Tags::default()).unwrap();
+        assert!(text.ends_with("+\n%KACHI\n"), "{text}");
+        let again: Game<ShogiPosition> = replay(&parse(&text).unwrap()[0], &o).unwrap();
+        assert_eq!(again.status(), declared.status());
+        assert!(matches!(again.status(), Status::Over(o) if o.reason == Reason::Declaration));
+    }
+
+    #[test]
+    fn reads_other_forms() {
+        let text = "'comment\nV2.2\nN+A\nN-B\n$EVENT:e\n$OPENING:YAGURA\nPI82HI22KA\n-\n-3334FU,T1\n+7776FU\nT3\n%CHUDAN\n/\nV2.2\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA *\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  *\nP5 *  *  *  *  *  *  *  *  *\nP6 *  *  *  *  *  *  *  *  *\nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI *\nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n+2726FU\n";
+        let games = parse(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tags.get("OPENING"), Some("YAGURA"));
+        assert_eq!(
+            games[0].start.as_deref(),
+            Some("lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")
+        );
+        assert_eq!(games[0].moves, ["-3334FU", "+7776FU"]);
+        assert_eq!(games[0].end.as_deref(), Some("%CHUDAN"));
+        assert_eq!(games[1].start, None);
+        let g: Game<ShogiPosition> = replay(&games[1], &options()).unwrap();
+        assert_eq!(
+            g.position().fen(),
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/7P1/PPPPPPP1P/1B5R1/LNSGKGSNL w - 2"
+        );
+        // Placements and 00AL.
+        let tsume = "P-11OU\nP+22KI\nP+00KI\nP-00AL\n+\n+0012KI\n%TSUMI\n";
+        let g = &parse(tsume).unwrap()[0];
+        assert_eq!(
+            g.start.as_deref(),
+            Some("8k/7G1/9/9/9/9/9/9/9 b G2r2b2g4s4n4l18p 1")
+        );
+    }
+
+    #[test]
+    fn errors() {
+        let syntax = |text: &str| matches!(parse(text), Err(RecordError::Syntax { .. }));
+        assert!(syntax("Q\n"));
+        assert!(syntax("PI82KA\n"));
+        assert!(syntax("P1-KY\n"));
+        assert!(syntax("P+00OU\n"));
+        assert!(syntax("P+99XX\n"));
+        assert!(syntax("$EVENT\n"));
+        assert!(syntax("+7776FU\n%TORYO\n+3334FU\n"));
+        assert!(syntax("+7776FU\nPI\n"));
+        assert!(syntax("P1 *  *  *  *  *  *  *  *  * \n"));
+        assert!(syntax("%toryo\n"));
+        assert!(parse("").unwrap().is_empty());
+        assert!(matches!(
+            parse(&" ".repeat(MAX_RECORD_LEN + 1)),
+            Err(RecordError::TooLarge { .. })
+        ));
+        let bad = parse("PI\n+\n+7775FU\n").unwrap();
+        assert!(matches!(
+            replay::<ShogiPosition>(&bad[0], &options()),
+            Err(RecordError::Move { ply: 1, .. })
+        ));
+        let wrong_side = parse("PI\n+\n-3334FU\n").unwrap();
+        assert!(matches!(
+            replay::<ShogiPosition>(&wrong_side[0], &options()),
+            Err(RecordError::Move { ply: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn damaged_text_gives_errors_not_panics() {
+        let sfen = "lnsgk2nl/1r4+S2/p1pppp1pp/6p2/9/2P6/PP1PPPPPP/7+r1/LNSGKGSNL w BS2p 1";
+        let mut tags = Tags::default();
+        tags.set("Black", "A");
+        let mut texts = vec![write(&game_from(None, &MOVES), &tags).unwrap()];
+        texts.push(write(&game_from(Some(sfen), &["P*8e", "S*5e"]), &tags).unwrap());
+        for text in texts {
+            let chars: Vec<(usize, char)> = text.char_indices().collect();
+            for (i, &(at, c)) in chars.iter().enumerate() {
+                let replacement = ["", "x", "9", "|", "同", "　", "\n", "+", "%"][i % 9];
+                let damaged = [
+                    text[..at].to_string(),
+                    format!("{}{replacement}{}", &text[..at], &text[at + c.len_utf8()..]),
+                ];
+                for d in damaged {
+                    if let Ok(games) = parse(&d) {
+                        for g in games {
+                            let _ = replay::<ShogiPosition>(&g, &options());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
