@@ -15,6 +15,17 @@ A config is one of our rulesets under some rule options, reproduced by a pyffish
   losing-lichess       antichess (built-in)            losing en-passant=on king-promotion=on
   maharajah            maharajah-seed (ini)            maharajah
   chess                chess (built-in)                chess (a sanity check of the set-up)
+  xiangqi              xiangqi (built-in)              xiangqi
+  shogi                shogi (built-in)                shogi
+  minishogi            minishogi (built-in)            minishogi
+  torishogi            torishogi-seed (ini)            torishogi
+  torishogi-two        torishogi (built-in)            torishogi swallows-per-file=2
+  yarishogi            yarishogi (built-in)            yarishogi
+
+The shogi-family configs differ from our defaults only in repetition rules (Fairy-Stockfish's
+minishogi: a plain fourfold repetition loses for Black; torishogi: the repeater loses;
+yarishogi: the game ends at the third occurrence), which never change a legal move list, and
+in the drop mates below. Their lines are converted to our SFEN and USI (see "Shogi family").
 
 The "(ini)" variants are defined in `pyffish-seed-variants.ini` next to this script (a copy of
 `shared/reference/pyffish-seed-variants.ini`), loaded with `pyffish.load_variant_config`.
@@ -65,6 +76,53 @@ Conventions of pyffish 0.0.90, checked by hand for these variants:
     losing configs (the side to move wins) `all-pieces-lost` when the side to move has no
     piece left on the board, `no-legal-moves` otherwise. pyffish does not tell these two
     apart (both are +VALUE_MATE); the reason comes from the FEN.
+  * Xiangqi: FEN letters as in our FEN (`r n b a k c p`, Red upper case, `w` for Red to move),
+    the castling and en passant fields are always `-`, the fifth field counts plies since the
+    last capture (soldier moves do not reset it) and the sixth the move number, exactly as
+    ours; nothing is normalised. Cells are our a1-i10 (`b3b10`). With no legal move the side
+    to move loses (game_result -VALUE_MATE both in and out of check), written `checkmate` or
+    `stalemate` as above. pyffish's own repetition rules (perpetual check / chase) end games
+    in its engine but not its legal move lists, so the playouts run through repetitions like
+    through the other draw rules.
+
+Shogi family (shogi, minishogi, torishogi, torishogi-two, yarishogi), checked by hand with
+pyffish 0.0.90; the mapping is the one of the Board sections of shared/rules/<id>.md:
+  * pyffish's FEN is `<board>[<hand>] <side> - - <halfmove clock> <fullmove>` (its start FENs
+    `<board>[-] w 0 1`, without the castling and en passant fields). The board text is the
+    SFEN board unchanged (same letters, `+X` for promoted pieces, rank a / White's back rank
+    first, files from Black's left, i.e. file 9 (7, 5) first). The side is `w` for the first
+    player (our Black, SFEN `b`) and `b` for the second (SFEN `w`). The hand lists each piece
+    in hand as one letter, upper case for Black, in no fixed order (`[SPPp]`, `[]` when
+    empty, `[-]` in start FENs); SFEN counts them in each ruleset's hand order (shogi
+    R B G S N L P, minishogi R B G S P, torishogi F C P L R S, yarishogi R B N P: the order of
+    `captures_to_hand` in our rulesets), Black's first, `2P` for two, `-` for none.
+    CONVERSION: board kept, side swapped, hand recounted in our order; the SFEN move number
+    (plies from 1) is the start position's plus the plies pyffish has counted since it,
+    2 * (fullmove - 1) + (1 if `b` to move), from its fullmove and side fields. pyffish's
+    halfmove clock is dropped (SFEN has none). The SFEN positions of interest below are
+    converted the other way (fullmove = (SFEN number + 1) // 2, halfmove clock 0).
+  * Cells: pyffish uses file letters a.. from Black's left and ranks 1.. from Black's side;
+    USI numbers files from Black's right and letters ranks from White's side. On a board of
+    F files and R ranks, pyffish `<letter><rank>` = USI `<F - index(letter)><letter
+    number R - rank>` (a = index 0): shogi c3 = 7g, e9 = 5a, i1 = 1i; torishogi d1 = 4g.
+    Moves: `c3c4` = `7g7f`; promotions end in `+` as in USI (`b2h8+` = `8h2b+`), declined
+    optional promotions are listed without it, compulsory ones only with it; drops are
+    `P@e5` for both sides (upper-case letter) = USI `P*5e`. Nothing else occurs.
+  * UCHIFUZUME (a rules difference, not a bug of either side): pyffish lists a pawn drop
+    (shogi, minishogi) or swallow drop (torishogi) that leaves the opponent in check without
+    a legal move, and scores it as lost for the dropper; our rules forbid the drop (shogi.md
+    "Drops" 3 and Decision 6, minishogi.md "Drops" and Decision 6, torishogi.md "Drops" 3 and
+    Decision 9; shared/reference/README.md). CONVERSION: such drops are removed from pyffish's
+    list before it is compared and before a move is chosen. A pawn or swallow attacks only
+    the cell straight ahead and a drop uncovers nothing, so the only candidate is the drop
+    on the cell in front of the enemy king; it is removed when pyffish says that after it the
+    opponent is in check (gives_check) and has no legal move. Yari shogi allows drop mates
+    (yarishogi.md "Drops" 3, Decision 4): nothing is removed there.
+  * Results: with no legal move the side to move loses (shogi.md Decision 12; the other rules
+    files' "End of game"): game_result is -VALUE_MATE then, written `checkmate` or
+    `stalemate` by gives_check as for chess. When pyffish's only moves were removed drop
+    mates, pyffish has no result to give; the side to move loses by the same rule, with the
+    reason from gives_check. Repetitions are played through as for the other configs.
 
 Cost: every pyffish call re-initialises the variant (UCI::init_variant), about 3 ms, so a
 position costs about 6 ms whatever the board. A summary goes to stderr.
@@ -101,6 +159,45 @@ LOSING_FENS = [
     "8/8/8/8/8/8/3k4/4K3 w - - 0 1",
     "8/1P6/8/8/8/8/8/k7 w - - 0 1",
     "8/8/8/8/8/8/8/K5r1 w - - 0 1",
+]
+
+# Scenarios of shogi.md (2-11, 13-15; 11 is stalemated), SFEN.
+SHOGI_FENS = [
+    "4k4/9/9/9/9/9/4P4/9/4K4 b P 1",
+    "8k/6+R2/9/9/9/9/9/9/K8 w - 1",
+    "4k4/9/9/9/9/9/4+P4/9/4K4 b P 1",
+    "4k4/9/9/9/9/9/9/9/4K4 b NLP 1",
+    "4k4/6P2/9/7N1/9/9/9/9/4K4 b - 1",
+    "7nk/9/7G1/9/9/9/9/9/K8 b P 1",
+    "9/4K4/9/9/9/9/9/4k4/9 b 2RB2G2S2N2L7Pb2g2s2n2l11p 1",
+    "RRBBKGGSS/+N+N7/9/9/9/9/9/9/4k4 b 2P2g2s2n4l16p 1",
+    "4k4/9/5S3/9/9/9/9/9/4K4 b - 1",
+    "4k4/9/9/9/9/9/9/9/4K4 b S 1",
+    "7nk/9/7G1/9/9/9/9/9/K8 b G 1",
+    "7nk/9/7GP/9/9/9/9/9/K8 b - 1",
+    "7nk/9/9/9/9/9/9/9/K8 b P 1",
+    "5k3/9/9/9/4R4/9/9/9/K8 b - 1",
+]
+
+# Scenarios of torishogi.md (2-11, 13) and a mate by a falcon, SFEN. In scenarios 2 and 3 the
+# quail on 4d attacks White's phoenix on 4a with Black to move, so the phoenix stands on 6a;
+# in scenario 11 the eagle on 4d attacks 7a: the phoenix stands on 6a there too.
+TORISHOGI_FENS = [
+    "1k5/7/7/3L3/7/7/3K3 b - 1",
+    "5pk/6F/5C1/7/7/7/K6 w - 2",
+    "1k5/7/7/3R3/7/7/3K3 b - 1",
+    "3k3/7/3S3/3P3/7/7/K6 b - 1",
+    "5pk/7/5C1/7/7/7/K6 b S 1",
+    "3k3/7/7/7/7/7/K6 b SF 1",
+    "3k3/7/7/4S2/7/7/K6 b S 1",
+    "3k3/7/7/4S2/7/4S2/K6 b S 1",
+    "3k3/7/2S4/7/7/7/K6 b - 1",
+    "3k3/7/1F5/7/7/7/K6 b - 1",
+    "3k3/7/4s2/7/7/7/K6 b S 1",
+    "3k3/7/7/4+S2/7/7/K6 b S 1",
+    "k6/7/7/3+S3/7/7/6K b - 1",
+    "1k5/7/7/3+F3/7/7/6K b - 1",
+    "3k3/7/+F6/7/7/7/K6 b - 1",
 ]
 
 # config: (pyffish variant, kind of ending, positions of interest). Mostly the scenarios of the
@@ -169,6 +266,76 @@ CONFIGS = {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ],
     ),
+    # Scenarios 4-12 of xiangqi.md (scenario 8 stalemated, scenario 12 after the mating move),
+    # two of the repetition tests' start positions, and two of Fairy-Stockfish's perft
+    # positions.
+    "xiangqi": (
+        "xiangqi",
+        "check",
+        [
+            "3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1",
+            "4k4/3P1P3/9/9/9/9/9/9/9/3K5 b - - 0 1",
+            "3k5/9/9/9/9/9/9/9/3P5/2B1K4 w - - 0 1",
+            "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 1 1",
+            "5k3/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
+            "4k4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1",
+            "5k3/9/9/9/4P4/9/4P4/9/9/3K5 w - - 0 1",
+            "4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+            "3k1a2c/R3a3c/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "3k1r3/5c3/9/5R3/9/9/9/5K3/9/3C5 w - - 0 1",
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+            "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+        ],
+    ),
+    # Shogi family: positions of interest in OUR SFEN (converted for pyffish), mostly the
+    # scenarios of the rules files; the second one of each list is over (no legal move).
+    "shogi": ("shogi", "shogi", SHOGI_FENS),
+    # Scenarios 2-6 and 8-10 of minishogi.md, 10 after the mating drop.
+    "minishogi": (
+        "minishogi",
+        "shogi",
+        [
+            "k4/5/2S2/5/4K b - 1",
+            "3rk/4G/3G1/5/K4 w - 2",
+            "k4/2S2/5/5/4K b - 1",
+            "2S1k/5/5/5/K4 b - 1",
+            "k4/2P2/5/5/4K b P 1",
+            "3rk/5/3G1/5/K4 b P 1",
+            "3gk/5/3G1/5/K4 b P 1",
+            "4k/2r2/5/5/1K3 w - 1",
+            "4k/2p2/2+B2/5/K4 w - 1",
+            "3rk/5/3G1/5/K4 b G 1",
+        ],
+    ),
+    "torishogi": ("torishogi-seed", "shogi", TORISHOGI_FENS),
+    "torishogi-two": ("torishogi", "shogi", TORISHOGI_FENS),
+    # Scenarios 2-8 and 10 of yarishogi.md, 6 after the drop mate; in 2-4 the piece on 4e
+    # attacks White's king on 4a with Black to move, so the king stands on 6a.
+    "yarishogi": (
+        "yarishogi",
+        "shogi",
+        [
+            "1k5/7/7/7/3N3/7/7/7/K6 b - 1",
+            "5nk/6P/5+P1/7/7/7/7/7/K6 w - 2",
+            "1k5/7/7/7/3B3/7/7/7/K6 b - 1",
+            "1k5/7/7/7/3R3/7/7/7/K6 b - 1",
+            "3k3/7/7/7/3+P3/7/7/7/K6 b - 1",
+            "5nk/7/5+P1/7/7/7/7/7/K6 b P 1",
+            "3k3/7/7/7/7/7/3P3/7/K6 b P 1",
+            "3k3/7/7/7/7/7/7/7/K6 b NB 1",
+            "3k3/1R5/7/7/7/7/7/7/K6 b - 1",
+            "4k2/7/7/7/3R3/7/7/7/K6 b - 1",
+        ],
+    ),
+}
+
+# Shogi family: config -> (our hand order, the piece whose drop may not mate or None).
+SHOGI_FAMILY = {
+    "shogi": ("RBGSNLP", "P"),
+    "minishogi": ("RBGSP", "P"),
+    "torishogi": ("FCPLRS", "S"),
+    "torishogi-two": ("FCPLRS", "S"),
+    "yarishogi": ("RBNP", None),
 }
 
 MOVE = re.compile(r"^([a-z]+)([0-9]+)([a-z]+)([0-9]+)(.*)$")
@@ -192,6 +359,7 @@ class Stats:
     finished = 0
     ep_dropped = 0
     ep_kept = 0
+    drop_mates = 0
 
 
 def normalise_fen(variant, start, moves, fen, legal, stats):
@@ -235,6 +403,154 @@ def status(variant, kind, start, moves, fen):
     return f"{result} {reason}"
 
 
+# ---- Shogi family (see "Shogi family" in the docstring) -------------------------------------
+
+FSF_MOVE = re.compile(r"(?:([A-Za-z])@|([a-z])([0-9]+))([a-z])([0-9]+)(\+?)")
+FSF_HAND = re.compile(r"([0-9]*)([A-Za-z])")
+
+
+class Board:
+    """The size of a shogi-family board, from a FEN's board field (either dialect)."""
+
+    def __init__(self, board: str):
+        rows = board.split("/")
+        self.ranks = len(rows)
+        tokens = re.findall(r"[0-9]+|[A-Za-z]", rows[0])
+        self.files = sum(int(t) if t.isdigit() else 1 for t in tokens)
+
+    def usi_cell(self, file: str, rank: str) -> str:
+        """pyffish cell (file letter, rank digits) -> USI cell (`c3` -> `7g` on 9x9)."""
+        return f"{self.files - (ord(file) - ord('a'))}{chr(ord('a') + self.ranks - int(rank))}"
+
+    def usi_move(self, move: str) -> str:
+        """pyffish move -> USI: `c3c4` -> `7g7f`, `b2h8+` -> `8h2b+`, `P@e5` -> `P*5e`."""
+        m = FSF_MOVE.fullmatch(move)
+        if not m:
+            sys.exit(f"unexpected pyffish move {move!r}")
+        drop, ff, fr, tf, tr, promote = m.groups()
+        to = self.usi_cell(tf, tr)
+        if drop:
+            return f"{drop.upper()}*{to}"
+        return f"{self.usi_cell(ff, fr)}{to}{promote}"
+
+    def king_cell(self, board: str, king: str):
+        """The pyffish cell (file letter, rank) of the piece letter `king`, or None."""
+        for i, row in enumerate(board.split("/")):
+            file = 0
+            for token in re.findall(r"[0-9]+|\+?[A-Za-z]", row):
+                if token.isdigit():
+                    file += int(token)
+                    continue
+                if token == king:
+                    return chr(ord("a") + file), self.ranks - i
+                file += 1
+        return None
+
+
+def fsf_ply(fen: str) -> int:
+    """Plies since move 1 with the first player to move, from pyffish's side and fullmove."""
+    fields = fen.split(" ")
+    return 2 * (int(fields[-1]) - 1) + (1 if fields[1] == "b" else 0)
+
+
+def sfen_to_fsf(sfen: str) -> str:
+    """Our SFEN -> pyffish FEN (`... b S2Pp 1` -> `...[SPPp] w - - 0 1`)."""
+    board, side, hand, number = sfen.split(" ")
+    letters = "" if hand == "-" else "".join(
+        letter * int(count or 1) for count, letter in FSF_HAND.findall(hand)
+    )
+    fullmove = (int(number) + 1) // 2
+    return f"{board}[{letters}] {'w' if side == 'b' else 'b'} - - 0 {max(fullmove, 1)}"
+
+
+def fsf_to_sfen(fen: str, order: str, start_fen: str, start_number: int) -> str:
+    """pyffish FEN -> our SFEN: board kept, side swapped, hand recounted in `order`, move
+    number = the start's plus the plies pyffish counted since the start."""
+    fields = fen.split(" ")
+    m = re.fullmatch(r"([^\[]*)\[([^\]]*)\]", fields[0])
+    if not m or fields[1] not in ("w", "b"):
+        sys.exit(f"unexpected pyffish FEN {fen!r}")
+    board, hand = m.groups()
+    counts = {}
+    for count, letter in FSF_HAND.findall(hand.replace("-", "")):
+        counts[letter] = counts.get(letter, 0) + int(count or 1)
+    text = ""
+    for letter in [c for c in order] + [c.lower() for c in order]:
+        n = counts.pop(letter, 0)
+        text += (str(n) if n > 1 else "") + letter if n else ""
+    if counts:
+        sys.exit(f"pieces in hand outside the hand order {order}: {counts} in {fen!r}")
+    number = start_number + fsf_ply(fen) - fsf_ply(start_fen)
+    return f"{board} {'b' if fields[1] == 'w' else 'w'} {text or '-'} {number}"
+
+
+def drop_mates(variant, start, moves, fen, legal, piece, geometry, stats):
+    """The drops of `piece` in pyffish's list `legal` that our rules forbid (uchifuzume): after
+    them the opponent is in check and has no legal move. Only the drop straight in front of
+    the enemy king can give check (the piece attacks only the cell ahead: Betza fW)."""
+    if piece is None:
+        return set()
+    board = fen.split("[")[0]
+    black = fen.split(" ")[1] == "w"
+    king = geometry.king_cell(board, "k" if black else "K")
+    if king is None:
+        return set()
+    file, rank = king
+    drop = f"{piece}@{file}{rank - 1 if black else rank + 1}"
+    if drop not in legal:
+        return set()
+    after = moves + [drop]
+    if sf.gives_check(variant, start, after) and not sf.legal_moves(variant, start, after):
+        stats.drop_mates += 1
+        return {drop}
+    return set()
+
+
+def play_shogi(config, variant, fens, seed, games, max_plies, stats):
+    """The playouts of a shogi-family config, printed in our SFEN and USI."""
+    order, piece = SHOGI_FAMILY[config]
+    rng = random.Random(seed)
+    out = sys.stdout
+    for g in range(games):
+        if g % 2 == 0:
+            start = sf.start_fen(variant)
+            sfen_start, origin = fsf_to_sfen(start, order, start, 1), "start"
+        else:
+            sfen_start, origin = fens[(g // 2) % len(fens)], "fen"
+            start = sfen_to_fsf(sfen_start)
+        start_number = int(sfen_start.split(" ")[3])
+        geometry = Board(start.split(" ")[0].split("[")[0])
+        out.write(f"G\t{sfen_start}\t{origin}\n")
+        moves = []
+        while True:
+            theirs = sf.legal_moves(variant, start, moves)
+            fen = sf.get_fen(variant, start, moves)
+            legal = set(theirs) - drop_mates(
+                variant, start, moves, fen, theirs, piece, geometry, stats
+            )
+            texts = sorted((geometry.usi_move(m), m) for m in legal)
+            if legal:
+                st = "ongoing"
+            elif theirs:
+                # Only removed drop mates: no legal move for us, so the side to move loses.
+                loser_first = fen.split(" ")[1] == "w"
+                check = sf.gives_check(variant, start, moves)
+                st = f"{'0-1' if loser_first else '1-0'} {'checkmate' if check else 'stalemate'}"
+            else:
+                st = status(variant, "check", start, moves, fen)
+            sfen = fsf_to_sfen(fen, order, start, start_number)
+            out.write(f"P\t{sfen}\t{' '.join(t for t, _ in texts)}\t{st}\n")
+            stats.positions += 1
+            if not legal:
+                stats.finished += 1
+                break
+            if len(moves) >= max_plies:
+                break
+            text, move = rng.choice(texts)
+            out.write(f"M\t{text}\n")
+            moves.append(move)
+
+
 def main() -> None:
     if len(sys.argv) != 5 or sys.argv[1] not in CONFIGS:
         sys.exit(
@@ -248,7 +564,10 @@ def main() -> None:
     variant, kind, fens = CONFIGS[config]
     if variant not in sf.variants():
         sys.exit(f"pyffish does not know variant {variant} (is {INI} loaded?)")
+    shogi = kind == "shogi"
     for fen in fens:
+        if shogi:
+            fen = sfen_to_fsf(fen)
         if sf.validate_fen(fen, variant) != sf.FEN_OK:
             sys.exit(f"pyffish rejects {fen} for {variant}")
         # The side not to move must not be in check (pyffish accepts such FENs silently).
@@ -257,8 +576,16 @@ def main() -> None:
         fields[3] = "-"
         if sf.gives_check(variant, " ".join(fields), []):
             sys.exit(f"{fen}: the side not to move is in check")
-    rng = random.Random(seed)
     stats = Stats()
+    if shogi:
+        play_shogi(config, variant, fens, seed, games, max_plies, stats)
+        print(
+            f"{config} ({variant}): {games} games, {stats.positions} positions, "
+            f"{stats.finished} without legal moves; drop mates removed {stats.drop_mates}",
+            file=sys.stderr,
+        )
+        return
+    rng = random.Random(seed)
     out = sys.stdout
     for g in range(games):
         if g % 2 == 0:

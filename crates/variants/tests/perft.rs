@@ -109,3 +109,33 @@ fn outer() {
 fn renaissance() {
     run_file("renaissance");
 }
+
+#[test]
+fn congo() {
+    run_file("congo");
+}
+
+#[test]
+fn xiangqi() {
+    run_file("xiangqi");
+}
+
+#[test]
+fn shogi() {
+    run_file("shogi");
+}
+
+#[test]
+fn minishogi() {
+    run_file("minishogi");
+}
+
+#[test]
+fn torishogi() {
+    run_file("torishogi");
+}
+
+#[test]
+fn yarishogi() {
+    run_file("yarishogi");
+}

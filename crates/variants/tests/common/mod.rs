@@ -12,7 +12,9 @@ pub struct PerftCase {
     pub expected: Vec<(u32, u64)>,
 }
 
-/// Reads the `id` / `epd` / `options` / `perft` line format; `#` starts a comment.
+/// Reads the `id` / `epd` / `options` / `perft` line format; `#` starts a comment. `sfen` is a
+/// synonym of `epd` (the shogi family's fixtures); `fsf-fen` lines, Fairy-Stockfish's FEN of the
+/// same position kept for reference, are ignored.
 pub fn read_perft_file(text: &str) -> Vec<PerftCase> {
     let mut cases: Vec<PerftCase> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
@@ -28,7 +30,10 @@ pub fn read_perft_file(text: &str) -> Vec<PerftCase> {
                 options: Vec::new(),
                 expected: Vec::new(),
             }),
-            "epd" | "fen" => cases.last_mut().expect("epd after id").fen = value.to_string(),
+            "epd" | "fen" | "sfen" => {
+                cases.last_mut().expect("epd after id").fen = value.to_string()
+            }
+            "fsf-fen" => {}
             "options" => {
                 cases.last_mut().expect("options after id").options =
                     value.split_whitespace().map(str::to_string).collect()
