@@ -8,8 +8,9 @@ usage: chaturanga <command> [arguments]
 
 commands:
   variants [--all]                          list ruleset ids (--all: the whole catalogue with status)
-  perft <variant> <depth> [position] [--divide]
+  perft <variant> <depth> [position] [--divide] [--turns]
                                             count leaf nodes of the legal move tree
+                                            (--turns: one ply = a whole compound turn)
   moves <variant> [position] [--san | --notation NAME]
                                             legal moves, one per line, sorted (NAME: san, or the
                                             ruleset's own notation: wxf for xiangqi, csa or kif
@@ -44,6 +45,8 @@ pub enum Command {
         depth: u32,
         /// Split by root move.
         divide: bool,
+        /// Count whole turns instead of single moves (compound turns).
+        turns: bool,
     },
     /// `moves`.
     Moves {
@@ -166,7 +169,7 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
             })
         }
         "perft" => {
-            let flags = Flags::parse(rest, &["--divide"], GAME_FLAGS)?;
+            let flags = Flags::parse(rest, &["--divide", "--turns"], GAME_FLAGS)?;
             let [variant, depth] = flags.positionals::<2>("perft <variant> <depth>")?;
             let depth = depth
                 .parse::<u32>()
@@ -182,6 +185,7 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 game: flags.game(variant)?,
                 depth,
                 divide: flags.has("--divide"),
+                turns: flags.has("--turns"),
             })
         }
         "moves" => {
@@ -378,6 +382,7 @@ mod tests {
                 },
                 depth: 3,
                 divide: true,
+                turns: false,
             }
         );
     }

@@ -2,7 +2,9 @@
 
 use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
 use chaturanga_notation::{csa, kif, pgn, record, san};
-use chaturanga_rules::{Game, MoveError, RuleOptions, Ruleset, perft, perft_divide};
+use chaturanga_rules::{
+    Game, MoveError, RuleOptions, Ruleset, perft, perft_divide, perft_turns, perft_turns_divide,
+};
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
 use std::time::Instant;
@@ -46,13 +48,18 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             game,
             depth,
             divide,
+            turns,
         } => {
             let variant = game.variant.clone();
             let text = visit(
                 &variant,
                 WithGame {
                     args: game,
-                    action: Action::Perft { depth, divide },
+                    action: Action::Perft {
+                        depth,
+                        divide,
+                        turns,
+                    },
                 },
             )
             .map_err(input)??;
@@ -75,8 +82,14 @@ fn run_game(game: GameArgs, action: Action, out: &mut dyn Write) -> Result<(), C
 }
 
 enum Action {
-    Perft { depth: u32, divide: bool },
-    Moves { notation: Option<String> },
+    Perft {
+        depth: u32,
+        divide: bool,
+        turns: bool,
+    },
+    Moves {
+        notation: Option<String>,
+    },
     Fen,
     Status,
     Record(RecordFormat),
@@ -127,9 +140,18 @@ impl Visitor for WithGame {
         let position = game.position();
         let mut text = String::new();
         match self.action {
-            Action::Perft { depth, divide } => {
+            Action::Perft {
+                depth,
+                divide,
+                turns,
+            } => {
                 if divide {
-                    let mut lines: Vec<(String, u64)> = perft_divide(position, depth)
+                    let split = if turns {
+                        perft_turns_divide(position, depth)
+                    } else {
+                        perft_divide(position, depth)
+                    };
+                    let mut lines: Vec<(String, u64)> = split
                         .into_iter()
                         .map(|(m, n)| (position.move_text(m), n))
                         .collect();
@@ -145,7 +167,12 @@ impl Visitor for WithGame {
                     }
                     text.push_str(&format!("nodes {total}\n"));
                 } else {
-                    text.push_str(&format!("nodes {}\n", perft(position, depth)));
+                    let nodes = if turns {
+                        perft_turns(position, depth)
+                    } else {
+                        perft(position, depth)
+                    };
+                    text.push_str(&format!("nodes {nodes}\n"));
                 }
             }
             Action::Moves { notation } => {

@@ -20,5 +20,6 @@ pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{
     DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, perft, perft_divide,
+    perft_turns, perft_turns_divide,
 };
 pub use standard::{FenError, SetupError, SetupProblem};

@@ -148,6 +148,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn ply(&self) -> u32 {
         0
     }
+    /// Whether positions are compared for repetition here: true at the start of a turn (the
+    /// default, where every move is a turn); false between the parts of a compound turn.
+    fn repetition_point(&self) -> bool {
+        true
+    }
     /// Whether a move that recreates an earlier position (same side to move) is illegal unless
     /// the mover is in check (chu shogi's `repetition=strict`); [`Game`] enforces it.
     fn forbids_repeating(&self) -> bool {
@@ -226,6 +231,52 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
             nodes
         }
     }
+}
+
+/// Perft counting whole turns: a move that leaves the same player to move continues the turn
+/// at the same depth, so one ply is one player's complete turn (double-move and progressive
+/// chess). A turn cut short by the end of the game counts as complete.
+pub fn perft_turns<P: Position>(position: &P, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    let mut nodes = 0;
+    for mv in moves {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        let turn_goes_on =
+            child.side_to_move() == position.side_to_move() && child.count_legal_moves() > 0;
+        nodes += if turn_goes_on {
+            perft_turns(&child, depth)
+        } else {
+            perft_turns(&child, depth - 1)
+        };
+    }
+    nodes
+}
+
+/// [`perft_turns`] split by root move (a root part that leaves the turn going on counts the
+/// rest of the turn at the same depth).
+pub fn perft_turns_divide<P: Position>(position: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let turn_goes_on =
+                child.side_to_move() == position.side_to_move() && child.count_legal_moves() > 0;
+            let below = if turn_goes_on {
+                depth
+            } else {
+                depth.saturating_sub(1)
+            };
+            (mv, perft_turns(&child, below))
+        })
+        .collect()
 }
 
 /// Perft split by root move: each legal move with the leaf count below it.
@@ -435,6 +486,7 @@ impl<P: Position> Game<P> {
         let quiet = position.quiet_plies();
         if let Some((n, reason)) = rules.repetition
             && reps >= n
+            && position.repetition_point()
         {
             let now = self.positions.len() - 1;
             let first = self.first_occurrence();

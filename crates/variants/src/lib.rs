@@ -9,6 +9,7 @@ pub mod chushogi;
 pub mod congo;
 pub mod daishogi;
 pub mod doublechess;
+pub mod doublemove;
 mod family;
 pub mod grand;
 mod large_shogi;
@@ -77,7 +78,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("daishogi", "Dai shogi", 2, None, true),
     info("darkchess", "Dark Chess", 2, None, false),
     info("doublechess", "Double Chess", 2, None, true),
-    info("doublemove", "Double-move chess", 2, None, false),
+    info("doublemove", "Double-move chess", 2, None, true),
     info("gess", "Gess", 2, None, false),
     info("grand", "Grand Chess", 2, Some("grand"), true),
     info("hexchess", "Gliński's hexagonal chess", 2, None, false),
@@ -158,6 +159,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "congo" => visitor.visit::<congo::CongoPosition>(info),
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
+        "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),
         "maharajah" => visitor.visit::<maharajah::MaharajahPosition>(info),

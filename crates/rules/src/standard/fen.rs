@@ -563,12 +563,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             let c = &spec.castlings[i];
             let king = position.piece_at(c.king_from);
             let rook = position.piece_at(c.rook_from);
-            let home = king.is_some()
-                && king.player() == c.player
-                && spec.is_royal(king.kind())
-                && rook.is_some()
-                && rook.player() == c.player
-                && !spec.is_royal(rook.kind());
+            let home =
+                king == Piece::new(c.player, c.kinds.0) && rook == Piece::new(c.player, c.kinds.1);
             if home {
                 rights |= 1 << i;
             }

@@ -343,6 +343,51 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         royals & self.by_player[player as usize]
     }
 
+    /// Hands the move to `player` without a move (for position types whose turns have several
+    /// parts, built on this one); the hash follows.
+    pub fn set_side_to_move(&mut self, player: Player) {
+        if player != self.turn {
+            self.set_turn(player);
+        }
+    }
+
+    /// Sets the move number (for position types that count turns their own way).
+    pub fn set_fullmove(&mut self, fullmove: u32) {
+        self.fullmove = fullmove;
+    }
+
+    /// Sets the plies-without-progress counter.
+    pub fn set_quiet_plies(&mut self, plies: u32) {
+        self.quiet_plies = plies;
+    }
+
+    /// Removes the piece on `cell` (hash updated) and returns it: for rules that take pieces
+    /// outside ordinary captures (progressive chess's en passant, drowning).
+    pub fn remove_piece(&mut self, cell: Cell) -> Piece {
+        if self.piece_at(cell).is_none() {
+            return Piece::NONE;
+        }
+        self.take(cell)
+    }
+
+    /// Puts `piece` on the empty `cell` (hash updated).
+    pub fn place_piece(&mut self, cell: Cell, piece: Piece) {
+        if self.piece_at(cell).is_some() {
+            self.take(cell);
+        }
+        self.put(cell, piece);
+    }
+
+    /// Forgets any en passant targets.
+    pub fn clear_en_passant(&mut self) {
+        self.set_ep_targets(CellSet::EMPTY);
+    }
+
+    /// Sets `player`'s count of `kind` in hand (hash updated).
+    pub fn set_in_hand(&mut self, player: Player, kind: Kind, count: u8) {
+        self.set_hand(player, kind, count);
+    }
+
     /// The cell of `player`'s royal piece if he has exactly one.
     #[inline(always)]
     pub fn royal_cell(&self, player: Player) -> Option<Cell> {

@@ -27,6 +27,8 @@ pub struct Castling<const W: usize> {
     pub must_be_empty: CellSet<W>,
     /// Cells that must not be attacked: the king's start, the cells it crosses, its landing.
     pub king_path: CellSet<W>,
+    /// The kinds of the king and the rook (the pieces that must be at home for the right).
+    pub kinds: (Kind, Kind),
 }
 
 /// One compiled way to promote.
@@ -472,7 +474,15 @@ impl SpecBuilder {
             }
             castling_loss[king_from.index()] |= 1 << i;
             castling_loss[rook_from.index()] |= 1 << i;
+            let by_symbol = |sym: &str| {
+                self.pieces
+                    .iter()
+                    .position(|p| p.symbol == sym)
+                    .map(|k| k as Kind)
+                    .ok_or_else(|| SpecError::UnknownPiece(sym.to_string()))
+            };
             castlings.push(Castling {
+                kinds: (by_symbol("K")?, by_symbol("R")?),
                 player: def.player,
                 symbol: def.symbol,
                 king_from,
