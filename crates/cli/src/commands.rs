@@ -3,7 +3,8 @@
 use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{
-    Game, MoveError, RuleOptions, Ruleset, perft, perft_divide, perft_turns, perft_turns_divide,
+    Game, MoveError, Position, RuleOptions, Ruleset, perft, perft_divide, perft_turns,
+    perft_turns_divide,
 };
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
@@ -101,7 +102,7 @@ struct WithGame {
 }
 
 /// Sets up the game the arguments describe.
-fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
+pub fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
     let options = RuleOptions::parse(P::option_specs(), &args.options).map_err(input)?;
     let start = match &args.fen {
         Some(fen) => P::from_fen_with(&options, fen),
@@ -110,26 +111,27 @@ fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
     .map_err(input)?;
     let mut game = Game::new(start);
     for (i, text) in args.moves.iter().enumerate() {
-        let position = game.position();
-        let own = position
-            .notations()
-            .iter()
-            .find_map(|n| position.read_move(n, text).ok());
-        let mv = match (position.parse_move(text), own) {
-            (Ok(mv), _) | (Err(_), Some(mv)) => mv,
-            (Err(coordinate_error), None) => match san::parse_san(position, text) {
-                Ok(mv) => mv,
-                Err(MoveError::Ambiguous(m)) => {
-                    return Err(input(format!("move {} ({m:?}) is ambiguous", i + 1)));
-                }
-                Err(_) => {
-                    return Err(input(format!("move {}: {coordinate_error}", i + 1)));
-                }
-            },
-        };
+        let mv =
+            read_move(game.position(), text).map_err(|e| input(format!("move {}: {e}", i + 1)))?;
         game.play_through_draws(mv);
     }
     Ok(game)
+}
+
+/// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.
+pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, String> {
+    let own = position
+        .notations()
+        .iter()
+        .find_map(|n| position.read_move(n, text).ok());
+    match (position.parse_move(text), own) {
+        (Ok(mv), _) | (Err(_), Some(mv)) => Ok(mv),
+        (Err(coordinate_error), None) => match san::parse_san(position, text) {
+            Ok(mv) => Ok(mv),
+            Err(MoveError::Ambiguous(m)) => Err(format!("{m:?} is ambiguous")),
+            Err(_) => Err(coordinate_error.to_string()),
+        },
+    }
 }
 
 impl Visitor for WithGame {

@@ -6,6 +6,7 @@
 //! [`Position`] trait.
 
 pub mod betza;
+pub mod eval;
 pub mod options;
 pub mod outcome;
 pub mod piece;
@@ -15,6 +16,7 @@ pub mod tables;
 pub mod zobrist;
 
 pub use chaturanga_geometry as geometry;
+pub use eval::{EvalTables, MoveValue, Tapered};
 pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};

@@ -194,6 +194,28 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn describe(&self, _mv: Self::Move) -> Option<MoveDescription> {
         None
     }
+    /// What `player` is called (`white`, `black`; `red` in xiangqi; shogi's first player is
+    /// `black`, as shogi literature calls sente).
+    fn player_name(&self, player: usize) -> &'static str {
+        ["white", "black", "red"]
+            .get(player)
+            .copied()
+            .unwrap_or("player")
+    }
+    /// A picture of the position for a terminal: the board, pieces in hand, who moves. The
+    /// FEN by default.
+    fn diagram(&self) -> String {
+        format!("{}\n", self.fen())
+    }
+    /// Static evaluation in centipawns from `player`'s point of view: positive is good for
+    /// `player`. Zero by default (a ruleset without an evaluation is searched for results only).
+    fn evaluate(&self, _player: usize) -> i32 {
+        0
+    }
+    /// What a legal move wins at once and what it risks, for move ordering and quiescence.
+    fn move_value(&self, _mv: Self::Move) -> crate::eval::MoveValue {
+        crate::eval::MoveValue::default()
+    }
     /// Reads a move in coordinate notation and checks that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         if text.len() > 64 || text.is_empty() {
@@ -442,24 +464,7 @@ impl<P: Position> Game<P> {
 
     /// How often the current position has occurred (counting now).
     pub fn repetitions(&self) -> u32 {
-        let now = *self.hashes.last().expect("a game has a start position");
-        let window = self.position().quiet_plies() as usize;
-        self.hashes
-            .iter()
-            .rev()
-            .take(window + 1)
-            .filter(|&&h| h == now)
-            .count() as u32
-    }
-
-    /// Index of the first occurrence of the current position within the repetition window.
-    fn first_occurrence(&self) -> usize {
-        let now = self.hashes.len() - 1;
-        let window = self.position().quiet_plies() as usize;
-        let start = now.saturating_sub(window);
-        (start..=now)
-            .find(|&i| self.hashes[i] == self.hashes[now])
-            .unwrap_or(now)
+        self.history(None).repetitions()
     }
 
     /// The game's status now, applying the ruleset's decisive rules first, then the draw
@@ -468,6 +473,123 @@ impl<P: Position> Game<P> {
         if let Some(o) = &self.ended {
             return Status::Over(o.clone());
         }
+        self.history(None).status()
+    }
+
+    /// The status the game would have after the legal move `mv`, without playing it (what an
+    /// engine needs to see a repetition or a draw rule its move would trigger).
+    pub fn status_after(&self, mv: P::Move) -> Status {
+        if let Some(o) = &self.ended {
+            return Status::Over(o.clone());
+        }
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        let hash = next.hash();
+        self.history(Some((mv, &next, hash))).status()
+    }
+
+    /// The legal moves the game allows now: the position's legal moves less those the
+    /// history forbids (see [`Position::forbids_repeating`]); none once the game is over.
+    pub fn legal_moves(&self) -> Vec<P::Move> {
+        if matches!(self.status(), Status::Over(_)) {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.position().legal_moves(&mut moves);
+        if self.position().forbids_repeating() && !self.position().is_check() {
+            moves.retain(|&mv| {
+                let mut next = self.position().clone();
+                next.play_unchecked(mv);
+                self.check_history(&next).is_ok()
+            });
+        }
+        moves
+    }
+
+    /// The game's history, optionally followed by one more move.
+    fn history<'g>(&'g self, next: Option<(P::Move, &'g P, u64)>) -> History<'g, P> {
+        History { game: self, next }
+    }
+
+    /// Claims a draw for `reason` if the draw rules allow it now; returns whether it ended
+    /// the game.
+    pub fn claim_draw(&mut self, reason: Reason) -> bool {
+        match self.status() {
+            Status::Ongoing { claimable } if claimable.contains(&reason) => {
+                self.ended = Some(Outcome::draw(self.position().players(), reason));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A game's positions, possibly followed by one position more, for status computations.
+struct History<'g, P: Position> {
+    game: &'g Game<P>,
+    next: Option<(P::Move, &'g P, u64)>,
+}
+
+impl<P: Position> History<'_, P> {
+    fn len(&self) -> usize {
+        self.game.hashes.len() + usize::from(self.next.is_some())
+    }
+
+    fn hash(&self, i: usize) -> u64 {
+        match self.next {
+            Some((_, _, h)) if i == self.game.hashes.len() => h,
+            _ => self.game.hashes[i],
+        }
+    }
+
+    fn position(&self) -> &P {
+        match self.next {
+            Some((_, p, _)) => p,
+            None => self.game.position(),
+        }
+    }
+
+    /// How often the last position has occurred, within the window since the last
+    /// irreversible move.
+    fn repetitions(&self) -> u32 {
+        let now = self.len() - 1;
+        let window = self.position().quiet_plies() as usize;
+        let target = self.hash(now);
+        (now.saturating_sub(window)..=now)
+            .filter(|&i| self.hash(i) == target)
+            .count() as u32
+    }
+
+    /// Index of the first occurrence of the last position within the window.
+    fn first_occurrence(&self) -> usize {
+        let now = self.len() - 1;
+        let window = self.position().quiet_plies() as usize;
+        (now.saturating_sub(window)..=now)
+            .find(|&i| self.hash(i) == self.hash(now))
+            .unwrap_or(now)
+    }
+
+    /// The ruleset's verdict on the repetition that ends at the last position.
+    fn judge(&self) -> Option<Outcome> {
+        let first = self.first_occurrence();
+        let game = self.game;
+        match self.next {
+            None => {
+                let now = game.positions.len() - 1;
+                P::judge_repetition(&game.positions[first..=now], &game.moves[first..now])
+            }
+            Some((mv, next, _)) => {
+                let mut cycle = game.positions[first..].to_vec();
+                cycle.push(next.clone());
+                let mut moves = game.moves[first..].to_vec();
+                moves.push(mv);
+                P::judge_repetition(&cycle, &moves)
+            }
+        }
+    }
+
+    /// The status at the last position (the game not ended by hand).
+    fn status(&self) -> Status {
         let position = self.position();
         if let Some(o) = position.decided_outcome() {
             return Status::Over(o);
@@ -488,9 +610,7 @@ impl<P: Position> Game<P> {
             && reps >= n
             && position.repetition_point()
         {
-            let now = self.positions.len() - 1;
-            let first = self.first_occurrence();
-            let judged = P::judge_repetition(&self.positions[first..=now], &self.moves[first..now]);
+            let judged = self.judge();
             return Status::Over(judged.unwrap_or_else(|| Outcome::draw(players, reason)));
         }
         if let Some((n, reason)) = rules.quiet_plies
@@ -516,18 +636,6 @@ impl<P: Position> Game<P> {
             claimable.push(reason);
         }
         Status::Ongoing { claimable }
-    }
-
-    /// Claims a draw for `reason` if the draw rules allow it now; returns whether it ended
-    /// the game.
-    pub fn claim_draw(&mut self, reason: Reason) -> bool {
-        match self.status() {
-            Status::Ongoing { claimable } if claimable.contains(&reason) => {
-                self.ended = Some(Outcome::draw(self.position().players(), reason));
-                true
-            }
-            _ => false,
-        }
     }
 }
 

@@ -50,6 +50,7 @@ impl Rules<2, 8> for Capablanca {
             pieces,
             family::corner_castlings(10, 8, 'f', 'i', 'c'),
         )
+        .values(family::CAPABLANCA_VALUES)
         .start(start)
         .build()
     }

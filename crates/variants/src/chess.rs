@@ -30,6 +30,7 @@ impl Rules<1, 6> for Chess {
             family::orthodox_pieces()?,
             family::corner_castlings(8, 8, 'e', 'g', 'c'),
         )
+        .values(family::ORTHODOX_VALUES)
         .start(START_FEN)
         .build()
     }

@@ -59,6 +59,7 @@ impl Rules<2, 6> for DoubleChess {
             family::orthodox_pieces()?,
             castlings,
         )
+        .values(family::ORTHODOX_VALUES)
         .start(START_FEN)
         .build()
     }

@@ -46,6 +46,7 @@ impl Rules<1, 6> for DoubleMoveParts {
             family::corner_castlings(8, 8, 'e', 'g', 'c'),
         )
         .draw_rules(DrawRules::chess(options.is_on("fide-claims")))
+        .values(family::ORTHODOX_VALUES)
         .start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         .build()
     }

@@ -147,6 +147,22 @@ pub fn builder(
         .draw_rules(DrawRules::chess(options.is_on("fide-claims")))
 }
 
+/// Values of the orthodox pieces in centipawns (Kaufman's, rounded; the king is royal).
+pub const ORTHODOX_VALUES: &[(&str, i32)] =
+    &[("P", 100), ("N", 320), ("B", 330), ("R", 500), ("Q", 950)];
+
+/// Orthodox values plus the archbishop (`A`, bishop-knight) and chancellor (`C`, rook-knight,
+/// Grand chess's marshal and cardinal), after H. G. Muller's computer studies.
+pub const CAPABLANCA_VALUES: &[(&str, i32)] = &[
+    ("P", 100),
+    ("N", 320),
+    ("B", 330),
+    ("R", 500),
+    ("Q", 950),
+    ("A", 875),
+    ("C", 900),
+];
+
 /// Adds pieces and castlings to a builder.
 pub fn with(
     mut builder: SpecBuilder,

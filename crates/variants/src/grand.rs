@@ -44,6 +44,7 @@ impl Rules<2, 8> for Grand {
             Vec::new(),
         )
         .promotion_limits(&[("Q", 1), ("C", 1), ("A", 1), ("R", 2), ("B", 2), ("N", 2)])
+        .values(family::CAPABLANCA_VALUES)
         .start(START_FEN)
         .build()
     }

@@ -15,6 +15,17 @@ pub type LosingPosition = StandardPosition<1, 6, Losing>;
 /// The start position (no castling rights, ever).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
 
+/// Piece values for move ordering (the king is an ordinary piece here); the evaluation counts
+/// them against their owner.
+const LOSING_VALUES: &[(&str, i32)] = &[
+    ("P", 100),
+    ("N", 300),
+    ("B", 300),
+    ("R", 500),
+    ("Q", 900),
+    ("K", 300),
+];
+
 const EN_PASSANT: OptionSpec = OptionSpec::switch(
     "en-passant",
     "off",
@@ -57,6 +68,7 @@ impl Rules<1, 6> for Losing {
             Vec::new(),
         )
         .compulsory_capture()
+        .values(LOSING_VALUES)
         .start(START_FEN)
         .build()
     }
@@ -74,6 +86,19 @@ impl Rules<1, 6> for Losing {
 
     fn is_dead(position: &LosingPosition) -> bool {
         locked_bishops(position)
+    }
+
+    /// Material counts against its owner: the side with less is nearer its goal.
+    fn evaluate(position: &LosingPosition, player: u8) -> i32 {
+        let values = &position.spec().eval.values;
+        let material = |p: u8| -> i32 {
+            position
+                .pieces_of(p)
+                .iter()
+                .map(|c| values[position.piece_at(c).kind() as usize])
+                .sum()
+        };
+        material(1 - player) - material(player)
     }
 
     fn validate(position: &LosingPosition) -> Vec<SetupProblem> {

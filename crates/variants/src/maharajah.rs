@@ -53,7 +53,10 @@ impl Rules<1, 7> for Maharajah {
         if options.get("placement") == Some("ranks1-3") {
             builder = builder.drop_zone("M", "ranks1-3");
         }
-        builder.start(START_FEN).build()
+        builder
+            .values(family::ORTHODOX_VALUES)
+            .start(START_FEN)
+            .build()
     }
 
     /// Placing the Maharajah is a setup action: White still makes the first move.

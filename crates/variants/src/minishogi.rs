@@ -32,6 +32,7 @@ const PAWN: Kind = 5;
 
 impl Rules<1, 10> for Minishogi {
     const ID: &'static str = "minishogi";
+    const PLAYER_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[REPETITION, MAX_PLIES]
@@ -60,6 +61,7 @@ impl Rules<1, 10> for Minishogi {
             .captures_to_hand(&["R", "B", "G", "S", "P"])
             .drop_zone("P", "not-last")
             .notation(Notation::Shogi)
+            .values(sf::MINISHOGI_VALUES)
             .start(START_SFEN)
             .build()
     }

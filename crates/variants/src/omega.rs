@@ -68,6 +68,7 @@ impl Rules<2, 8> for Omega {
             pieces,
             castlings,
         )
+        .values(family::ORTHODOX_VALUES)
         .start(START_FEN)
         .build()
     }

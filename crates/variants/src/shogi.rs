@@ -68,6 +68,7 @@ pub fn shogi_pieces() -> Result<Vec<chaturanga_rules::PieceType>, SpecError> {
 
 impl Rules<2, 14> for Shogi {
     const ID: &'static str = "shogi";
+    const PLAYER_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[IMPASSE, MAX_PLIES]
@@ -87,6 +88,7 @@ impl Rules<2, 14> for Shogi {
         .drop_zone("L", "not-last")
         .drop_zone("N", "not-last-two")
         .notation(Notation::Shogi)
+        .values(crate::shogi_family::SHOGI_VALUES)
         .start(START_SFEN)
         .build()
     }

@@ -10,6 +10,38 @@ use chaturanga_rules::{
 };
 
 /// `max-plies` with the given default.
+/// Shogi piece values in centipawns, as computer shogi uses them (pawn 90; promoted minor
+/// pieces worth a gold).
+pub const SHOGI_VALUES: &[(&str, i32)] = &[
+    ("P", 90),
+    ("L", 315),
+    ("N", 405),
+    ("S", 495),
+    ("G", 540),
+    ("B", 855),
+    ("R", 990),
+    ("+P", 540),
+    ("+L", 540),
+    ("+N", 540),
+    ("+S", 540),
+    ("+B", 945),
+    ("+R", 1395),
+];
+
+/// The shogi values of the pieces minishogi keeps.
+pub const MINISHOGI_VALUES: &[(&str, i32)] = &[
+    ("P", 90),
+    ("S", 495),
+    ("G", 540),
+    ("B", 855),
+    ("R", 990),
+    ("+P", 540),
+    ("+S", 540),
+    ("+B", 945),
+    ("+R", 1395),
+];
+
+/// The move-count cap option of a shogi-family ruleset.
 pub const fn max_plies(default: &'static str) -> OptionSpec {
     OptionSpec {
         name: "max-plies",

@@ -51,6 +51,7 @@ impl Rules<1, 6> for Speed {
             Vec::new(),
         )
         .promotion_limits(&[("Q", 1), ("R", 1), ("B", 1), ("N", 1)])
+        .values(family::ORTHODOX_VALUES)
         .start(start)
         .build()
     }

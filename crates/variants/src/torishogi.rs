@@ -35,6 +35,7 @@ const SWALLOW: Kind = 6;
 
 impl Rules<1, 9> for ToriShogi {
     const ID: &'static str = "torishogi";
+    const PLAYER_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[SWALLOWS_PER_FILE, REPETITION, MAX_PLIES]

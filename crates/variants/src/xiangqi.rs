@@ -28,6 +28,18 @@ const NO_CAPTURE_LIMIT: OptionSpec = OptionSpec {
 };
 
 // Kind numbers, in the order the pieces are added below.
+/// Piece values in centipawns, as xiangqi players count them (chariot 9, cannon 4.5, horse 4,
+/// advisor and elephant 2, soldier 1; the soldier's gain on crossing the river comes from its
+/// extra moves in the placement tables).
+const VALUES: &[(&str, i32)] = &[
+    ("R", 900),
+    ("C", 450),
+    ("N", 400),
+    ("A", 200),
+    ("B", 200),
+    ("P", 100),
+];
+
 const GENERAL: Kind = 0;
 const ADVISOR: Kind = 1;
 const ELEPHANT: Kind = 2;
@@ -44,6 +56,7 @@ fn block(x0: i32, x1: i32, y0: i32, y1: i32) -> Vec<(i32, i32)> {
 
 impl Rules<2, 7> for Xiangqi {
     const ID: &'static str = "xiangqi";
+    const PLAYER_NAMES: [&'static str; 2] = ["red", "black"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[NO_CAPTURE_LIMIT]
@@ -86,6 +99,7 @@ impl Rules<2, 7> for Xiangqi {
             Vec::new(),
         )
         .draw_rules(draw_rules)
+        .values(VALUES)
         .start(START_FEN)
         .build()
     }

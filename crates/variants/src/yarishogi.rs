@@ -25,6 +25,7 @@ const PAWN: Kind = 4;
 
 impl Rules<1, 9> for YariShogi {
     const ID: &'static str = "yarishogi";
+    const PLAYER_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn option_specs() -> &'static [OptionSpec] {
         &[MAX_PLIES]

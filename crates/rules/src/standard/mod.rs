@@ -5,10 +5,13 @@
 //! where it differs from the defaults (dead positions, extra FEN checks, the result when no
 //! move is left). Everything else — move generation, legality, hashing, FEN — is shared.
 
+mod diagram;
+mod evaluation;
 mod fen;
 mod movegen;
 mod spec;
 
+pub use diagram::board_text;
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
     Castling, CastlingDef, Notation, Promotion, PromotionZone, Spec, SpecBuilder, SpecError,
@@ -29,6 +32,9 @@ pub trait Rules<const W: usize, const K: usize>:
 {
     /// Ruleset id.
     const ID: &'static str;
+
+    /// What the two players are called.
+    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
 
     /// The rule options the ruleset offers.
     fn option_specs() -> &'static [OptionSpec];
@@ -110,6 +116,12 @@ pub trait Rules<const W: usize, const K: usize>:
             "no {} notation here",
             excerpt(notation)
         )))
+    }
+
+    /// Static evaluation from `player`'s point of view (the shared one by default; Losing
+    /// chess inverts material).
+    fn evaluate(position: &StandardPosition<W, K, Self>, player: Player) -> i32 {
+        position.standard_evaluation(player)
     }
 
     /// Narrows the cells where the player to move may drop `kind` (all of `cells` by default).
@@ -688,6 +700,22 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
         R::perform(self, action)
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        R::evaluate(self, player as Player)
+    }
+
+    fn diagram(&self) -> String {
+        self.standard_diagram()
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        R::PLAYER_NAMES.get(player).copied().unwrap_or("player")
+    }
+
+    fn move_value(&self, mv: Move) -> crate::eval::MoveValue {
+        self.standard_move_value(mv)
     }
 
     fn describe(&self, mv: Move) -> Option<crate::position::MoveDescription> {

@@ -1,5 +1,6 @@
 //! The compiled data of a ruleset played on a [`StandardPosition`](super::StandardPosition).
 
+use crate::eval::{EvalPiece, EvalTables, phase_of};
 use crate::options::RuleOptions;
 use crate::piece::{Kind, PieceType, Player};
 use crate::position::DrawRules;
@@ -185,6 +186,8 @@ pub struct Spec<const W: usize> {
     pub options: RuleOptions,
     /// Draw rules in force.
     pub draw_rules: DrawRules,
+    /// Piece values and placement tables for the evaluation.
+    pub eval: EvalTables,
 }
 
 impl<const W: usize> Spec<W> {
@@ -255,6 +258,7 @@ pub struct SpecBuilder {
     captures_to_hand: bool,
     hand_order: Vec<String>,
     notation: Notation,
+    values: Vec<(String, i32)>,
 }
 
 impl SpecBuilder {
@@ -274,7 +278,20 @@ impl SpecBuilder {
             captures_to_hand: false,
             hand_order: Vec::new(),
             notation: Notation::Chess,
+            values: Vec::new(),
         }
+    }
+
+    /// The ruleset id being built.
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// Piece values for the evaluation, in centipawns, by symbol; pieces not listed are
+    /// valued by their mobility.
+    pub fn values(mut self, values: &[(&str, i32)]) -> Self {
+        self.values = values.iter().map(|&(s, v)| (s.to_string(), v)).collect();
+        self
     }
 
     /// Captured pieces go to the captor's hand, listed in SFEN in `hand_order` (symbols).
@@ -571,6 +588,7 @@ impl SpecBuilder {
             })
             .collect();
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
+        let eval = self.eval_tables(&moves, &promotions, players)?;
         Ok(Spec {
             id: self.id,
             cells: CellSet::from_cells(self.geometry.cells()),
@@ -598,6 +616,86 @@ impl SpecBuilder {
             start_fen: self.start_fen,
             options: self.options,
             draw_rules: self.draw_rules,
+            eval,
         })
     }
+
+    /// Evaluation tables: given values, mobility estimates for the rest, and the phase of the
+    /// start position.
+    fn eval_tables<const W: usize>(
+        &self,
+        moves: &MoveTables<W>,
+        promotions: &[Option<Promotion<W>>],
+        players: usize,
+    ) -> Result<EvalTables, SpecError> {
+        let kinds = self.pieces.len();
+        let mut given = vec![None; kinds];
+        for (sym, v) in &self.values {
+            let k = self
+                .pieces
+                .iter()
+                .position(|p| p.symbol == *sym)
+                .ok_or_else(|| SpecError::UnknownPiece(sym.clone()))?;
+            given[k] = Some(*v);
+        }
+        let pieces: Vec<EvalPiece<'_>> = self
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| EvalPiece {
+                piece: p,
+                given_value: given[k],
+                royal: p.royal,
+                promotion: (0..players)
+                    .map(|pl| {
+                        promotions[pl * kinds + k].as_ref().and_then(|pr| {
+                            let mut zone: CellSet<W> = pr.forced;
+                            let mut choices = Vec::new();
+                            for z in &pr.zones {
+                                zone |= z.zone;
+                                choices.extend(z.choices.iter().copied());
+                            }
+                            (!choices.is_empty()).then(|| (zone.iter().collect(), choices))
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        let tables = EvalTables::build(&self.geometry, moves, &pieces, players);
+        let board = self.start_fen.split(' ').next().unwrap_or("");
+        let full = phase_of(&tables, start_kinds(board, &self.pieces));
+        Ok(tables.with_full_phase(full))
+    }
+}
+
+/// The kinds of the pieces on the board part of a FEN (`+` prefixes and `'`/`!` suffixes
+/// included in the symbol).
+fn start_kinds<'a>(board: &'a str, pieces: &'a [PieceType]) -> impl Iterator<Item = Kind> + 'a {
+    let chars: Vec<char> = board.chars().collect();
+    let mut symbols = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let mut sym = String::new();
+        if chars[i] == '+' {
+            sym.push('+');
+            i += 1;
+        }
+        if i < chars.len() && chars[i].is_ascii_alphabetic() {
+            sym.push(chars[i].to_ascii_uppercase());
+            i += 1;
+            if i < chars.len() && (chars[i] == '\'' || chars[i] == '!') {
+                sym.push(chars[i]);
+                i += 1;
+            }
+            symbols.push(sym);
+        } else if sym.is_empty() {
+            i += 1;
+        }
+    }
+    symbols.into_iter().filter_map(move |sym| {
+        pieces
+            .iter()
+            .position(|p| p.symbol.eq_ignore_ascii_case(&sym))
+            .map(|k| k as Kind)
+    })
 }

@@ -1,0 +1,849 @@
+//! Iterative deepening principal-variation search with quiescence, over any position type.
+//!
+//! Every score is seen from the *team* of the player to move at that node: the root player is
+//! one team, everyone else the other. With two players that is ordinary negamax; a player who
+//! moves twice in a row (compound turns) stays on the same team, so the score is passed on
+//! without a sign change; with three players the others are searched as one opponent
+//! (paranoid search).
+
+use crate::limits::{Budget, Limits};
+use crate::ordering::{HASH_MOVE, Ordering};
+use crate::score::{INFINITY, MATE, MATE_BOUND, QUARTER_POINT, Score, from_table, to_table};
+use crate::tt::{Bound, TranspositionTable};
+use chaturanga_rules::{Game, Outcome, Position, Status};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+
+/// Deepest ply the search reaches (extensions and quiescence included).
+const MAX_PLY: usize = 96;
+/// Deepest quiescence plies below the horizon.
+const MAX_QUIESCENCE_PLY: usize = 16;
+/// Nodes between checks of the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+/// Depths at which a static evaluation far above beta returns at once.
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// Margin per ply of that test.
+const REVERSE_FUTILITY_MARGIN: i32 = 120;
+/// Depths at which quiet moves that cannot lift a low static evaluation to alpha are skipped.
+const FUTILITY_DEPTH: i32 = 2;
+/// Margin per ply of that test.
+const FUTILITY_MARGIN: i32 = 150;
+/// Captures that cannot lift the score to alpha even with this much extra are skipped in
+/// quiescence.
+const DELTA_MARGIN: i32 = 200;
+/// Moves searched at full depth before late quiet moves are reduced.
+const FULL_DEPTH_MOVES: usize = 3;
+/// Least depth at which late moves are reduced.
+const REDUCTION_DEPTH: i32 = 3;
+/// Half-width of the first aspiration window around the previous score.
+const ASPIRATION_WINDOW: i32 = 40;
+/// Least depth searched with an aspiration window.
+const ASPIRATION_DEPTH: u32 = 5;
+/// A new iteration is not started after this share (in 1/16) of the planned time.
+const ITERATION_START_SHARE: u32 = 9;
+
+/// What the search reports after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    /// Iteration depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Score for the player to move at the root.
+    pub score: Score,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Best line found.
+    pub pv: Vec<M>,
+    /// Transposition table use in permille.
+    pub hashfull: u32,
+}
+
+impl<M> SearchInfo<M> {
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / micros
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when there is no legal move.
+    pub best: Option<M>,
+    /// Score for the player to move.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Best line found (starting with `best`).
+    pub pv: Vec<M>,
+}
+
+/// A searcher for one position type, keeping its tables between moves of a game.
+pub struct Engine<P: Position> {
+    tt: TranspositionTable<P::Move>,
+    ordering: Ordering<P::Move>,
+    stop: Arc<AtomicBool>,
+}
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+impl<P: Position> Default for Engine<P> {
+    fn default() -> Self {
+        Engine::new(DEFAULT_HASH_MB)
+    }
+}
+
+impl<P: Position> Engine<P> {
+    /// An engine with a transposition table of about `hash_mb` MiB.
+    pub fn new(hash_mb: usize) -> Self {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            ordering: Ordering::new(MAX_PLY),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash_size(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Forgets everything learnt (a new game, or a reproducible benchmark).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.ordering.clear();
+    }
+
+    /// A flag that stops the running search when set (from another thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches the game's current position within `limits`, calling `on_info` after each
+    /// completed iteration. Returns the best move found (always a legal move when one
+    /// exists, even if stopped at once).
+    pub fn search(
+        &mut self,
+        game: &Game<P>,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let start = Instant::now();
+        self.stop.store(false, AtomicOrdering::Relaxed);
+        self.tt.new_search();
+        self.ordering.new_search();
+        let root = game.position();
+        let root_player = root.side_to_move();
+        let mut root_moves: Vec<RootMove<P::Move>> = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                forced: match game.status_after(mv) {
+                    Status::Over(o) => Some(outcome_for_root(&o, root_player, 1)),
+                    Status::Ongoing { .. } => None,
+                },
+            })
+            .collect();
+        let mut result = SearchResult {
+            best: root_moves.first().map(|r| r.mv),
+            score: Score::Centipawns(0),
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: root_moves.first().map(|r| r.mv).into_iter().collect(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let budget = limits.budget();
+        let mut searcher = Searcher {
+            tt: &mut self.tt,
+            ordering: &mut self.ordering,
+            stop: &self.stop,
+            root_player,
+            start,
+            hard: budget.hard,
+            node_limit: limits.nodes,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            path: history_hashes(game),
+            moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+        };
+        searcher.order_root(root, &mut root_moves);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 16).max(1);
+        let mut previous = 0;
+        for depth in 1..=max_depth {
+            searcher.seldepth = 0;
+            let value = searcher.aspiration(root, &mut root_moves, depth, previous);
+            let completed = !searcher.stopped;
+            if completed || root_moves[0].score > -INFINITY {
+                result.best = Some(root_moves[0].mv);
+                result.pv = searcher.root_pv(&root_moves[0]);
+            }
+            if !completed {
+                break;
+            }
+            previous = value;
+            result.score = Score::from_value(value);
+            result.depth = depth;
+            result.nodes = searcher.nodes;
+            result.elapsed = start.elapsed();
+            on_info(&SearchInfo {
+                depth,
+                seldepth: searcher.seldepth as u32,
+                score: result.score,
+                nodes: searcher.nodes,
+                elapsed: result.elapsed,
+                pv: result.pv.clone(),
+                hashfull: searcher.tt.permille_used(),
+            });
+            if searcher.should_end_after_iteration(&budget, limits, depth, value, root_moves.len())
+            {
+                break;
+            }
+        }
+        result.nodes = searcher.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+}
+
+/// A root move with its latest score.
+struct RootMove<M> {
+    mv: M,
+    score: i32,
+    /// The value when the move ends the game by the game's history (a repetition judged,
+    /// a draw rule), from the root player's view.
+    forced: Option<i32>,
+}
+
+/// A move with its ordering key and its immediate gain.
+#[derive(Clone, Copy)]
+struct Scored<M> {
+    key: i32,
+    mv: M,
+    gain: i32,
+}
+
+/// The hashes of the game's positions at repetition points (0 elsewhere), oldest first.
+fn history_hashes<P: Position>(game: &Game<P>) -> Vec<u64> {
+    game.positions()
+        .iter()
+        .map(|p| if p.repetition_point() { p.hash() } else { 0 })
+        .collect()
+}
+
+/// The value of a finished game for the root player, `ply` plies from the root.
+fn outcome_for_root(outcome: &Outcome, root_player: usize, ply: usize) -> i32 {
+    match outcome.quarters.get(root_player).copied().unwrap_or(2) {
+        4 => MATE - ply as i32,
+        0 => -(MATE - ply as i32),
+        q => (q as i32 - 2) * QUARTER_POINT,
+    }
+}
+
+/// The state of one search.
+struct Searcher<'e, P: Position> {
+    tt: &'e mut TranspositionTable<P::Move>,
+    ordering: &'e mut Ordering<P::Move>,
+    stop: &'e AtomicBool,
+    root_player: usize,
+    start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Hashes of the game's positions and of the search path (0 where positions are not
+    /// compared for repetition).
+    path: Vec<u64>,
+    moves: Vec<Vec<P::Move>>,
+    scored: Vec<Vec<Scored<P::Move>>>,
+    tried: Vec<Vec<P::Move>>,
+    pv: Vec<Vec<P::Move>>,
+}
+
+impl<P: Position> Searcher<'_, P> {
+    /// Whether `player` is on the root player's team.
+    fn on_root_team(&self, player: usize) -> bool {
+        player == self.root_player
+    }
+
+    /// A root-view value seen by `mover`'s team.
+    fn for_mover(&self, root_value: i32, mover: usize) -> i32 {
+        if self.on_root_team(mover) {
+            root_value
+        } else {
+            -root_value
+        }
+    }
+
+    fn static_eval(&self, pos: &P) -> i32 {
+        let v = pos
+            .evaluate(self.root_player)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        self.for_mover(v, pos.side_to_move())
+    }
+
+    fn outcome_value(&self, outcome: &Outcome, mover: usize, ply: usize) -> i32 {
+        self.for_mover(outcome_for_root(outcome, self.root_player, ply), mover)
+    }
+
+    /// Checks the limits every few nodes; true once the search must stop.
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(limit) = self.node_limit
+            && self.nodes >= limit
+        {
+            self.stopped = true;
+        } else if self.nodes % CHECK_INTERVAL == 0
+            && (self.stop.load(AtomicOrdering::Relaxed)
+                || self.hard.is_some_and(|h| self.start.elapsed() >= h))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether the position repeats one earlier in the game or on the search path since the
+    /// last irreversible move.
+    fn repeats(&self, pos: &P, hash: u64) -> bool {
+        if !pos.repetition_point() {
+            return false;
+        }
+        let window = pos.quiet_plies() as usize;
+        let end = self.path.len();
+        self.path[end.saturating_sub(window)..end].contains(&hash)
+    }
+
+    /// Whether a draw rule (moves without progress, the game-length cap) ends the game here.
+    fn drawn_by_rule(pos: &P) -> bool {
+        let rules = pos.draw_rules();
+        rules
+            .quiet_plies
+            .is_some_and(|(n, _)| pos.quiet_plies() >= n)
+            || rules
+                .ply_cap
+                .is_some_and(|cap| pos.ply() >= cap && !pos.is_check())
+            || pos.is_dead()
+    }
+
+    fn should_end_after_iteration(
+        &self,
+        budget: &Budget,
+        limits: &Limits,
+        depth: u32,
+        value: i32,
+        root_moves: usize,
+    ) -> bool {
+        if limits.infinite {
+            return false;
+        }
+        let timed = budget.soft.is_some();
+        if timed && root_moves == 1 {
+            return true;
+        }
+        // A forced result found with room to spare will not change.
+        if value.abs() > MATE_BOUND && limits.depth.is_none() {
+            let distance = (MATE - value.abs()) as u32;
+            if depth > distance * 2 + 4 {
+                return true;
+            }
+        }
+        match budget.soft {
+            Some(soft) => self.start.elapsed() >= soft * ITERATION_START_SHARE / 16,
+            None => false,
+        }
+    }
+
+    /// Orders the root moves for the first iteration.
+    fn order_root(&mut self, root: &P, root_moves: &mut [RootMove<P::Move>]) {
+        let mover = root.side_to_move();
+        let mut keys: Vec<i32> = root_moves
+            .iter()
+            .map(|r| {
+                let v = root.move_value(r.mv);
+                self.ordering.key(mover, 0, &r.mv, v.gain, v.mover)
+            })
+            .collect();
+        if let Some(e) = self.tt.probe(root.hash())
+            && let Some(best) = e.best
+            && let Some(i) = root_moves.iter().position(|r| r.mv == best)
+        {
+            keys[i] = HASH_MOVE;
+        }
+        let mut order: Vec<usize> = (0..root_moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+        let mut sorted: Vec<Option<RootMove<P::Move>>> = Vec::new();
+        sorted.resize_with(root_moves.len(), || None);
+        for (slot, &i) in sorted.iter_mut().zip(&order) {
+            *slot = Some(RootMove {
+                mv: root_moves[i].mv,
+                score: root_moves[i].score,
+                forced: root_moves[i].forced,
+            });
+        }
+        for (r, s) in root_moves.iter_mut().zip(sorted) {
+            *r = s.expect("every slot is filled");
+        }
+    }
+
+    /// The best line starting with `best`.
+    fn root_pv(&self, best: &RootMove<P::Move>) -> Vec<P::Move> {
+        let mut pv = vec![best.mv];
+        if self.pv[0].first() == Some(&best.mv) {
+            pv.extend_from_slice(&self.pv[0][1..]);
+        }
+        pv
+    }
+
+    /// One iteration, with a narrow window around the previous score first.
+    fn aspiration(
+        &mut self,
+        root: &P,
+        root_moves: &mut [RootMove<P::Move>],
+        depth: u32,
+        previous: i32,
+    ) -> i32 {
+        if depth < ASPIRATION_DEPTH || previous.abs() > MATE_BOUND {
+            return self.search_root(root, root_moves, depth as i32, -INFINITY, INFINITY);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let v = self.search_root(root, root_moves, depth as i32, alpha, beta);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if v >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return v;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        root: &P,
+        root_moves: &mut [RootMove<P::Move>],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[0].clear();
+        let mut best = -INFINITY;
+        for i in 0..root_moves.len() {
+            let mv = root_moves[i].mv;
+            let value = match root_moves[i].forced {
+                Some(v) => v,
+                None => {
+                    let mut child = root.clone();
+                    child.play_unchecked(mv);
+                    if i == 0 {
+                        self.child(&child, true, depth - 1, 0, alpha, beta, true)
+                    } else {
+                        let mut v = self.child(&child, true, depth - 1, 0, alpha, alpha + 1, false);
+                        if v > alpha && v < beta && !self.stopped {
+                            v = self.child(&child, true, depth - 1, 0, alpha, beta, true);
+                        }
+                        v
+                    }
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            root_moves[i].score = value;
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    let mut line = vec![mv];
+                    line.extend_from_slice(&self.pv[1]);
+                    self.pv[0] = line;
+                    // The best move so far leads the list, the rest keep their order.
+                    root_moves[..=i].rotate_right(1);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.stopped {
+            let stored = root_moves[0].mv;
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if self.pv[0].first() == Some(&stored) {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                root.hash(),
+                Some(stored),
+                to_table(best, 0),
+                depth as i16,
+                bound,
+                self.root_player as u8,
+            );
+        }
+        best
+    }
+
+    /// Searches `child`, a position after a move by a player of team `mover_team`, and
+    /// returns its value seen by that team.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        child: &P,
+        mover_team: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        if self.on_root_team(child.side_to_move()) == mover_team {
+            self.negamax(child, depth, ply + 1, alpha, beta, pv_node)
+        } else {
+            -self.negamax(child, depth, ply + 1, -beta, -alpha, pv_node)
+        }
+    }
+
+    fn quiescence_child(
+        &mut self,
+        child: &P,
+        mover_team: bool,
+        ply: usize,
+        qply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if self.on_root_team(child.side_to_move()) == mover_team {
+            self.quiescence(child, ply + 1, qply + 1, alpha, beta)
+        } else {
+            -self.quiescence(child, ply + 1, qply + 1, -beta, -alpha)
+        }
+    }
+
+    /// Fills the ply's scored list from its move list: hash move first, then by key.
+    fn score_moves(
+        &mut self,
+        pos: &P,
+        ply: usize,
+        hash_move: Option<P::Move>,
+        only_tactical: bool,
+    ) {
+        let mover = pos.side_to_move();
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        for &mv in &self.moves[ply] {
+            let v = pos.move_value(mv);
+            if only_tactical && !v.is_tactical() {
+                continue;
+            }
+            let key = if Some(mv) == hash_move {
+                HASH_MOVE
+            } else {
+                self.ordering.key(mover, ply, &mv, v.gain, v.mover)
+            };
+            scored.push(Scored {
+                key,
+                mv,
+                gain: v.gain,
+            });
+        }
+        self.scored[ply] = scored;
+    }
+
+    /// Takes the best remaining move of the ply's list (selection sort: cut-offs come early).
+    fn next_move(&mut self, ply: usize, from: usize) -> Option<Scored<P::Move>> {
+        let list = &mut self.scored[ply];
+        if from >= list.len() {
+            return None;
+        }
+        let mut best = from;
+        for i in from + 1..list.len() {
+            if list[i].key > list[best].key {
+                best = i;
+            }
+        }
+        list.swap(from, best);
+        Some(list[from])
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &P,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let mover = pos.side_to_move();
+        if let Some(o) = pos.decided_outcome() {
+            return self.outcome_value(&o, mover, ply);
+        }
+        let hash = pos.hash();
+        if self.repeats(pos, hash) || Self::drawn_by_rule(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(pos);
+        }
+        // A win found nearer the root makes longer ones irrelevant.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, ply, 0, alpha, beta);
+        }
+        let mut hash_move = None;
+        if let Some(e) = self.tt.probe(hash).copied() {
+            hash_move = e.best;
+            let comparable = pos.players() == 2 || e.root as usize == self.root_player;
+            if comparable && !pv_node && e.depth as i32 >= depth {
+                let s = from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_eval(pos)
+        };
+        if !pv_node
+            && !in_check
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        self.moves[ply] = moves;
+        if self.moves[ply].is_empty() {
+            return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
+        }
+        self.score_moves(pos, ply, hash_move, false);
+        self.tried[ply].clear();
+
+        let team = self.on_root_team(mover);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        self.path.push(hash);
+        let mut index = 0;
+        while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
+            index += 1;
+            let tactical = gain > 0;
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.is_check();
+            let quiet = !tactical && !in_check && !gives_check;
+            if quiet
+                && !pv_node
+                && searched > 0
+                && depth <= FUTILITY_DEPTH
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+                && best > -MATE_BOUND
+            {
+                continue;
+            }
+            let value = if searched == 0 {
+                self.child(&child, team, depth - 1, ply, alpha, beta, pv_node)
+            } else {
+                let reduction = if quiet && depth >= REDUCTION_DEPTH && searched >= FULL_DEPTH_MOVES
+                {
+                    late_move_reduction(depth, searched)
+                } else {
+                    0
+                };
+                let mut v = self.child(
+                    &child,
+                    team,
+                    depth - 1 - reduction,
+                    ply,
+                    alpha,
+                    alpha + 1,
+                    false,
+                );
+                if v > alpha && reduction > 0 && !self.stopped {
+                    v = self.child(&child, team, depth - 1, ply, alpha, alpha + 1, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.stopped {
+                    v = self.child(&child, team, depth - 1, ply, alpha, beta, true);
+                }
+                v
+            };
+            searched += 1;
+            if self.stopped {
+                self.path.pop();
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if value >= beta {
+                        if !tactical {
+                            let tried = std::mem::take(&mut self.tried[ply]);
+                            self.ordering.reward(mover, ply, mv, depth, &tried);
+                            self.tried[ply] = tried;
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                self.tried[ply].push(mv);
+            }
+        }
+        self.path.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            hash,
+            best_move,
+            to_table(best, ply),
+            depth as i16,
+            bound,
+            self.root_player as u8,
+        );
+        best
+    }
+
+    fn quiescence(&mut self, pos: &P, ply: usize, qply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[ply].clear();
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let mover = pos.side_to_move();
+        if let Some(o) = pos.decided_outcome() {
+            return self.outcome_value(&o, mover, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(pos);
+        }
+        let in_check = pos.is_check();
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        self.moves[ply] = moves;
+        if self.moves[ply].is_empty() {
+            return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
+        }
+        let stand = if in_check {
+            -MATE + ply as i32
+        } else {
+            self.static_eval(pos)
+        };
+        if !in_check {
+            if stand >= beta || qply >= MAX_QUIESCENCE_PLY {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else if qply >= MAX_QUIESCENCE_PLY {
+            return self.static_eval(pos);
+        }
+        self.score_moves(pos, ply, None, !in_check);
+        let team = self.on_root_team(mover);
+        let mut best = stand;
+        let mut index = 0;
+        while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
+            index += 1;
+            if !in_check && stand + gain + DELTA_MARGIN <= alpha {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let value = self.quiescence_child(&child, team, ply, qply, alpha, beta);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Plies to take off a late quiet move's search.
+fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    let r = 1 + i32::from(searched >= 8) + i32::from(depth >= 8);
+    r.min(depth - 2).max(0)
+}

@@ -1,0 +1,75 @@
+//! The search finds forced wins in known positions of several rulesets.
+
+use chaturanga_engine::{Engine, Limits, Score};
+use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
+use chaturanga_variants::{chess::ChessPosition, shogi::ShogiPosition, xiangqi::XiangqiPosition};
+
+fn game<P: Ruleset>(fen: &str) -> Game<P> {
+    Game::new(P::from_fen_with(&RuleOptions::default(), fen).expect("test FEN"))
+}
+
+/// Searches to `depth` and returns the best move in coordinate notation and the score.
+fn solve<P: Ruleset>(fen: &str, depth: u32) -> (String, Score) {
+    let g = game::<P>(fen);
+    let mut engine = Engine::<P>::new(16);
+    let result = engine.search(&g, &Limits::depth(depth), &mut |_| {});
+    let best = result.best.expect("a move");
+    (g.position().move_text(best), result.score)
+}
+
+#[test]
+fn chess_mate_in_one() {
+    let (mv, score) = solve::<ChessPosition>("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+    assert_eq!(mv, "a1a8");
+    assert_eq!(score, Score::Win { plies: 1 });
+}
+
+#[test]
+fn chess_mate_in_two_by_a_sacrifice() {
+    // 1. Ra6 bxa6 2. b7#.
+    let (mv, score) = solve::<ChessPosition>("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 5);
+    assert_eq!(mv, "a1a6");
+    assert_eq!(score, Score::Win { plies: 3 });
+}
+
+#[test]
+fn chess_mated_side_sees_its_loss() {
+    // Black to move (Ka7 or Kb8) is mated next move (checked with python-chess).
+    let (_, score) = solve::<ChessPosition>("k7/8/1K6/8/8/8/8/7R b - - 0 1", 4);
+    assert_eq!(score, Score::Win { plies: -2 });
+}
+
+#[test]
+fn shogi_tsume_by_drop() {
+    // G*1b mates the king on 1a (the pawn on 1c guards the gold); G*3b leaves it no move,
+    // which loses in shogi too.
+    let fen = "8k/9/8P/9/9/9/9/9/4K4 b G 1";
+    let (mv, score) = solve::<ShogiPosition>(fen, 3);
+    assert!(mv == "G*1b" || mv == "G*3b", "{mv}");
+    assert_eq!(score, Score::Win { plies: 1 });
+    let mut g = game::<ShogiPosition>(fen);
+    g.play_text(&mv).unwrap();
+    assert!(matches!(g.status(), Status::Over(o) if o.quarters == vec![4, 0]));
+}
+
+#[test]
+fn xiangqi_mate_with_two_chariots() {
+    let (_, score) = solve::<XiangqiPosition>("3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1", 5);
+    assert!(
+        matches!(score, Score::Win { plies } if plies > 0 && plies <= 5),
+        "{score:?}"
+    );
+}
+
+#[test]
+fn the_best_move_of_a_won_position_is_legal_and_wins() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let mut g = game::<ChessPosition>(fen);
+    let mut engine = Engine::<ChessPosition>::new(16);
+    let best = engine
+        .search(&g, &Limits::depth(2), &mut |_| {})
+        .best
+        .unwrap();
+    g.play(best).unwrap();
+    assert!(matches!(g.status(), Status::Over(_)));
+}

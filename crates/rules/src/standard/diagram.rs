@@ -1,0 +1,110 @@
+//! A text picture of a standard position for terminals.
+
+use super::{Rules, StandardPosition};
+use crate::position::Position;
+use chaturanga_geometry::{Cell, Geometry};
+
+/// The board as rows of cells from the top, each cell showing `content` (`.` when empty),
+/// with rank labels on the left and file labels below.
+pub fn board_text(geometry: &Geometry, content: impl Fn(Cell) -> Option<String>) -> String {
+    let rows = geometry.rows_from_top();
+    let width = geometry
+        .cells()
+        .filter_map(&content)
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let label_parts = |cell: Cell| {
+        let label = geometry.label(cell);
+        let split = label
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(label.len());
+        (label[..split].to_string(), label[split..].to_string())
+    };
+    let rank_width = geometry
+        .cells()
+        .map(|c| label_parts(c).1.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for row in &rows {
+        let rank = row
+            .iter()
+            .flatten()
+            .next()
+            .map(|&c| label_parts(c).1)
+            .unwrap_or_default();
+        out.push_str(&format!("{rank:>rank_width$} "));
+        for point in row {
+            let text = match point {
+                None => " ".to_string(),
+                Some(c) => content(*c).unwrap_or_else(|| ".".to_string()),
+            };
+            out.push_str(&format!(" {text:>width$}"));
+        }
+        out.push('\n');
+    }
+    // File labels under the bottom-most cell of each column.
+    out.push_str(&" ".repeat(rank_width + 1));
+    let columns = rows.first().map_or(0, Vec::len);
+    for x in 0..columns {
+        let file = rows
+            .iter()
+            .rev()
+            .find_map(|row| row[x])
+            .map(|c| label_parts(c).0)
+            .unwrap_or_default();
+        out.push_str(&format!(" {file:>width$}"));
+    }
+    out.push('\n');
+    out
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// The board, the hands and the player to move, for a terminal.
+    pub fn standard_diagram(&self) -> String {
+        let spec = self.spec();
+        let mut out = board_text(&spec.geometry, |cell| {
+            let piece = self.piece_at(cell);
+            piece.is_some().then(|| {
+                let symbol = &spec.pieces[piece.kind() as usize].symbol;
+                if piece.player() == 0 {
+                    symbol.clone()
+                } else {
+                    symbol.to_ascii_lowercase()
+                }
+            })
+        });
+        let has_hands =
+            spec.captures_to_hand || (0..2).any(|p| (0..K).any(|k| self.in_hand(p, k as u8) > 0));
+        if has_hands {
+            for player in 0..2u8 {
+                let held: Vec<String> = (0..K)
+                    .filter(|&k| self.in_hand(player, k as u8) > 0)
+                    .map(|k| {
+                        let n = self.in_hand(player, k as u8);
+                        let symbol = &spec.pieces[k].symbol;
+                        if n > 1 {
+                            format!("{symbol}{n}")
+                        } else {
+                            symbol.clone()
+                        }
+                    })
+                    .collect();
+                let name = self.player_name(player as usize);
+                let held = if held.is_empty() {
+                    "-".to_string()
+                } else {
+                    held.join(" ")
+                };
+                out.push_str(&format!("in hand, {name}: {held}\n"));
+            }
+        }
+        out.push_str(&format!(
+            "{} to move\n",
+            self.player_name(self.side_to_move())
+        ));
+        out
+    }
+}
