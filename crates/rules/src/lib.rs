@@ -6,6 +6,7 @@
 //! [`Position`] trait.
 
 pub mod betza;
+pub mod hex;
 pub mod options;
 pub mod outcome;
 pub mod piece;
