@@ -42,9 +42,70 @@ impl Vector {
 pub enum Lattice {
     /// Square cells, `(file, rank)` coordinates; the chess-family boards.
     Square,
-    /// Hexagonal cells in axial coordinates `(q, r)`; Glinski's board.
+    /// Hexagonal cells with an edge facing each player, so that files are straight columns
+    /// (Gliński's board), in *doubled* coordinates: `x` is the file (column) and `y` the
+    /// height of the cell's centre in half cells. A cell and the one above it in its file
+    /// differ by `(0, 2)`; neighbours in the next file sit half a cell up or down, `(±1, ±1)`.
+    /// Only points with one parity of `x + y` are cells.
+    ///
+    /// Doubled coordinates keep the meaning of a [`Vector`] that the square boards give it
+    /// (`dx` towards the first player's right, `dy` away from him), so "forward" and
+    /// "sideways" filters and the 180° turn of the second player (negation) work unchanged,
+    /// and every line is still a constant step, hence monotone in cell numbering. The six
+    /// orthogonal directions are [`HEX_ORTHOGONAL`], the six diagonal ones [`HEX_DIAGONAL`].
     Hex,
 }
+
+/// The six orthogonal directions of the hex lattice (to the cells sharing an edge), in
+/// doubled coordinates, counter-clockwise from straight up the file.
+pub const HEX_ORTHOGONAL: [Vector; 6] = [
+    Vector::new(0, 2),
+    Vector::new(-1, 1),
+    Vector::new(-1, -1),
+    Vector::new(0, -2),
+    Vector::new(1, -1),
+    Vector::new(1, 1),
+];
+
+/// The six diagonal directions of the hex lattice (to the nearest cells of the same colour,
+/// across the corner between two orthogonal neighbours), in doubled coordinates,
+/// counter-clockwise from up-left.
+pub const HEX_DIAGONAL: [Vector; 6] = [
+    Vector::new(-1, 3),
+    Vector::new(-2, 0),
+    Vector::new(-1, -3),
+    Vector::new(1, -3),
+    Vector::new(2, 0),
+    Vector::new(1, 3),
+];
+
+/// The eight unit directions of square-board lines (ranks, files, diagonals).
+const SQUARE_LINES: [Vector; 8] = [
+    Vector::new(1, 0),
+    Vector::new(1, 1),
+    Vector::new(0, 1),
+    Vector::new(-1, 1),
+    Vector::new(-1, 0),
+    Vector::new(-1, -1),
+    Vector::new(0, -1),
+    Vector::new(1, -1),
+];
+
+/// The twelve unit directions of hex-board lines: orthogonal ones, then diagonal ones.
+const HEX_LINES: [Vector; 12] = [
+    HEX_ORTHOGONAL[0],
+    HEX_ORTHOGONAL[1],
+    HEX_ORTHOGONAL[2],
+    HEX_ORTHOGONAL[3],
+    HEX_ORTHOGONAL[4],
+    HEX_ORTHOGONAL[5],
+    HEX_DIAGONAL[0],
+    HEX_DIAGONAL[1],
+    HEX_DIAGONAL[2],
+    HEX_DIAGONAL[3],
+    HEX_DIAGONAL[4],
+    HEX_DIAGONAL[5],
+];
 
 /// A named set of cells per player, e.g. a promotion zone or a palace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +173,7 @@ pub struct Geometry {
     by_label: HashMap<String, Cell>,
     regions: Vec<Region>,
     players: usize,
+    rows: Vec<Vec<Option<Cell>>>,
 }
 
 impl Geometry {
@@ -223,17 +285,34 @@ impl Geometry {
         &self.regions
     }
 
-    /// Rows of the bounding box from the top (highest rank) down, `None` where a lattice point
-    /// is not a cell: the shape a FEN board field and a text drawing walk.
+    /// The rows a FEN board field lists, from the top down: the shape FEN reading and writing
+    /// walk.
+    ///
+    /// By default these are the rows of the bounding box from the highest rank down, `None`
+    /// where a lattice point is not a cell (written `*`). A board built with
+    /// [`GeometryBuilder::rows_by`] (the hexagon) lists its own rows instead, each holding only
+    /// cells, in file order: Gliński's V-shaped ranks from 11 (one cell) down to 1 (eleven).
     pub fn rows_from_top(&self) -> Vec<Vec<Option<Cell>>> {
-        (0..self.height)
-            .rev()
-            .map(|gy| {
-                (0..self.width)
-                    .map(|gx| self.grid[(gy * self.width + gx) as usize])
-                    .collect()
-            })
-            .collect()
+        self.rows.clone()
+    }
+
+    /// The unit steps of the board's straight lines: 8 on square boards (ranks, files,
+    /// diagonals), 12 on hexagonal ones ([`HEX_ORTHOGONAL`] then [`HEX_DIAGONAL`]).
+    pub fn line_directions(&self) -> &'static [Vector] {
+        match self.lattice {
+            Lattice::Square => &SQUARE_LINES,
+            Lattice::Hex => &HEX_LINES,
+        }
+    }
+
+    /// The unit step of the line from `(0, 0)` to `(dx, dy)`, if that displacement is a whole
+    /// number of steps along one of [`Geometry::line_directions`].
+    fn line_step(&self, dx: i32, dy: i32) -> Option<(i32, i32)> {
+        self.line_directions().iter().find_map(|v| {
+            let (sx, sy) = (v.dx as i32, v.dy as i32);
+            let n = if sx != 0 { dx / sx } else { dy / sy };
+            (n >= 1 && (n * sx, n * sy) == (dx, dy)).then_some((sx, sy))
+        })
     }
 
     /// Width and height of the bounding box of the lattice coordinates.
@@ -242,15 +321,12 @@ impl Geometry {
     }
 
     /// The cells strictly between `a` and `b` when they lie on one lattice line (same rank, file
-    /// or diagonal on square boards), walking unit steps; `None` otherwise.
+    /// or diagonal on square boards; one of the twelve directions on hexagonal ones), walking
+    /// unit steps; `None` otherwise, or when the line leaves the board between them.
     pub fn between(&self, a: Cell, b: Cell) -> Option<Vec<Cell>> {
         let (ax, ay) = self.coords(a);
         let (bx, by) = self.coords(b);
-        let (dx, dy) = (bx - ax, by - ay);
-        if (dx, dy) == (0, 0) || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
-            return None;
-        }
-        let (sx, sy) = (dx.signum(), dy.signum());
+        let (sx, sy) = self.line_step(bx - ax, by - ay)?;
         let mut out = Vec::new();
         let (mut x, mut y) = (ax + sx, ay + sy);
         while (x, y) != (bx, by) {
@@ -271,6 +347,7 @@ pub struct GeometryBuilder {
     points: Vec<(i32, i32)>,
     label: Box<dyn Fn(i32, i32) -> String>,
     colour: Box<dyn Fn(i32, i32) -> u8>,
+    row_key: Option<Box<dyn Fn(i32, i32) -> i32>>,
     regions: Vec<(String, PointsPerPlayer)>,
     players: usize,
 }
@@ -289,6 +366,26 @@ fn algebraic(x: i32, y: i32) -> String {
     format!("{file}{}", y + 1)
 }
 
+/// File letters of hexagonal boards in Gliński's notation: the alphabet without `j`.
+const HEX_FILE_LETTERS: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
+
+/// The letter(s) of hex file `x` (0 = `a`); past `z`, two letters (`aa`, `ab`, ...).
+fn hex_file_name(x: i32) -> String {
+    let n = HEX_FILE_LETTERS.len() as i32;
+    if x < n {
+        (HEX_FILE_LETTERS[x as usize] as char).to_string()
+    } else {
+        format!("{}{}", hex_file_name(x / n - 1), hex_file_name(x % n))
+    }
+}
+
+/// The rank (0-based) of hex cell `(x, y)` on a hexagon whose centre file is `centre`: ranks
+/// are bent into a "V" with its tip on the centre file, so the height of rank `r` in file `x`
+/// is `2r + |x - centre|`.
+fn hex_rank(x: i32, y: i32, centre: i32) -> i32 {
+    (y - (x - centre).abs()) / 2
+}
+
 impl GeometryBuilder {
     /// A full `files` x `ranks` rectangle of square cells labelled `a1`.., with `a1` dark.
     pub fn rectangle(files: i32, ranks: i32) -> Self {
@@ -300,9 +397,60 @@ impl GeometryBuilder {
             points,
             label: Box::new(algebraic),
             colour: Box::new(|x, y| ((x + y) & 1) as u8),
+            row_key: None,
             regions: Vec::new(),
             players: 2,
         }
+    }
+
+    /// A regular hexagon of hexagonal cells with `side` cells along each edge
+    /// (`3·side·(side − 1) + 1` cells; 91 for Gliński's board, `side` 6), one edge of each
+    /// cell facing each player so that the `2·side − 1` files are straight columns.
+    ///
+    /// Coordinates are the doubled ones of [`Lattice::Hex`]: file `x` from 0 (`a`, the first
+    /// player's left) and height `y = 2·rank + |x − c|`, where `c = side − 1` is the centre
+    /// file and `rank` counts from 0 at the first player's edge; a cell exists for
+    /// `0 ≤ rank ≤ 2c − |x − c|`. (Gliński's rules state the same with 1-based ranks, so
+    /// their height `h` is `y + 2`.)
+    ///
+    /// - **Labels**: Gliński's notation, file letters `a b c d e f g h i k l` (no `j`) and rank
+    ///   numbers from 1, so the corners are `a1`, `f1`, `l1`, `l6`, `f11`, `a6`.
+    /// - **Ranks** are bent into a "V" with the tip on the centre file; they are the rows
+    ///   of [`Geometry::rows_from_top`] (rank 11 = `f11` first, then `e10 f10 g10`, ...).
+    /// - **Colours**: three, by `(y − y_centre) mod 3`: 0 is grey (colour 2, the centre's),
+    ///   1 dark (colour 0), 2 light (colour 1). Orthogonal neighbours never share a colour,
+    ///   diagonal ones always do. On Gliński's board `a1`, `f11`, `l1` are dark and `a6`,
+    ///   `f1`, `l6` light, 30 dark, 30 light and 31 grey cells.
+    pub fn hexagon(side: i32) -> Self {
+        let c = (side - 1).max(0);
+        let points = (0..=2 * c)
+            .flat_map(|x| {
+                let length = 2 * c - (x - c).abs();
+                (0..=length).map(move |rank| (x, 2 * rank + (x - c).abs()))
+            })
+            .collect();
+        let centre_y = 2 * c;
+        GeometryBuilder {
+            lattice: Lattice::Hex,
+            points,
+            label: Box::new(move |x, y| format!("{}{}", hex_file_name(x), hex_rank(x, y, c) + 1)),
+            colour: Box::new(move |_, y| match (y - centre_y).rem_euclid(3) {
+                0 => 2,
+                1 => 0,
+                _ => 1,
+            }),
+            row_key: Some(Box::new(move |x, y| hex_rank(x, y, c))),
+            regions: Vec::new(),
+            players: 2,
+        }
+    }
+
+    /// Sets the rows FEN lists ([`Geometry::rows_from_top`]): cells with the same key form a
+    /// row, in file (`x`) order, rows from the highest key down. Without it, the rows are
+    /// those of the bounding box.
+    pub fn rows_by(mut self, key: impl Fn(i32, i32) -> i32 + 'static) -> Self {
+        self.row_key = Some(Box::new(key));
+        self
     }
 
     /// Removes lattice points (holes in the board).
@@ -377,6 +525,36 @@ impl GeometryBuilder {
                 colour: (self.colour)(x, y),
             });
         }
+        let rows = match &self.row_key {
+            None => (0..height)
+                .rev()
+                .map(|gy| {
+                    (0..width)
+                        .map(|gx| grid[(gy * width + gx) as usize])
+                        .collect()
+                })
+                .collect(),
+            Some(key) => {
+                let mut keyed: Vec<(i32, i32, Cell)> = points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(x, y))| (key(x, y), x, Cell(i as u16)))
+                    .collect();
+                keyed.sort_by_key(|&(k, x, _)| (std::cmp::Reverse(k), x));
+                let mut rows: Vec<Vec<Option<Cell>>> = Vec::new();
+                let mut last = None;
+                for (k, _, cell) in keyed {
+                    if last != Some(k) {
+                        rows.push(Vec::new());
+                        last = Some(k);
+                    }
+                    if let Some(row) = rows.last_mut() {
+                        row.push(Some(cell));
+                    }
+                }
+                rows
+            }
+        };
         let mut geometry = Geometry {
             lattice: self.lattice,
             cells,
@@ -388,6 +566,7 @@ impl GeometryBuilder {
             by_label,
             regions: Vec::new(),
             players: self.players,
+            rows,
         };
         for (name, per_player) in self.regions {
             let mut cells = Vec::new();

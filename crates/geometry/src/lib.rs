@@ -9,9 +9,20 @@
 //! Cells are numbered in lexicographic (rank, file) order of their lattice coordinates. That
 //! makes every straight line monotone in cell index, which lets ray attacks find the first
 //! blocker with a single bit scan on any board shape.
+//!
+//! Hexagonal boards ([`GeometryBuilder::hexagon`], Gliński's 91 cells) use doubled
+//! coordinates (see [`Lattice::Hex`]), in which every line is again a constant step, so the
+//! same numbering and the same tables serve them. [`Geometry::drawing`] and
+//! [`Geometry::to_json`] picture any board for terminals and browsers.
 
 mod cellset;
 mod geometry;
+#[cfg(test)]
+mod hex_tests;
+mod render;
 
 pub use cellset::{CellSet, CellSetIter};
-pub use geometry::{Cell, Geometry, GeometryBuilder, GeometryError, Lattice, Region, Vector};
+pub use geometry::{
+    Cell, Geometry, GeometryBuilder, GeometryError, HEX_DIAGONAL, HEX_ORTHOGONAL, Lattice, Region,
+    Vector,
+};

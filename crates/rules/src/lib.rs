@@ -7,6 +7,7 @@
 
 pub mod betza;
 pub mod eval;
+pub mod hex;
 pub mod options;
 pub mod outcome;
 pub mod piece;

@@ -1,6 +1,7 @@
 //! Piece types and their compilation against a board.
 
 use crate::betza::{self, Betza, BetzaError, Hop, Range};
+use crate::hex::{self, HexMove};
 use chaturanga_geometry::{Cell, Geometry, Vector};
 
 /// A player number: 0 moves first.
@@ -82,7 +83,8 @@ pub struct PieceType {
     /// Symbol as written for the first player in FEN, upper case, with a `+` prefix for
     /// promoted shogi pieces (`P`, `+R`).
     pub symbol: String,
-    /// Movement in Betza notation, as given.
+    /// Movement in Betza notation, as given; for pieces described otherwise (hexagonal
+    /// moves, [`PieceType::hex`]) the description in words.
     pub betza: String,
     /// Movement, parsed.
     pub moves: Betza,
@@ -102,6 +104,10 @@ pub struct PieceType {
     pub pawn: bool,
     /// Region whose cells allow the `i` (initial) moves.
     pub initial_region: Option<String>,
+    /// The `i` moves also need the piece not to have moved yet in this game (a piece read
+    /// from a FEN counts as unmoved). Only needed where a piece can reach another cell of its
+    /// initial region by moving: Gliński's pawn capturing onto another pawn's starting cell.
+    pub initial_only_unmoved: bool,
     /// Ways to promote.
     pub promotions: Vec<PromotionRule>,
     /// Region where a move that ends there must promote.
@@ -124,6 +130,29 @@ impl PieceType {
             symbol: symbol.to_string(),
             betza: betza.to_string(),
             moves: betza::parse(betza)?,
+            ..PieceType::blank()
+        })
+    }
+
+    /// A piece type on a hexagonal board from its symbol, name and moves as data (see
+    /// [`crate::hex`]); its `betza` field holds the moves in words.
+    pub fn hex(symbol: &str, name: &str, moves: &[HexMove]) -> PieceType {
+        PieceType {
+            name: name.to_string(),
+            symbol: symbol.to_string(),
+            betza: hex::describe(moves),
+            moves: hex::resolve(moves),
+            ..PieceType::blank()
+        }
+    }
+
+    /// A piece without moves or roles (the base the constructors fill in).
+    fn blank() -> PieceType {
+        PieceType {
+            name: String::new(),
+            symbol: String::new(),
+            betza: String::new(),
+            moves: Betza::default(),
             zone_moves: Vec::new(),
             bent: Vec::new(),
             confined_to: None,
@@ -131,12 +160,13 @@ impl PieceType {
             royal: false,
             pawn: false,
             initial_region: None,
+            initial_only_unmoved: false,
             promotions: Vec::new(),
             must_promote_in: None,
             promotion_compulsory: false,
             demotes_to: None,
             en_passant_advances: (2, 2),
-        })
+        }
     }
 
     /// Marks the piece royal.
@@ -154,6 +184,14 @@ impl PieceType {
     /// Sets the region where initial (`i`) moves are allowed.
     pub fn initial(mut self, region: &str) -> Self {
         self.initial_region = Some(region.to_string());
+        self
+    }
+
+    /// The initial moves also need the piece not to have moved yet in the game (see
+    /// [`PieceType::initial_only_unmoved`]). Such initial moves must not capture: the attack
+    /// tables do not follow a piece's history.
+    pub fn initial_only_while_unmoved(mut self) -> Self {
+        self.initial_only_unmoved = true;
         self
     }
 

@@ -210,6 +210,12 @@ pub enum TableError {
     },
     /// More piece kinds than a kind mask holds.
     TooManyKinds(usize),
+    /// A piece whose initial moves depend on its history has an initial capture, which the
+    /// attack tables (built without history) could not follow.
+    UnmovedInitialCapture {
+        /// Label of the cell the capture was compiled on.
+        from: String,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -219,6 +225,10 @@ impl fmt::Display for TableError {
                 write!(f, "a line from {from} is not monotone in cell order")
             }
             TableError::TooManyKinds(n) => write!(f, "{n} piece kinds, at most 62 supported"),
+            TableError::UnmovedInitialCapture { from } => write!(
+                f,
+                "an initial capture from {from} of a piece whose initial moves need it unmoved"
+            ),
         }
     }
 }
@@ -239,6 +249,8 @@ pub struct KindSource<'a> {
     pub confine: Option<Vec<Vec<Cell>>>,
     /// Moves that attack but are never played.
     pub check_only: Option<&'a crate::betza::Betza>,
+    /// The initial moves need the piece not to have moved in the game.
+    pub initial_only_unmoved: bool,
 }
 
 /// Forward movement tables for every (player, kind, cell).
@@ -247,6 +259,10 @@ pub struct MoveTables<const W: usize> {
     cells: usize,
     kinds: usize,
     entries: Vec<CellMoves<W>>,
+    /// The same without the initial moves of kinds whose initial moves need them unmoved
+    /// (empty when no kind has such moves). Initial moves are compiled last in each cell's
+    /// lists, so these entries are the full ones with their spans cut short.
+    moved_entries: Vec<CellMoves<W>>,
     /// Ride lists referenced by [`CellMoves::rays`].
     pub rays: Vec<MoveRay<W>>,
     /// Lame leap lists referenced by [`CellMoves::lame`].
@@ -264,6 +280,22 @@ impl<const W: usize> MoveTables<W> {
         &self.entries[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
     }
 
+    /// The moves of `player`'s `kind` from `cell` for a piece that has already moved: without
+    /// the initial moves that need it unmoved ([`KindSource::initial_only_unmoved`]).
+    #[inline(always)]
+    pub fn get_moved(&self, player: Player, kind: Kind, cell: Cell) -> &CellMoves<W> {
+        let index = (player as usize * self.kinds + kind as usize) * self.cells + cell.index();
+        self.moved_entries
+            .get(index)
+            .unwrap_or(&self.entries[index])
+    }
+
+    /// Whether some kind's initial moves need the piece unmoved, so positions must track
+    /// which pieces have moved.
+    pub fn tracks_unmoved(&self) -> bool {
+        !self.moved_entries.is_empty()
+    }
+
     /// Where the piece may go from `from`: (empty cells it may move to, cells of `enemy` it may
     /// capture on), given the occupancy; legality is the caller's business.
     #[inline(always)]
@@ -276,7 +308,31 @@ impl<const W: usize> MoveTables<W> {
         empty: CellSet<W>,
         enemy: CellSet<W>,
     ) -> (CellSet<W>, CellSet<W>) {
-        let m = self.get(player, kind, from);
+        self.reach_of(self.get(player, kind, from), occupied, empty, enemy)
+    }
+
+    /// [`MoveTables::reach`] for a piece that has moved (see [`MoveTables::get_moved`]).
+    #[inline(always)]
+    pub fn reach_moved(
+        &self,
+        player: Player,
+        kind: Kind,
+        from: Cell,
+        occupied: CellSet<W>,
+        empty: CellSet<W>,
+        enemy: CellSet<W>,
+    ) -> (CellSet<W>, CellSet<W>) {
+        self.reach_of(self.get_moved(player, kind, from), occupied, empty, enemy)
+    }
+
+    #[inline(always)]
+    fn reach_of(
+        &self,
+        m: &CellMoves<W>,
+        occupied: CellSet<W>,
+        empty: CellSet<W>,
+        enemy: CellSet<W>,
+    ) -> (CellSet<W>, CellSet<W>) {
         let mut quiet = (m.leap_both | m.leap_quiet) & empty;
         let mut captures = (m.leap_both | m.leap_capture) & enemy;
         for r in &self.rays[m.rays.range()] {
@@ -452,10 +508,12 @@ pub fn build_tables<const W: usize>(
     }
     let cells = geometry.len();
     let players = orientations.len();
+    let tracks_unmoved = kinds.iter().any(|k| k.initial_only_unmoved);
     let mut moves = MoveTables {
         cells,
         kinds: kinds.len(),
         entries: Vec::with_capacity(players * kinds.len() * cells),
+        moved_entries: Vec::new(),
         rays: Vec::new(),
         lame: Vec::new(),
         hops: Vec::new(),
@@ -508,13 +566,30 @@ pub fn build_tables<const W: usize>(
                 if let Some(region) = source.confine.as_ref().and_then(|c| c.get(p)) {
                     compiled = confine(compiled, region);
                 }
-                let attack_only = match source.check_only {
-                    Some(b) => compile_at(geometry, b, from, orient),
-                    None => Vec::new(),
-                };
-                let normal = compiled.len();
-                compiled.extend(attack_only);
+                // Order: ordinary moves, attack-only moves, initial moves. With the initial
+                // moves last, the entry of a piece that has moved is this one cut short.
+                let (ordinary, initial_moves): (Vec<_>, Vec<_>) =
+                    compiled.into_iter().partition(|m| !m.initial);
+                let normal = ordinary.len();
+                let mut compiled = ordinary;
+                if let Some(b) = source.check_only {
+                    compiled.extend(compile_at(geometry, b, from, orient));
+                }
+                let first_initial = compiled.len();
+                if source.initial_only_unmoved
+                    && initial_ok
+                    && initial_moves.iter().any(|m| m.capture)
+                {
+                    return Err(TableError::UnmovedInitialCapture {
+                        from: geometry.label(from).to_string(),
+                    });
+                }
+                compiled.extend(initial_moves);
+                let mut moved_entry = None;
                 for (index, compiled_move) in compiled.into_iter().enumerate() {
+                    if index == first_initial {
+                        moved_entry = Some(entry);
+                    }
                     let CompiledMove {
                         reach,
                         quiet,
@@ -522,7 +597,7 @@ pub fn build_tables<const W: usize>(
                         initial,
                         en_passant,
                     } = compiled_move;
-                    let attack_only = index >= normal;
+                    let attack_only = index >= normal && index < first_initial;
                     if attack_only {
                         // Attack-only moves are rides (the flying general); they enter the
                         // attack tables and never the move lists.
@@ -626,6 +701,13 @@ pub fn build_tables<const W: usize>(
                     }
                 }
                 moves.entries.push(entry);
+                if tracks_unmoved {
+                    let moved = match moved_entry {
+                        Some(cut) if source.initial_only_unmoved => cut,
+                        _ => entry,
+                    };
+                    moves.moved_entries.push(moved);
+                }
             }
             if has_leap_capture {
                 leap_kinds[p].push(k as Kind);

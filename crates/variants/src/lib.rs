@@ -12,16 +12,20 @@ pub mod doublechess;
 pub mod doublemove;
 mod family;
 pub mod grand;
+pub mod hexchess;
 mod large_shogi;
 pub mod losing;
 pub mod maharajah;
+pub mod makarenko;
 pub mod minishogi;
 pub mod omega;
 pub mod outer;
+pub mod progressive;
 pub mod renaissance;
 pub mod shogi;
 mod shogi_family;
 pub mod speed;
+pub mod taktika;
 pub mod torishogi;
 pub mod xiangqi;
 pub mod yarishogi;
@@ -81,18 +85,18 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("doublemove", "Double-move chess", 2, None, true),
     info("gess", "Gess", 2, None, false),
     info("grand", "Grand Chess", 2, Some("grand"), true),
-    info("hexchess", "Gliński's hexagonal chess", 2, None, false),
+    info("hexchess", "Gliński's hexagonal chess", 2, None, true),
     info("losing", "Losing chess", 2, None, true),
     info("maharajah", "Maharajah and the Sepoys", 2, None, true),
-    info("makarenko", "Makarenko Chess", 2, None, false),
+    info("makarenko", "Makarenko Chess", 2, None, true),
     info("minishogi", "Minishogi", 2, Some("minishogi"), true),
     info("omega", "Omega Chess", 2, None, true),
     info("outer", "Big Outer Chess", 2, None, true),
-    info("progressive", "Progressive Chess", 2, None, false),
+    info("progressive", "Progressive Chess", 2, None, true),
     info("renaissance", "Renaissance Chess", 2, None, true),
     info("shogi", "Shogi", 2, Some("shogi"), true),
     info("speed", "Speed chess", 2, None, true),
-    info("taktika", "Taktika", 2, None, false),
+    info("taktika", "Taktika", 2, None, true),
     info("threeplayer", "Three-Player Chess", 3, None, false),
     info("torishogi", "Tori shogi", 2, Some("torishogi"), true),
     info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
@@ -161,14 +165,18 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
+        "hexchess" => visitor.visit::<hexchess::HexChessPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),
         "maharajah" => visitor.visit::<maharajah::MaharajahPosition>(info),
+        "makarenko" => visitor.visit::<makarenko::MakarenkoPosition>(info),
         "minishogi" => visitor.visit::<minishogi::MinishogiPosition>(info),
         "omega" => visitor.visit::<omega::OmegaPosition>(info),
         "outer" => visitor.visit::<outer::OuterPosition>(info),
+        "progressive" => visitor.visit::<progressive::ProgressivePosition>(info),
         "renaissance" => visitor.visit::<renaissance::RenaissancePosition>(info),
         "shogi" => visitor.visit::<shogi::ShogiPosition>(info),
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
+        "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
         "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),

@@ -139,3 +139,13 @@ fn torishogi() {
 fn yarishogi() {
     run_file("yarishogi");
 }
+
+#[test]
+fn hexchess() {
+    run_file("hexchess");
+}
+
+#[test]
+fn progressive() {
+    run_file("progressive");
+}

@@ -150,6 +150,12 @@ fn cut(s: &str) -> String {
 /// Reads a FEN board field (rows from the top, `*` for points that are not cells, empty runs
 /// of any length, `+` before promoted pieces) into (cell, piece) pairs. Rulesets with their
 /// own position type and FEN use it for the board part.
+///
+/// A piece token is an optional `+` or `-` prefix, one letter, an optional `'` or `!`, and an
+/// optional count in braces (`{12}`, at most three digits); the whole token, letter upper-cased,
+/// must be the symbol of one of the spec's piece types. Rulesets whose men carry a state or a
+/// count give each value its own piece type (`-R` a frozen rook, `P{2}` a two-disk tower), so
+/// hashing, tables and [`write_board`] need nothing more.
 pub fn parse_board<const W: usize>(
     spec: &Spec<W>,
     text: &str,
@@ -202,9 +208,11 @@ pub fn parse_board<const W: usize>(
                 pos += 1;
                 continue;
             }
-            // A piece: optional '+', one letter, optional `'` or `!` (dai shogi's codes).
+            // A piece: optional '+' (promoted) or '-' (a state, Taktika's frozen men), one
+            // letter, optional `'` or `!` (dai shogi's codes), optional `{n}` (a count,
+            // Makarenko's tower heights). The whole token is the symbol looked up.
             let start = pos;
-            if c == '+' {
+            if c == '+' || c == '-' {
                 pos += 1;
             }
             let Some(&letter) = bytes.get(pos) else {
@@ -218,6 +226,19 @@ pub fn parse_board<const W: usize>(
             }
             if matches!(bytes.get(pos), Some(b'\'' | b'!')) {
                 pos += 1;
+            }
+            if bytes.get(pos) == Some(&b'{') {
+                // At most three digits: no ruleset counts higher, and a long run is hostile.
+                let digits = bytes[pos + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                if digits == 0 || digits > 3 || bytes.get(pos + 1 + digits) != Some(&b'}') {
+                    return Err(FenError::UnknownPiece(cut(&String::from_utf8_lossy(
+                        &bytes[start..(pos + 1 + digits).min(bytes.len())],
+                    ))));
+                }
+                pos += digits + 2;
             }
             let symbol = &row[start..pos];
             let player: Player = if letter.is_ascii_uppercase() { 0 } else { 1 };
@@ -403,8 +424,8 @@ impl Setup {
         })
     }
 
-    /// Reads a FEN (missing trailing fields take their defaults: `w - - 0 1`), or an SFEN for
-    /// rulesets written in shogi notation.
+    /// Reads a FEN (missing trailing fields take their defaults: `w - - 0 1`, or `w - 0 1` on
+    /// boards without a castling field), or an SFEN for rulesets written in shogi notation.
     pub fn parse<const W: usize>(spec: &Spec<W>, fen: &str) -> Result<Setup, FenError> {
         if fen.len() > MAX_FEN_LEN {
             return Err(FenError::TooLong(fen.len()));
@@ -430,7 +451,12 @@ impl Setup {
             Some(t) => return Err(FenError::Turn(cut(t))),
         };
         let mut castling = Vec::new();
-        if let Some(field) = fields.next()
+        let castling_field = if spec.castling_field {
+            fields.next()
+        } else {
+            None
+        };
+        if let Some(field) = castling_field
             && field != "-"
         {
             if field.len() > 32 {
@@ -698,16 +724,18 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         out.push(' ');
         out.push(if self.side_to_move() == 0 { 'w' } else { 'b' });
         out.push(' ');
-        if self.castling_rights() == 0 {
-            out.push('-');
-        } else {
-            for (i, c) in spec.castlings.iter().enumerate() {
-                if self.castling_rights() & (1 << i) != 0 {
-                    out.push(c.symbol);
+        if spec.castling_field {
+            if self.castling_rights() == 0 {
+                out.push('-');
+            } else {
+                for (i, c) in spec.castlings.iter().enumerate() {
+                    if self.castling_rights() & (1 << i) != 0 {
+                        out.push(c.symbol);
+                    }
                 }
             }
+            out.push(' ');
         }
-        out.push(' ');
         if self.en_passant_targets().is_empty() {
             out.push('-');
         } else {

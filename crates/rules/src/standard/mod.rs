@@ -201,6 +201,12 @@ pub struct StandardPosition<const W: usize, const K: usize, R> {
     castling: u16,
     ep_targets: CellSet<W>,
     ep_victim: Cell,
+    /// Cells of pieces that have moved in this game, kept only where it matters
+    /// ([`Spec::unmoved_matters`]: Gliński's pawns on starting cells). A FEN cannot record it,
+    /// so a position read from one has every piece unmoved. Not part of the hash: within a
+    /// repetition window (no pawn move, no capture) it cannot change, so it never separates
+    /// two occurrences of a position, and keeping it out lets a FEN read back hash the same.
+    moved: CellSet<W>,
     quiet_plies: u32,
     fullmove: u32,
     hash: u64,
@@ -220,6 +226,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             castling: 0,
             ep_targets: CellSet::EMPTY,
             ep_victim: Cell(0),
+            moved: CellSet::EMPTY,
             quiet_plies: 0,
             fullmove: 1,
             hash: spec.zobrist.turn[0],
@@ -302,6 +309,44 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         self.fullmove
     }
 
+    /// Cells of pieces known to have moved in this game, where that matters for their initial
+    /// moves ([`Spec::unmoved_matters`]); empty for most rulesets and after reading a FEN.
+    pub fn moved(&self) -> CellSet<W> {
+        self.moved
+    }
+
+    /// Updates [`StandardPosition::moved`] after `mv`, already placed on the board, by
+    /// `player`: the cells it vacated or captured on are forgotten, and the mover's new cell
+    /// is remembered where its kind cares.
+    fn track_moved(&mut self, mv: Move, player: Player) {
+        let mut moved = self.moved;
+        moved.remove(mv.from);
+        moved.remove(mv.to);
+        let mut landed = [Some(mv.to), None];
+        match mv.special {
+            Special::EnPassant => moved.remove(self.ep_victim),
+            Special::Castle(i) => {
+                let c = &self.spec.castlings[i as usize];
+                for cell in [c.king_from, c.rook_from, c.king_to, c.rook_to] {
+                    moved.remove(cell);
+                }
+                landed[1] = Some(c.rook_to);
+            }
+            Special::Drop => landed[0] = None,
+            Special::Normal => {}
+        }
+        for cell in landed.into_iter().flatten() {
+            let piece = self.piece_at(cell);
+            if piece.is_some()
+                && self.spec.unmoved_matters[player as usize * K + piece.kind() as usize]
+                    .contains(cell)
+            {
+                moved.insert(cell);
+            }
+        }
+        self.moved = moved;
+    }
+
     #[inline(always)]
     fn put(&mut self, cell: Cell, piece: Piece) {
         let (p, k) = (piece.player(), piece.kind());
@@ -379,14 +424,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         if self.piece_at(cell).is_none() {
             return Piece::NONE;
         }
+        self.moved.remove(cell);
         self.take(cell)
     }
 
-    /// Puts `piece` on the empty `cell` (hash updated).
+    /// Puts `piece` on the empty `cell` (hash updated); it counts as unmoved.
     pub fn place_piece(&mut self, cell: Cell, piece: Piece) {
         if self.piece_at(cell).is_some() {
             self.take(cell);
         }
+        self.moved.remove(cell);
         self.put(cell, piece);
     }
 
@@ -581,6 +628,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         let us = self.turn;
         let them = 1 - us;
         self.apply_placement(mv);
+        if self.spec.moves.tracks_unmoved() {
+            self.track_moved(mv, us);
+        }
         if !R::turn_passes(self, &mv) {
             return;
         }

@@ -342,9 +342,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         empty: CellSet<W>,
         enemy: CellSet<W>,
     ) -> (CellSet<W>, CellSet<W>) {
-        self.spec()
-            .moves
-            .reach(us, kind, from, occupied, empty, enemy)
+        let tables = &self.spec().moves;
+        if self.moved().contains(from) {
+            tables.reach_moved(us, kind, from, occupied, empty, enemy)
+        } else {
+            tables.reach(us, kind, from, occupied, empty, enemy)
+        }
     }
 
     /// The cells of `targets` to which the piece on `from` may move without exposing its royal

@@ -176,6 +176,14 @@ pub struct Spec<const W: usize> {
     pub hand_order: Vec<Kind>,
     /// FEN and move notation style.
     pub notation: Notation,
+    /// FEN has a castling field (between the side to move and the en passant field). Boards
+    /// whose FEN defines none (Gliński's hexagonal chess) leave it out when reading and
+    /// writing.
+    pub castling_field: bool,
+    /// Per (player, kind), index `player * kinds + kind`: the cells where whether the piece
+    /// has moved matters (the initial region of kinds whose initial moves need the piece
+    /// unmoved; empty for every other kind). Positions track moved pieces only there.
+    pub unmoved_matters: Vec<CellSet<W>>,
     /// Per cell, the cells of its file (same lattice column).
     pub files: Vec<CellSet<W>>,
     /// Hash keys.
@@ -259,6 +267,7 @@ pub struct SpecBuilder {
     hand_order: Vec<String>,
     notation: Notation,
     values: Vec<(String, i32)>,
+    castling_field: bool,
 }
 
 impl SpecBuilder {
@@ -279,7 +288,15 @@ impl SpecBuilder {
             hand_order: Vec::new(),
             notation: Notation::Chess,
             values: Vec::new(),
+            castling_field: true,
         }
+    }
+
+    /// The FEN has no castling field: side to move, en passant, clocks (rulesets without
+    /// castling whose rules file defines the FEN so).
+    pub fn without_castling_field(mut self) -> Self {
+        self.castling_field = false;
+        self
     }
 
     /// The ruleset id being built.
@@ -395,6 +412,7 @@ impl SpecBuilder {
                 initial_cells,
                 confine,
                 check_only: p.check_only.as_ref(),
+                initial_only_unmoved: p.initial_only_unmoved,
             });
         }
         let (moves, attacks) =
@@ -438,6 +456,18 @@ impl SpecBuilder {
                     forced,
                     compulsory: p.promotion_compulsory,
                 }));
+            }
+        }
+        let mut unmoved_matters = vec![CellSet::EMPTY; players * kinds];
+        for (k, p) in self.pieces.iter().enumerate() {
+            if !p.initial_only_unmoved {
+                continue;
+            }
+            let Some(region) = &p.initial_region else {
+                continue;
+            };
+            for (player, cells) in self.region_cells(region)?.iter().enumerate().take(players) {
+                unmoved_matters[player * kinds + k] = CellSet::from_cells(cells.iter().copied());
             }
         }
         let mut promotion_limits = vec![u8::MAX; kinds];
@@ -611,6 +641,8 @@ impl SpecBuilder {
             demoted,
             hand_order,
             notation: self.notation,
+            castling_field: self.castling_field,
+            unmoved_matters,
             files,
             zobrist,
             start_fen: self.start_fen,

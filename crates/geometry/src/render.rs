@@ -1,0 +1,308 @@
+//! Pictures of a board for people and programs: a text drawing for terminals and a JSON
+//! description (cell polygons, colours, labels) for graphical front ends.
+
+use crate::geometry::{Cell, Geometry, Lattice};
+use std::fmt::Write;
+
+/// Width of a cell's content in a text drawing.
+const CONTENT_WIDTH: usize = 3;
+
+/// `text` fitted into [`CONTENT_WIDTH`] columns: longer text is cut, a single character is
+/// centred, anything else is left-aligned.
+fn fit(text: &str) -> Vec<char> {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_control()).take(3).collect();
+    let mut out = vec![' '; CONTENT_WIDTH];
+    let start = usize::from(chars.len() == 1);
+    for (i, c) in chars.into_iter().enumerate() {
+        out[start + i] = c;
+    }
+    out
+}
+
+/// The letters at the start of a label (`f` of `f11`): the file name in both notations.
+fn file_part(label: &str) -> &str {
+    let end = label
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(label.len());
+    &label[..end]
+}
+
+/// The rest of a label after its letters (`11` of `f11`).
+fn rank_part(label: &str) -> &str {
+    &label[file_part(label).len()..]
+}
+
+/// A number for JSON: at most four decimals, no trailing zeros.
+fn number(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// √3 / 2: the height of a flat-topped hexagon of side 1 is √3, and the doubled `y`
+/// coordinate counts half cells.
+const HALF_SQRT3: f64 = 0.866_025_403_784_438_6;
+
+impl Geometry {
+    /// The smallest and largest lattice coordinates of the cells: `(min_x, max_x, min_y,
+    /// max_y)`.
+    fn extent(&self) -> (i32, i32, i32, i32) {
+        let mut e = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        for cell in self.cells() {
+            let (x, y) = self.coords(cell);
+            e = (e.0.min(x), e.1.max(x), e.2.min(y), e.3.max(y));
+        }
+        e
+    }
+
+    /// Names of the colours, indexed by [`Geometry::colour`].
+    pub fn colour_names(&self) -> &'static [&'static str] {
+        match self.lattice() {
+            Lattice::Square => &["dark", "light"],
+            Lattice::Hex => &["dark", "light", "grey"],
+        }
+    }
+
+    /// A text drawing of the board for a terminal, the first player at the bottom, with
+    /// `content(cell)` (up to three characters: a piece letter, a label) inside each cell and
+    /// the file letters underneath.
+    ///
+    /// Hexagonal boards are drawn as flat-topped hexagons, so files are columns and the
+    /// neighbouring files sit half a cell up or down:
+    ///
+    /// ```text
+    ///  ___     ___
+    /// / b \___/ d \
+    /// \___/ c \___/
+    ///     \___/
+    /// ```
+    ///
+    /// Each cell spans three lines (top edge, content, bottom edge, the bottom edge shared
+    /// with the cell below) and five columns (the slanted sides shared with the next file), so
+    /// a board `2n + 1` half cells high and `m` files wide takes `2n + 3` lines plus the
+    /// letters, `4m + 1` columns. Square boards are a grid of three-column cells with the
+    /// rank numbers on the left.
+    pub fn drawing(&self, content: impl Fn(Cell) -> String) -> String {
+        match self.lattice() {
+            Lattice::Hex => self.hex_drawing(content),
+            Lattice::Square => self.square_drawing(content),
+        }
+    }
+
+    fn hex_drawing(&self, content: impl Fn(Cell) -> String) -> String {
+        let (min_x, max_x, min_y, max_y) = self.extent();
+        let width = 4 * (max_x - min_x) as usize + 5;
+        let height = (max_y - min_y) as usize + 3;
+        let mut canvas = vec![vec![' '; width]; height + 1];
+        let mut paint = |line: usize, column: usize, text: &[char]| {
+            for (i, &c) in text.iter().enumerate() {
+                canvas[line][column + i] = c;
+            }
+        };
+        let mut files: Vec<(usize, String)> = Vec::new();
+        for cell in self.cells() {
+            let (x, y) = self.coords(cell);
+            let column = 4 * (x - min_x) as usize;
+            let top = (max_y - y) as usize;
+            let inside = fit(&content(cell));
+            paint(top, column + 1, &['_'; 3]);
+            paint(top + 1, column, &['/']);
+            paint(top + 1, column + 1, &inside);
+            paint(top + 1, column + 4, &['\\']);
+            paint(top + 2, column, &['\\', '_', '_', '_', '/']);
+            if !files.iter().any(|(c, _)| *c == column) {
+                files.push((column, file_part(self.label(cell)).to_string()));
+            }
+        }
+        for (column, name) in files {
+            let name: Vec<char> = name.chars().collect();
+            let at = (column + 2).saturating_sub((name.len().saturating_sub(1)) / 2);
+            for (i, c) in name.into_iter().enumerate() {
+                if let Some(slot) = canvas[height].get_mut(at + i) {
+                    *slot = c;
+                }
+            }
+        }
+        let mut out = String::new();
+        for line in canvas {
+            let text: String = line.into_iter().collect();
+            out.push_str(text.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    fn square_drawing(&self, content: impl Fn(Cell) -> String) -> String {
+        let rows = self.rows_from_top();
+        let rank_width = self
+            .cells()
+            .map(|c| rank_part(self.label(c)).len())
+            .max()
+            .unwrap_or(0);
+        let mut out = String::new();
+        let mut files: Vec<String> = Vec::new();
+        for row in &rows {
+            let rank = row
+                .iter()
+                .flatten()
+                .next()
+                .map_or("", |&c| rank_part(self.label(c)));
+            let mut line = format!("{rank:>rank_width$} ");
+            for (i, point) in row.iter().enumerate() {
+                let text: String = match point {
+                    Some(cell) => {
+                        if files.len() <= i {
+                            files.resize(i + 1, String::new());
+                        }
+                        if files[i].is_empty() {
+                            files[i] = file_part(self.label(*cell)).to_string();
+                        }
+                        fit(&content(*cell)).into_iter().collect()
+                    }
+                    None => "   ".to_string(),
+                };
+                line.push_str(&text);
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        let mut letters = " ".repeat(rank_width + 1);
+        for name in files {
+            letters.push_str(&fit(&name).into_iter().collect::<String>());
+        }
+        out.push_str(letters.trim_end());
+        out.push('\n');
+        out
+    }
+
+    /// The board as JSON for graphical front ends: the lattice, the size of the picture, the
+    /// colour names, every cell in index order with its label, lattice coordinates, colour
+    /// name, centre and polygon corners, and the regions by player as lists of labels.
+    ///
+    /// Picture coordinates have `x` to the right and `y` downwards (as in SVG and canvas), the
+    /// first player at the bottom; a square cell is 1 wide, a hexagonal cell has sides of 1
+    /// (flat-topped, 2 wide and √3 high). Corners go round the cell, starting at the right
+    /// (hexagons) or top-left (squares).
+    pub fn to_json(&self) -> String {
+        let (min_x, max_x, min_y, max_y) = self.extent();
+        let hex = self.lattice() == Lattice::Hex;
+        let (width, height) = if hex {
+            (
+                1.5 * f64::from(max_x - min_x) + 2.0,
+                HALF_SQRT3 * f64::from(max_y - min_y + 2),
+            )
+        } else {
+            (f64::from(max_x - min_x + 1), f64::from(max_y - min_y + 1))
+        };
+        let names = self.colour_names();
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "{{\"lattice\":{},\"width\":{},\"height\":{},\"colours\":[{}],\"cells\":[",
+            json_string(if hex { "hex" } else { "square" }),
+            number(width),
+            number(height),
+            names
+                .iter()
+                .map(|n| json_string(n))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for (i, cell) in self.cells().enumerate() {
+            let (x, y) = self.coords(cell);
+            let (centre, corners): ((f64, f64), Vec<(f64, f64)>) = if hex {
+                let cx = 1.5 * f64::from(x - min_x) + 1.0;
+                let cy = HALF_SQRT3 * f64::from(max_y - y + 1);
+                let h = HALF_SQRT3;
+                (
+                    (cx, cy),
+                    vec![
+                        (cx + 1.0, cy),
+                        (cx + 0.5, cy + h),
+                        (cx - 0.5, cy + h),
+                        (cx - 1.0, cy),
+                        (cx - 0.5, cy - h),
+                        (cx + 0.5, cy - h),
+                    ],
+                )
+            } else {
+                let left = f64::from(x - min_x);
+                let top = f64::from(max_y - y);
+                (
+                    (left + 0.5, top + 0.5),
+                    vec![
+                        (left, top),
+                        (left + 1.0, top),
+                        (left + 1.0, top + 1.0),
+                        (left, top + 1.0),
+                    ],
+                )
+            };
+            let colour = names
+                .get(self.colour(cell) as usize)
+                .map_or_else(|| self.colour(cell).to_string(), |n| n.to_string());
+            let polygon: Vec<String> = corners
+                .iter()
+                .map(|&(px, py)| format!("[{},{}]", number(px), number(py)))
+                .collect();
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(
+                out,
+                "{{\"index\":{},\"label\":{},\"x\":{x},\"y\":{y},\"colour\":{},\"centre\":[{},{}],\"polygon\":[{}]}}",
+                cell.0,
+                json_string(self.label(cell)),
+                json_string(&colour),
+                number(centre.0),
+                number(centre.1),
+                polygon.join(",")
+            );
+        }
+        out.push_str("],\"regions\":[");
+        for (i, region) in self.regions().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let players: Vec<String> = region
+                .cells
+                .iter()
+                .map(|cells| {
+                    let labels: Vec<String> =
+                        cells.iter().map(|&c| json_string(self.label(c))).collect();
+                    format!("[{}]", labels.join(","))
+                })
+                .collect();
+            let _ = write!(
+                out,
+                "{{\"name\":{},\"cells\":[{}]}}",
+                json_string(&region.name),
+                players.join(",")
+            );
+        }
+        out.push_str("]}");
+        out
+    }
+}
