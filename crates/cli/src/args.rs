@@ -1,6 +1,7 @@
 //! Command-line parsing, by hand: a handful of subcommands with repeatable flags.
 
 use std::fmt;
+use std::time::Duration;
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -21,9 +22,21 @@ commands:
   record <variant> [position] [--format pgn|kif|csa]
                                             the game as a record: PGN (the default), or KIF or
                                             CSA for rulesets with those move notations (shogi)
-  bench [--depth N] [variant ...]           perft speed from each start position
+  search <variant> [position] [limits]      the engine's best move, with its thinking
+                                            as UCI-like `info` lines, then `bestmove`
+  play <variant> [position] [limits] [--engine-plays SIDES]
+                                            play against the engine in the terminal (SIDES:
+                                            none, all, first, second, or player names such as
+                                            white, black, red, sente, comma-separated; default:
+                                            every player but the one to move). `help` inside
+                                            lists the commands (undo, resign, draw, save FILE…)
+  bench [--perft] [--search] [--depth N] [variant ...]
+                                            perft speed from each start position and a
+                                            fixed-depth search (both unless one is chosen)
   rules [variant]                           rule options of a ruleset
   help                                      this text
+
+limits: [--time SECONDS] [--depth N] [--nodes N]   (default: --time 1 for search, 2 for play)
 
 position: [--fen FEN] [--moves M ...] [--option name=value ...]
   moves may be coordinate notation (e2e4, e7e8q), SAN (Nf3, O-O) or the ruleset's own
@@ -68,12 +81,32 @@ pub enum Command {
         /// Which record format.
         format: RecordFormat,
     },
+    /// `search`.
+    Search {
+        /// Where.
+        game: GameArgs,
+        /// How long.
+        limits: SearchArgs,
+    },
+    /// `play`.
+    Play {
+        /// Where the game starts.
+        game: GameArgs,
+        /// How long the engine thinks per move.
+        limits: SearchArgs,
+        /// Which players the engine plays (`None`: every player but the one to move).
+        engine_plays: Option<String>,
+    },
     /// `bench`.
     Bench {
         /// Depth for every variant instead of its default.
         depth: Option<u32>,
         /// Which variants (all implemented when empty).
         variants: Vec<String>,
+        /// Run the perft benchmark.
+        perft: bool,
+        /// Run the search benchmark.
+        search: bool,
     },
     /// `rules`.
     Rules {
@@ -106,6 +139,24 @@ pub struct GameArgs {
     pub moves: Vec<String>,
     /// Rule options.
     pub options: Vec<String>,
+}
+
+/// Bounds of an engine search given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchArgs {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Nodes per move.
+    pub nodes: Option<u64>,
+}
+
+impl SearchArgs {
+    /// Whether no bound was given (the command's default time applies).
+    pub fn is_unbounded(&self) -> bool {
+        self.depth.is_none() && self.time.is_none() && self.nodes.is_none()
+    }
 }
 
 /// Errors of the command line and of the commands.
@@ -237,21 +288,36 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
             })
         }
         "bench" => {
-            let flags = Flags::parse(rest, &[], &["--depth"])?;
-            let depth = match flags.values("--depth").first() {
-                None => None,
-                Some(d) => Some(
-                    d.parse::<u32>()
-                        .ok()
-                        .filter(|&d| (1..=30).contains(&d))
-                        .ok_or_else(|| {
-                            usage(format!("--depth must be 1 to 30, not {:?}", cut(d)))
-                        })?,
-                ),
-            };
+            let flags = Flags::parse(rest, &["--perft", "--search"], &["--depth"])?;
+            let depth = flags.depth()?;
+            let (perft, search) = (flags.has("--perft"), flags.has("--search"));
             Ok(Command::Bench {
                 depth,
                 variants: flags.positionals.clone(),
+                perft: perft || !search,
+                search: search || !perft,
+            })
+        }
+        "search" => {
+            let mut valued = GAME_FLAGS.to_vec();
+            valued.extend(SEARCH_FLAGS);
+            let flags = Flags::parse(rest, &[], &valued)?;
+            let [variant] = flags.positionals::<1>("search <variant>")?;
+            Ok(Command::Search {
+                game: flags.game(variant)?,
+                limits: flags.search_limits()?,
+            })
+        }
+        "play" => {
+            let mut valued = GAME_FLAGS.to_vec();
+            valued.extend(SEARCH_FLAGS);
+            valued.push("--engine-plays");
+            let flags = Flags::parse(rest, &[], &valued)?;
+            let [variant] = flags.positionals::<1>("play <variant>")?;
+            Ok(Command::Play {
+                game: flags.game(variant)?,
+                limits: flags.search_limits()?,
+                engine_plays: flags.values("--engine-plays").into_iter().next(),
             })
         }
         "rules" => {
@@ -268,6 +334,9 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
 }
 
 const GAME_FLAGS: &[&str] = &["--fen", "--moves", "--option"];
+const SEARCH_FLAGS: [&str; 3] = ["--depth", "--time", "--nodes"];
+/// Longest time per move accepted (a day).
+const MAX_SECONDS: f64 = 86_400.0;
 
 /// Flags and positionals of one command line.
 struct Flags {
@@ -345,6 +414,54 @@ impl Flags {
             return Err(usage(format!("expected `{form}`")));
         }
         Ok(std::array::from_fn(|i| self.positionals[i].clone()))
+    }
+
+    fn depth(&self) -> Result<Option<u32>, CliError> {
+        self.values("--depth")
+            .first()
+            .map(|d| {
+                d.parse::<u32>()
+                    .ok()
+                    .filter(|&d| (1..=30).contains(&d))
+                    .ok_or_else(|| usage(format!("--depth must be 1 to 30, not {:?}", cut(d))))
+            })
+            .transpose()
+    }
+
+    fn search_limits(&self) -> Result<SearchArgs, CliError> {
+        let time = self
+            .values("--time")
+            .first()
+            .map(|t| {
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|&s| s > 0.0 && s <= MAX_SECONDS)
+                    .map(Duration::from_secs_f64)
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "--time must be seconds above 0 and at most {MAX_SECONDS}, not {:?}",
+                            cut(t)
+                        ))
+                    })
+            })
+            .transpose()?;
+        let nodes = self
+            .values("--nodes")
+            .first()
+            .map(|n| {
+                n.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    usage(format!(
+                        "--nodes must be a positive number, not {:?}",
+                        cut(n)
+                    ))
+                })
+            })
+            .transpose()?;
+        Ok(SearchArgs {
+            depth: self.depth()?,
+            time,
+            nodes,
+        })
     }
 
     fn game(&self, variant: String) -> Result<GameArgs, CliError> {

@@ -34,7 +34,31 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
                 }
             }
         }
-        Command::Bench { depth, variants } => bench(depth, &variants, out)?,
+        Command::Bench {
+            depth,
+            variants,
+            perft,
+            search,
+        } => {
+            if perft {
+                bench(depth, &variants, out)?;
+            }
+            if search {
+                if perft {
+                    writeln!(out)?;
+                }
+                search_bench(depth, &variants, out)?;
+            }
+        }
+        Command::Search { game, limits } => crate::play::search(game, limits, out)?,
+        Command::Play {
+            game,
+            limits,
+            engine_plays,
+        } => {
+            let stdin = std::io::stdin();
+            crate::play::play(game, limits, engine_plays, &mut stdin.lock(), out)?;
+        }
         Command::Rules { variant } => {
             let ids: Vec<String> = match variant {
                 Some(v) => vec![v],
@@ -290,16 +314,60 @@ impl Visitor for BenchOne {
     }
 }
 
-fn bench(depth: Option<u32>, variants: &[String], out: &mut dyn Write) -> Result<(), CliError> {
-    let ids: Vec<String> = if variants.is_empty() {
+fn bench_ids(variants: &[String]) -> Vec<String> {
+    if variants.is_empty() {
         implemented().map(|v| v.id.to_string()).collect()
     } else {
         variants.to_vec()
-    };
+    }
+}
+
+/// The search benchmark: a fixed-depth search from each start position with a fresh engine,
+/// so the node counts change only when the search or evaluation changes.
+fn search_bench(
+    depth: Option<u32>,
+    variants: &[String],
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    writeln!(
+        out,
+        "{:<12} {:>5} {:>12} {:>9} {:>10}  {}",
+        "search", "depth", "nodes", "seconds", "nodes/s", "best move"
+    )?;
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for id in bench_ids(variants) {
+        let (d, nodes, secs, best) =
+            visit(&id, crate::play::SearchBench { depth }).map_err(input)??;
+        total_nodes += nodes;
+        total_secs += secs;
+        writeln!(
+            out,
+            "{:<12} {:>5} {:>12} {:>9.3} {:>10.0}  {best}",
+            id,
+            d,
+            nodes,
+            secs,
+            nodes as f64 / secs.max(1e-9)
+        )?;
+    }
+    writeln!(
+        out,
+        "{:<12} {:>5} {:>12} {:>9.3} {:>10.0}",
+        "total",
+        "",
+        total_nodes,
+        total_secs,
+        total_nodes as f64 / total_secs.max(1e-9)
+    )?;
+    Ok(())
+}
+
+fn bench(depth: Option<u32>, variants: &[String], out: &mut dyn Write) -> Result<(), CliError> {
+    let ids = bench_ids(variants);
     writeln!(
         out,
         "{:<12} {:>5} {:>14} {:>9} {:>12}",
-        "variant", "depth", "nodes", "seconds", "nodes/s"
+        "perft", "depth", "nodes", "seconds", "nodes/s"
     )?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for id in ids {

@@ -2,6 +2,7 @@
 
 mod args;
 mod commands;
+mod play;
 
 use std::process::ExitCode;
 

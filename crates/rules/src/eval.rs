@@ -137,7 +137,8 @@ impl EvalTables {
             .enumerate()
             .map(|(k, p)| {
                 if p.royal {
-                    ROYAL_VALUE
+                    // A royal piece that also fights (the Maharajah) is worth that on top.
+                    ROYAL_VALUE + p.given_value.unwrap_or(0)
                 } else {
                     p.given_value.unwrap_or_else(|| {
                         let avg = (0..players)

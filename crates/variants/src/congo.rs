@@ -10,12 +10,13 @@ use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
-    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError, parse_board,
-    write_board,
+    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
+    board_evaluation, board_text, parse_board, write_board,
 };
+use chaturanga_rules::tables::PieceBoard;
 use chaturanga_rules::{
-    DrawRules, MoveError, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions,
-    Ruleset,
+    DrawRules, Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason,
+    RuleOptions, Ruleset,
 };
 use std::sync::OnceLock;
 
@@ -103,8 +104,21 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
     for p in pieces {
         b = b.piece(p);
     }
-    b.start(START_FEN).build()
+    b.start(START_FEN).values(VALUES).build()
 }
+
+/// Piece values in centipawns. Congo has no published table: these are estimates from the
+/// pieces' mobility on the 7x7 board, the monkey raised for its multi-captures and the
+/// crocodile for its river slides, the superpawn for its backward and sideways moves.
+const VALUES: &[(&str, i32)] = &[
+    ("G", 320),
+    ("E", 300),
+    ("C", 400),
+    ("N", 300),
+    ("M", 420),
+    ("P", 100),
+    ("S", 260),
+];
 
 /// The compiled ruleset for an option set (built once per setting).
 fn spec(castle: bool) -> Result<&'static Spec<1>, SetupError> {
@@ -390,6 +404,18 @@ impl CongoPosition {
     }
 }
 
+impl PieceBoard<1> for CongoPosition {
+    fn piece_at(&self, cell: Cell) -> Piece {
+        self.board[cell.index()]
+    }
+    fn cells_of_kind(&self, kind: Kind) -> CellSet<1> {
+        self.by_kind[kind as usize]
+    }
+    fn cells_of_player(&self, player: Player) -> CellSet<1> {
+        self.by_player[player as usize]
+    }
+}
+
 impl Position for CongoPosition {
     type Move = CongoMove;
 
@@ -465,6 +491,59 @@ impl Position for CongoPosition {
         }
         self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[1 - us as usize];
         self.turn = 1 - us;
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        ["white", "black"][player]
+    }
+
+    fn diagram(&self) -> String {
+        let spec = self.spec;
+        let board = board_text(&spec.geometry, |cell| {
+            let piece = self.piece_at(cell);
+            piece.is_some().then(|| {
+                let symbol = &spec.pieces[piece.kind() as usize].symbol;
+                if piece.player() == 0 {
+                    symbol.clone()
+                } else {
+                    symbol.to_ascii_lowercase()
+                }
+            })
+        });
+        format!("{board}{} to move\n", self.player_name(self.turn as usize))
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        board_evaluation(self.spec, self, player as Player, self.turn)
+    }
+
+    fn move_value(&self, mv: CongoMove) -> MoveValue {
+        let values = &self.spec.eval.values;
+        let mover = self.piece_at(mv.from).kind();
+        let mut gain = 0;
+        if mv.is_monkey_capture() {
+            let g = &self.spec.geometry;
+            let mut from = mv.from;
+            for to in mv.landings() {
+                let (a, b) = (g.coords(from), g.coords(to));
+                if let Some(over) = g.at((a.0 + b.0) / 2, (a.1 + b.1) / 2) {
+                    gain += values[self.piece_at(over).kind() as usize];
+                }
+                from = to;
+            }
+        } else {
+            let target = self.piece_at(mv.to);
+            if target.is_some() {
+                gain += values[target.kind() as usize];
+            }
+            if mover == PAWN && self.region("last-rank", self.turn).contains(mv.to) {
+                gain += values[SUPERPAWN as usize] - values[PAWN as usize];
+            }
+        }
+        MoveValue {
+            gain,
+            mover: values[mover as usize],
+        }
     }
 
     fn hash(&self) -> u64 {

@@ -9,8 +9,8 @@
 use crate::family;
 use chaturanga_rules::standard::{Move, Rules, SetupError, Spec, SpecError, StandardPosition};
 use chaturanga_rules::{
-    DrawRules, FenError, MoveDescription, MoveError, OptionSpec, Outcome, Position, Reason,
-    RuleOptions, Ruleset,
+    DrawRules, FenError, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Position,
+    Reason, RuleOptions, Ruleset,
 };
 
 /// The rules of one part: chess moves without check, en passant or a royal king.
@@ -142,6 +142,28 @@ impl Position for DoubleMovePosition {
             self.parts_left = 2;
             self.turn_start = true;
         }
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        self.board.player_name(player)
+    }
+
+    fn diagram(&self) -> String {
+        let parts = if self.parts_left == 1 {
+            "1 move"
+        } else {
+            "2 moves"
+        };
+        let board = self.board.diagram();
+        format!("{}({parts} left in this turn)\n", board)
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        self.board.evaluate(player)
+    }
+
+    fn move_value(&self, mv: Move) -> MoveValue {
+        self.board.move_value(mv)
     }
 
     fn hash(&self) -> u64 {

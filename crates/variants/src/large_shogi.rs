@@ -9,13 +9,13 @@ use chaturanga_geometry::{Cell, CellSet};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
-    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError, parse_board,
-    write_board,
+    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
+    board_evaluation, board_text, parse_board, write_board,
 };
 use chaturanga_rules::tables::{PieceBoard, attacked};
 use chaturanga_rules::{
-    DrawRules, Kind, MoveError, OptionSpec, OptionValues, Outcome, Piece, PieceType, Player,
-    Position, Reason, RuleOptions, Ruleset,
+    DrawRules, Kind, MoveError, MoveValue, OptionSpec, OptionValues, Outcome, Piece, PieceType,
+    Player, Position, Reason, RuleOptions, Ruleset,
 };
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -789,6 +789,58 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         self.hash ^=
             self.spec().zobrist.turn[us as usize] ^ self.spec().zobrist.turn[1 - us as usize];
         self.turn = 1 - us;
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        ["black", "white"][player]
+    }
+
+    fn diagram(&self) -> String {
+        let spec = self.spec();
+        let board = board_text(&spec.geometry, |cell| {
+            let piece = self.piece_at(cell);
+            piece.is_some().then(|| {
+                let symbol = &spec.pieces[piece.kind() as usize].symbol;
+                if piece.player() == 0 {
+                    symbol.clone()
+                } else {
+                    symbol.to_ascii_lowercase()
+                }
+            })
+        });
+        format!("{board}{} to move\n", self.player_name(self.turn as usize))
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        board_evaluation(self.spec(), self, player as Player, self.turn)
+    }
+
+    fn move_value(&self, mv: LargeMove) -> MoveValue {
+        let values = &self.spec().eval.values;
+        let value_at = |cell: Cell| {
+            let piece = self.piece_at(cell);
+            if piece.is_some() && piece.player() != self.turn {
+                values[piece.kind() as usize]
+            } else {
+                0
+            }
+        };
+        let mover = self.piece_at(mv.from).kind();
+        let mut gain = value_at(mv.to);
+        if let Some(via) = mv.via()
+            && via != mv.to
+        {
+            gain += value_at(via);
+        }
+        if mv.promote
+            && let Some(promoted) = self.data.promoted[mover as usize]
+        {
+            gain += (values[promoted as usize] - values[mover as usize]).max(0);
+        }
+        MoveValue {
+            gain,
+            mover: values[mover as usize],
+        }
     }
 
     fn hash(&self) -> u64 {

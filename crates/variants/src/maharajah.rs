@@ -25,6 +25,19 @@ const PLACEMENT: OptionSpec = OptionSpec {
     help: "where the Maharajah may be placed: any empty cell, cells no sepoy attacks, or ranks 1-3 (Bodlaender)",
 };
 
+/// Orthodox values for the Sepoys, and the Maharajah valued as a fighting piece at their
+/// whole material (8 pawns, 2 knights, 2 bishops, 2 rooks, a queen: 4,050) on top of its
+/// royal worth: the engine then sees the start as level (among strong human players the
+/// game is close) and does not settle for a repetition when it plays the Maharajah.
+const VALUES: [(&str, i32); 6] = [
+    ("P", 100),
+    ("N", 320),
+    ("B", 330),
+    ("R", 500),
+    ("Q", 950),
+    ("M", 4_050),
+];
+
 impl Rules<1, 7> for Maharajah {
     const ID: &'static str = "maharajah";
 
@@ -53,10 +66,7 @@ impl Rules<1, 7> for Maharajah {
         if options.get("placement") == Some("ranks1-3") {
             builder = builder.drop_zone("M", "ranks1-3");
         }
-        builder
-            .values(family::ORTHODOX_VALUES)
-            .start(START_FEN)
-            .build()
+        builder.values(&VALUES).start(START_FEN).build()
     }
 
     /// Placing the Maharajah is a setup action: White still makes the first move.

@@ -2,11 +2,15 @@
 
 use super::{Rules, StandardPosition};
 use crate::position::Position;
-use chaturanga_geometry::{Cell, Geometry};
+use chaturanga_geometry::{Cell, Geometry, Lattice};
 
 /// The board as rows of cells from the top, each cell showing `content` (`.` when empty),
-/// with rank labels on the left and file labels below.
+/// with rank labels on the left and file labels below (hexagonal boards: drawn as hexagons).
 pub fn board_text(geometry: &Geometry, content: impl Fn(Cell) -> Option<String>) -> String {
+    if geometry.lattice() == Lattice::Hex {
+        // Rows of a hex board are staggered: the geometry draws the cells themselves.
+        return geometry.drawing(|cell| content(cell).unwrap_or_default());
+    }
     let rows = geometry.rows_from_top();
     let width = geometry
         .cells()

@@ -2,9 +2,10 @@
 //! [`EvalTables`](crate::eval::EvalTables), pieces in hand, mobility against each piece's
 //! average, and royal safety where the ruleset has a single royal piece to attack.
 
-use super::{Move, Rules, Special, StandardPosition};
+use super::{Move, Rules, Spec, Special, StandardPosition};
 use crate::eval::{MoveValue, Tapered};
 use crate::piece::{Kind, Player};
+use crate::tables::PieceBoard;
 use chaturanga_geometry::CellSet;
 
 /// Centipawns per cell of mobility above the piece's average, in the opening.
@@ -111,4 +112,47 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             mover: values[mv.kind as usize],
         }
     }
+}
+
+/// The evaluation of a board that is not a [`StandardPosition`] but uses a [`Spec`]'s pieces
+/// (own position types such as Congo's or the large shogi boards'): material and placement,
+/// mobility against each piece's average, and the tempo, from `player`'s point of view.
+pub fn board_evaluation<const W: usize, B: PieceBoard<W>>(
+    spec: &Spec<W>,
+    board: &B,
+    player: Player,
+    to_move: Player,
+) -> i32 {
+    let tables = &spec.eval;
+    let occupied = board.cells_of_player(0) | board.cells_of_player(1);
+    let empty = spec.cells.without(occupied);
+    let mut score = [Tapered::default(); 2];
+    let mut phase = 0;
+    for side in 0..2u8 {
+        let s = side as usize;
+        let enemy = board.cells_of_player(1 - side);
+        for kind in 0..spec.pieces.len() {
+            let k = kind as Kind;
+            let pieces = board.cells_of_kind(k) & board.cells_of_player(side);
+            if pieces.is_empty() {
+                continue;
+            }
+            let movable = !spec.pieces[kind].pawn && !spec.is_royal(k);
+            let average = tables.average_mobility(side, k);
+            for cell in pieces {
+                score[s] += tables.square(side, k, cell);
+                phase += tables.phase_weights[kind];
+                if movable {
+                    let (quiet, captures) = spec.moves.reach(side, k, cell, occupied, empty, enemy);
+                    let above = (quiet | captures).count() as i32 * 16 - average;
+                    score[s].opening += above * MOBILITY_OPENING / 16;
+                    score[s].endgame += above * MOBILITY_ENDGAME / 16;
+                }
+            }
+        }
+    }
+    let mut total = score[player as usize];
+    total -= score[1 - player as usize];
+    let tempo = if to_move == player { TEMPO } else { -TEMPO };
+    total.blend(phase, tables.full_phase) + tempo
 }

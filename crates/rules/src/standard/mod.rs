@@ -12,6 +12,7 @@ mod movegen;
 mod spec;
 
 pub use diagram::board_text;
+pub use evaluation::board_evaluation;
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
     Castling, CastlingDef, Notation, Promotion, PromotionZone, Spec, SpecBuilder, SpecError,

@@ -1,0 +1,494 @@
+//! The engine on the command line: `search` (one position, UCI-like output), `play` (a game
+//! in the terminal against the engine or between people) and the search benchmark.
+
+use crate::args::{CliError, GameArgs, SearchArgs};
+use crate::commands::{read_move, setup};
+use chaturanga_engine::{Engine, Limits, Score, SearchInfo};
+use chaturanga_notation::{csa, kif, pgn, record, san};
+use chaturanga_rules::{Game, Outcome, Position, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_variants::{VariantInfo, Visitor, visit};
+use std::io::{BufRead, Read, Write};
+use std::time::{Duration, Instant};
+
+/// Transposition table of the command-line engine, in MiB.
+const HASH_MB: usize = 64;
+/// Time per move of `search` when no limit is given.
+const SEARCH_DEFAULT_TIME: Duration = Duration::from_secs(1);
+/// Time per engine move of `play` when no limit is given.
+const PLAY_DEFAULT_TIME: Duration = Duration::from_secs(2);
+/// Longest input line accepted by `play`; longer lines are rejected whole.
+const MAX_LINE: u64 = 1_000;
+/// Longest PV shown in a thinking line.
+const MAX_PV_SHOWN: usize = 12;
+
+fn input(e: impl std::fmt::Display) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+/// The engine limits of command-line bounds, with `default_time` when none is given.
+fn limits_of(args: &SearchArgs, default_time: Duration) -> Limits {
+    Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        move_time: if args.is_unbounded() {
+            Some(default_time)
+        } else {
+            args.time
+        },
+        ..Limits::default()
+    }
+}
+
+/// A move as people read it: SAN where the ruleset has it, else its coordinate text.
+fn move_label<P: Position>(position: &P, mv: P::Move) -> String {
+    san::to_san(position, mv).unwrap_or_else(|_| position.move_text(mv))
+}
+
+/// A line of moves from `position`, each in its readable form.
+fn line_label<P: Position>(position: &P, line: &[P::Move]) -> String {
+    let mut current = position.clone();
+    let mut words = Vec::new();
+    for &mv in line.iter().take(MAX_PV_SHOWN) {
+        words.push(move_label(&current, mv));
+        current.play_unchecked(mv);
+    }
+    if line.len() > MAX_PV_SHOWN {
+        words.push("…".to_string());
+    }
+    words.join(" ")
+}
+
+/// A score as UCI writes it (`cp 35`, `mate 3`, `mate -2`).
+fn uci_score(score: Score) -> String {
+    match (score, score.mate_in_moves()) {
+        (_, Some(moves)) => format!("mate {moves}"),
+        (Score::Centipawns(cp), None) => format!("cp {cp}"),
+        (Score::Win { plies }, None) => format!("mate {plies}"),
+    }
+}
+
+/// `search`: UCI-like `info` lines after each iteration, then `bestmove`.
+pub fn search(game: GameArgs, limits: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let variant = game.variant.clone();
+    let text = visit(&variant, SearchOnce { game, limits }).map_err(input)??;
+    write!(out, "{text}")?;
+    Ok(())
+}
+
+struct SearchOnce {
+    game: GameArgs,
+    limits: SearchArgs,
+}
+
+impl Visitor for SearchOnce {
+    type Output = Result<String, CliError>;
+
+    fn visit<P: Ruleset>(self, _info: &'static VariantInfo) -> Self::Output {
+        let game = setup::<P>(&self.game)?;
+        if let Status::Over(outcome) = game.status() {
+            return Err(input(format!("the game is over: {outcome}")));
+        }
+        let mut engine = Engine::<P>::new(HASH_MB);
+        let mut text = String::new();
+        let result = engine.search(
+            &game,
+            &limits_of(&self.limits, SEARCH_DEFAULT_TIME),
+            &mut |info: &SearchInfo<P::Move>| {
+                let pv: Vec<String> = info
+                    .pv
+                    .iter()
+                    .scan(game.position().clone(), |at, &mv| {
+                        let text = at.move_text(mv);
+                        at.play_unchecked(mv);
+                        Some(text)
+                    })
+                    .collect();
+                text.push_str(&format!(
+                    "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}\n",
+                    info.depth,
+                    info.seldepth,
+                    uci_score(info.score),
+                    info.nodes,
+                    info.nodes_per_second(),
+                    info.elapsed.as_millis(),
+                    info.hashfull,
+                    pv.join(" ")
+                ));
+            },
+        );
+        match result.best {
+            Some(mv) => text.push_str(&format!("bestmove {}\n", game.position().move_text(mv))),
+            None => text.push_str("bestmove (none)\n"),
+        }
+        Ok(text)
+    }
+}
+
+/// Runs `play`: a game in the terminal, reading commands and moves from `input`.
+pub fn play(
+    game: GameArgs,
+    limits: SearchArgs,
+    engine_plays: Option<String>,
+    input_lines: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let variant = game.variant.clone();
+    visit(
+        &variant,
+        PlaySession {
+            game,
+            limits: limits_of(&limits, PLAY_DEFAULT_TIME),
+            engine_plays,
+            input: input_lines,
+            out,
+        },
+    )
+    .map_err(input)?
+}
+
+struct PlaySession<'a> {
+    game: GameArgs,
+    limits: Limits,
+    engine_plays: Option<String>,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+/// Which players the engine moves for, from `--engine-plays`.
+fn engine_seats<P: Position>(position: &P, text: Option<&str>) -> Result<Vec<bool>, CliError> {
+    let players = position.players();
+    let Some(text) = text else {
+        let human = position.side_to_move();
+        return Ok((0..players).map(|p| p != human).collect());
+    };
+    let mut seats = vec![false; players];
+    let ordinals = ["first", "second", "third", "fourth"];
+    for word in text.split(',').map(|w| w.trim().to_ascii_lowercase()) {
+        match word.as_str() {
+            "none" => {}
+            "all" | "both" => seats.iter_mut().for_each(|s| *s = true),
+            _ => {
+                let seat = (0..players).find(|&p| {
+                    position.player_name(p) == word || ordinals.get(p) == Some(&word.as_str())
+                });
+                match seat {
+                    Some(p) => seats[p] = true,
+                    None => {
+                        let mut known: Vec<&str> = vec!["none", "all"];
+                        known.extend((0..players).map(|p| position.player_name(p)));
+                        known.extend(&ordinals[..players.min(ordinals.len())]);
+                        return Err(input(format!(
+                            "--engine-plays: no player {:?} (known: {})",
+                            word.chars().take(20).collect::<String>(),
+                            known.join(", ")
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    Ok(seats)
+}
+
+const PLAY_HELP: &str = "\
+commands:
+  <move>        a move in coordinate notation (e2e4), SAN (Nf3) or the ruleset's own notation
+  go            the engine moves for the player to move
+  undo          take back to your previous turn (the engine's reply too)
+  resign        give up the game
+  draw          claim a draw the rules allow now (repetition, move-count rules)
+  moves         the legal moves
+  board         the position again
+  fen           the position as FEN
+  pgn           the game so far as a record
+  save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, else PGN)
+  help          this text
+  quit          leave";
+
+/// What one input line asks for.
+enum Request {
+    Quit,
+    Nothing,
+    Text(String),
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes; longer lines are skipped and reported.
+fn read_request(input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Request, CliError> {
+    let mut buffer = Vec::new();
+    let read = input.take(MAX_LINE).read_until(b'\n', &mut buffer)?;
+    if read == 0 {
+        return Ok(Request::Quit);
+    }
+    if !buffer.ends_with(b"\n") && read as u64 == MAX_LINE {
+        // Drop the rest of the overlong line without keeping it in memory.
+        let mut rest = Vec::new();
+        while input.take(MAX_LINE).read_until(b'\n', &mut rest)? > 0 {
+            if rest.ends_with(b"\n") {
+                break;
+            }
+            rest.clear();
+        }
+        writeln!(out, "error: line longer than {MAX_LINE} bytes ignored")?;
+        return Ok(Request::Nothing);
+    }
+    match String::from_utf8(buffer) {
+        Ok(text) if text.trim().is_empty() => Ok(Request::Nothing),
+        Ok(text) => Ok(Request::Text(text.trim().to_string())),
+        Err(_) => {
+            writeln!(out, "error: the line is not UTF-8 text")?;
+            Ok(Request::Nothing)
+        }
+    }
+}
+
+impl<'a> Visitor for PlaySession<'a> {
+    type Output = Result<(), CliError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let PlaySession {
+            game: args,
+            limits,
+            engine_plays,
+            input,
+            out,
+        } = self;
+        let mut game = setup::<P>(&args)?;
+        let seats = engine_seats(game.position(), engine_plays.as_deref())?;
+        let mut engine = Engine::<P>::new(HASH_MB);
+        writeln!(
+            out,
+            "{} ({}); type `help` for the commands",
+            info.name, info.id
+        )?;
+        let mut show_board = true;
+        loop {
+            let status = game.status();
+            if show_board {
+                writeln!(out, "\n{}", game.position().diagram())?;
+                if let Status::Over(outcome) = &status {
+                    writeln!(out, "game over: {outcome}")?;
+                }
+                show_board = false;
+            }
+            let to_move = game.position().side_to_move();
+            if matches!(status, Status::Ongoing { .. }) && seats[to_move] {
+                engine_move(&mut engine, &mut game, &limits, out)?;
+                show_board = true;
+                continue;
+            }
+            write!(out, "{}> ", game.position().player_name(to_move))?;
+            out.flush()?;
+            let text = match read_request(input, out)? {
+                Request::Quit => break,
+                Request::Nothing => continue,
+                Request::Text(text) => text,
+            };
+            let (word, rest) = text.split_once(' ').unwrap_or((&text, ""));
+            match word {
+                "quit" | "exit" => break,
+                "help" => writeln!(out, "{PLAY_HELP}")?,
+                "board" => show_board = true,
+                "fen" => writeln!(out, "{}", game.position().fen())?,
+                "moves" => {
+                    let position = game.position();
+                    let labels: Vec<String> = game
+                        .legal_moves()
+                        .into_iter()
+                        .map(|mv| move_label(position, mv))
+                        .collect();
+                    writeln!(out, "{}", labels.join(" "))?;
+                }
+                "pgn" => match game_record(info, &game, "pgn") {
+                    Ok(text) => write!(out, "{text}")?,
+                    Err(e) => writeln!(out, "error: {e}")?,
+                },
+                "save" => {
+                    let path = rest.trim();
+                    let message = save(info, &game, path);
+                    writeln!(out, "{message}")?;
+                }
+                "undo" => {
+                    if undo_turn(&mut game, &seats) {
+                        show_board = true;
+                    } else {
+                        writeln!(out, "error: nothing to take back")?;
+                    }
+                }
+                "go" if matches!(status, Status::Ongoing { .. }) => {
+                    engine_move(&mut engine, &mut game, &limits, out)?;
+                    show_board = true;
+                }
+                "resign" if matches!(status, Status::Ongoing { .. }) => {
+                    let players = game.position().players();
+                    game.end(Outcome::loss(players, to_move, Reason::Resignation));
+                    show_board = true;
+                }
+                "draw" => match &status {
+                    Status::Ongoing { claimable } if !claimable.is_empty() => {
+                        game.claim_draw(claimable[0]);
+                        show_board = true;
+                    }
+                    _ => writeln!(out, "error: no draw can be claimed now")?,
+                },
+                _ if matches!(status, Status::Over(_)) => writeln!(
+                    out,
+                    "error: the game is over; `undo`, `save FILE`, `pgn` or `quit`"
+                )?,
+                _ if game.position().actions().contains(&text.as_str()) => {
+                    match game.perform(&text) {
+                        Ok(_) => show_board = true,
+                        Err(e) => writeln!(out, "error: {e}")?,
+                    }
+                }
+                _ => match read_move(game.position(), &text) {
+                    Ok(mv) => match game.play(mv) {
+                        Ok(()) => show_board = true,
+                        Err(e) => writeln!(out, "error: {e}")?,
+                    },
+                    Err(e) => writeln!(
+                        out,
+                        "error: {e} (type `moves` for the legal moves, `help` for commands)"
+                    )?,
+                },
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The engine thinks, showing each iteration, and plays its move.
+fn engine_move<P: Position>(
+    engine: &mut Engine<P>,
+    game: &mut Game<P>,
+    limits: &Limits,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let root = game.position().clone();
+    let mut shown = Ok(());
+    let result = engine.search(game, limits, &mut |info: &SearchInfo<P::Move>| {
+        if shown.is_ok() {
+            shown = writeln!(
+                out,
+                "  depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}  time {:>6.2}s  {}",
+                info.depth,
+                info.score.to_string(),
+                info.nodes,
+                info.nodes_per_second(),
+                info.elapsed.as_secs_f64(),
+                line_label(&root, &info.pv)
+            )
+            .and_then(|()| out.flush());
+        }
+    });
+    shown?;
+    let Some(mv) = result.best else {
+        return Ok(());
+    };
+    let label = move_label(&root, mv);
+    game.play(mv).map_err(input)?;
+    writeln!(
+        out,
+        "{} plays {label}",
+        root.player_name(root.side_to_move())
+    )?;
+    Ok(())
+}
+
+/// Takes back moves until a person is to move again, having taken back at least one of
+/// that person's moves (so the engine does not answer at once with the same move).
+fn undo_turn<P: Position>(game: &mut Game<P>, seats: &[bool]) -> bool {
+    let person_moved = |g: &Game<P>| {
+        let mover = g.positions()[g.moves().len() - 1].side_to_move();
+        !seats[mover]
+    };
+    if game.moves().is_empty() || !seats.iter().any(|&engine| !engine) {
+        return game.undo();
+    }
+    // Take back through the engine's replies to the last move a person made.
+    while !game.moves().is_empty() && !person_moved(game) {
+        game.undo();
+    }
+    if game.moves().is_empty() {
+        return false;
+    }
+    game.undo();
+    // A compound turn is taken back whole.
+    while !game.moves().is_empty()
+        && game.position().side_to_move() == game.positions()[game.moves().len() - 1].side_to_move()
+        && !game.position().repetition_point()
+    {
+        game.undo();
+    }
+    true
+}
+
+/// The game as a record: PGN, or KIF/CSA for rulesets with those notations.
+fn game_record<P: Ruleset>(
+    info: &VariantInfo,
+    game: &Game<P>,
+    format: &str,
+) -> Result<String, String> {
+    let has = |n: &str| game.position().notations().contains(&n);
+    match format {
+        "kif" if has("kif") => {
+            kif::write(game, &record::Tags::default()).map_err(|e| e.to_string())
+        }
+        "csa" if has("csa") => {
+            csa::write(game, &record::Tags::default()).map_err(|e| e.to_string())
+        }
+        "kif" | "csa" => Err(format!("{} has no {format} records", info.id)),
+        _ => pgn::write(game, &pgn::Tags::for_game(info.id, game)).map_err(|e| e.to_string()),
+    }
+}
+
+/// Writes the game to `path`, in the format its extension names; returns the message to show.
+fn save<P: Ruleset>(info: &VariantInfo, game: &Game<P>, path: &str) -> String {
+    if path.is_empty() {
+        return "error: `save` needs a file name".to_string();
+    }
+    let format = match path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()) {
+        Some(e) if e == "kif" || e == "csa" => e,
+        _ => "pgn".to_string(),
+    };
+    match game_record(info, game, &format) {
+        Ok(text) => match std::fs::write(path, text) {
+            Ok(()) => format!("saved to {path} ({format})"),
+            Err(e) => format!("error: cannot write {path}: {e}"),
+        },
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// Default depth of the search benchmark: about a second per ruleset or less.
+fn default_search_depth(id: &str) -> u32 {
+    match id {
+        "chushogi" | "daishogi" => 4,
+        "doublemove" | "progressive" => 5,
+        _ => 7,
+    }
+}
+
+/// One ruleset's search benchmark: depth, nodes, seconds, best move.
+pub struct SearchBench {
+    /// Fixed depth for every ruleset instead of its default.
+    pub depth: Option<u32>,
+}
+
+impl Visitor for SearchBench {
+    type Output = Result<(u32, u64, f64, String), CliError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
+        let start = P::start_position(&options).map_err(input)?;
+        let depth = self.depth.unwrap_or_else(|| default_search_depth(info.id));
+        let game = Game::new(start);
+        // A fresh engine each time: the node count depends on nothing but the code.
+        let mut engine = Engine::<P>::new(16);
+        let t = Instant::now();
+        let result = engine.search(&game, &Limits::depth(depth), &mut |_| {});
+        let best = result
+            .best
+            .map_or_else(|| "(none)".to_string(), |m| game.position().move_text(m));
+        Ok((depth, result.nodes, t.elapsed().as_secs_f64(), best))
+    }
+}
