@@ -331,8 +331,8 @@ fn search_bench(
 ) -> Result<(), CliError> {
     writeln!(
         out,
-        "{:<12} {:>5} {:>12} {:>9} {:>10}  {}",
-        "search", "depth", "nodes", "seconds", "nodes/s", "best move"
+        "{:<12} {:>5} {:>12} {:>9} {:>10}  best move",
+        "search", "depth", "nodes", "seconds", "nodes/s"
     )?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for id in bench_ids(variants) {

@@ -320,8 +320,12 @@ impl<'a> Visitor for PlaySession<'a> {
                 }
                 "resign" if matches!(status, Status::Ongoing { .. }) => {
                     let players = game.position().players();
-                    game.end(Outcome::loss(players, to_move, Reason::Resignation));
-                    show_board = true;
+                    if players == 2 {
+                        game.end(Outcome::loss(players, to_move, Reason::Resignation));
+                        show_board = true;
+                    } else {
+                        writeln!(out, "error: resigning is for two-player games")?;
+                    }
                 }
                 "draw" => match &status {
                     Status::Ongoing { claimable } if !claimable.is_empty() => {
@@ -462,8 +466,9 @@ fn save<P: Ruleset>(info: &VariantInfo, game: &Game<P>, path: &str) -> String {
 /// Default depth of the search benchmark: about a second per ruleset or less.
 fn default_search_depth(id: &str) -> u32 {
     match id {
-        "chushogi" | "daishogi" => 4,
-        "doublemove" | "progressive" => 5,
+        "daishogi" => 4,
+        "chushogi" | "doublemove" | "progressive" => 5,
+        "omega" | "outer" | "renaissance" | "xiangqi" => 6,
         _ => 7,
     }
 }

@@ -314,7 +314,7 @@ impl<P: Position> Searcher<'_, P> {
             && self.nodes >= limit
         {
             self.stopped = true;
-        } else if self.nodes % CHECK_INTERVAL == 0
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL)
             && (self.stop.load(AtomicOrdering::Relaxed)
                 || self.hard.is_some_and(|h| self.start.elapsed() >= h))
         {

@@ -1,7 +1,7 @@
 //! The search finds forced wins in known positions of several rulesets.
 
 use chaturanga_engine::{Engine, Limits, Score};
-use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
+use chaturanga_rules::{Game, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{chess::ChessPosition, shogi::ShogiPosition, xiangqi::XiangqiPosition};
 
 fn game<P: Ruleset>(fen: &str) -> Game<P> {
@@ -30,6 +30,23 @@ fn chess_mate_in_two_by_a_sacrifice() {
     let (mv, score) = solve::<ChessPosition>("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 5);
     assert_eq!(mv, "a1a6");
     assert_eq!(score, Score::Win { plies: 3 });
+}
+
+#[test]
+fn chess_mate_in_three_with_a_rook_lift() {
+    // 1. Ra6 f6 2. Bxf6+ Rg7 3. Ra8#; the only mate in three (Stockfish 15.1, MultiPV 3).
+    let (mv, score) = solve::<ChessPosition>("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 7);
+    assert_eq!(mv, "f6a6");
+    assert_eq!(score, Score::Win { plies: 5 });
+}
+
+#[test]
+fn chess_mate_in_three_for_black_with_a_queen() {
+    // 1... Qg6+ 2. Kg4 Qf5+ 3. Kh5 Qh3#; the only mate in three (Stockfish 15.1, MultiPV 3).
+    let fen = "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1";
+    let (mv, score) = solve::<ChessPosition>(fen, 7);
+    assert_eq!(mv, "b1g6");
+    assert_eq!(score, Score::Win { plies: 5 });
 }
 
 #[test]

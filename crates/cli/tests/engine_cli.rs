@@ -1,0 +1,209 @@
+//! The engine's commands through the real binary: `search`, `play` driven through stdin, and
+//! the search benchmark.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `play` with `script` as its input and returns its output.
+fn play(args: &[&str], script: &[u8]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script)
+        .expect("input written");
+    let out = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "play {args:?} failed: {stderr}");
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn search_reports_iterations_then_the_best_move() {
+    let out = run(&["search", "chess", "--depth", "4"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    for (i, line) in lines[..4].iter().enumerate() {
+        assert!(
+            line.starts_with(&format!("info depth {} ", i + 1)),
+            "{line}"
+        );
+        assert!(
+            line.contains(" score cp ") && line.contains(" pv "),
+            "{line}"
+        );
+    }
+    assert!(lines[4].starts_with("bestmove "));
+    // The best move is the first move of the last line.
+    let best = lines[4].strip_prefix("bestmove ").unwrap();
+    assert!(lines[3].contains(&format!(" pv {best}")), "{text}");
+}
+
+#[test]
+fn search_finds_a_mate_and_says_so() {
+    let text = String::from_utf8(
+        run(&[
+            "search",
+            "chess",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "--depth",
+            "3",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("score mate 1"), "{text}");
+    assert!(text.ends_with("bestmove a1a8\n"), "{text}");
+}
+
+#[test]
+fn search_refuses_a_finished_game_and_bad_limits() {
+    let over = run(&["search", "chess", "--moves", "f3", "e5", "g4", "Qh4"]);
+    assert_eq!(over.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&over.stderr).contains("the game is over"));
+    for bad in [
+        &["search", "chess", "--time", "0"][..],
+        &["search", "chess", "--time", "soon"],
+        &["search", "chess", "--depth", "99"],
+        &["search", "chess", "--nodes", "-5"],
+        &["play", "chess", "--engine-plays", "purple"],
+    ] {
+        let out = run(bad);
+        assert!(!out.status.success(), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn play_between_people_takes_moves_undo_and_reports_the_end() {
+    let text = play(
+        &["chess", "--engine-plays", "none"],
+        b"f3\ne5\nundo\ne6\ng4\nQh4\nQh5\nsave /nonexistent-dir/x.pgn\nquit\n",
+    );
+    // After the undo, e6 is played instead of e5; the fool's mate still works.
+    assert!(text.contains("game over: 0-1 checkmate"), "{text}");
+    assert!(text.contains("error: the game is over"), "{text}");
+    assert!(
+        text.contains("error: cannot write /nonexistent-dir/x.pgn"),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_rejects_bad_input_and_keeps_the_game() {
+    let mut script = b"e5\nzz9\n".to_vec();
+    script.extend(vec![b'x'; 5_000]);
+    script.extend(b"\n\xff\xfe\nfen\nquit\n");
+    let text = play(&["chess", "--engine-plays", "none"], &script);
+    assert!(text.contains("error: "), "{text}");
+    assert!(text.contains("line longer than"), "{text}");
+    assert!(text.contains("not UTF-8"), "{text}");
+    // Nothing was played: the FEN is still the start.
+    assert!(
+        text.contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_against_the_engine_shows_its_thinking_and_its_move() {
+    let text = play(&["chess", "--depth", "3"], b"e4\nfen\nundo\nfen\nquit\n");
+    assert!(text.contains("  depth  3  score "), "{text}");
+    assert!(text.contains("black plays "), "{text}");
+    // The prompt (`white> `) precedes what a command prints.
+    let fens: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("white> "))
+        .filter(|l| l.contains(" KQkq "))
+        .collect();
+    // After e4 and the reply White is to move again; undo goes back to the start.
+    assert!(
+        fens[0].contains(" w KQkq - 0 2") || fens[0].contains(" w KQkq - 1 2"),
+        "{fens:?}"
+    );
+    assert_eq!(
+        fens[1],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+}
+
+#[test]
+fn play_saves_the_game_in_the_format_the_file_names() {
+    let dir = std::env::temp_dir().join(format!("chaturanga-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game.pgn");
+    let kif = dir.join("game.kif");
+    let script = format!("e4\ne5\nresign\nsave {}\n", pgn.display());
+    let text = play(&["chess", "--engine-plays", "none"], script.as_bytes());
+    assert!(text.contains("game over: 0-1 resignation"), "{text}");
+    let saved = std::fs::read_to_string(&pgn).unwrap();
+    assert!(saved.contains("1. e4 e5 0-1"), "{saved}");
+    let script = format!("7g7f\n3c3d\nsave {}\nquit\n", kif.display());
+    play(&["shogi", "--engine-plays", "none"], script.as_bytes());
+    let saved = std::fs::read_to_string(&kif).unwrap();
+    assert!(saved.contains("７六歩(77)"), "{saved}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn engine_against_itself_plays_a_game_to_the_end() {
+    // Shogi's side names are black and white; both seats by name.
+    let text = play(
+        &[
+            "minishogi",
+            "--engine-plays",
+            "black,white",
+            "--nodes",
+            "200",
+        ],
+        b"",
+    );
+    assert!(text.contains("game over: "), "{text}");
+}
+
+#[test]
+fn bench_search_prints_a_line_per_ruleset_and_a_total() {
+    let out = run(&["bench", "--search", "--depth", "2", "chess", "xiangqi"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("search"));
+    assert!(lines[1].starts_with("chess") && lines[2].starts_with("xiangqi"));
+    assert!(lines[3].starts_with("total"));
+    // Deterministic: the same node counts twice.
+    let again =
+        String::from_utf8(run(&["bench", "--search", "--depth", "2", "chess", "xiangqi"]).stdout)
+            .unwrap();
+    let nodes = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip(1)
+            .take(2)
+            .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(nodes(&text), nodes(&again));
+}
