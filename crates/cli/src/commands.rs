@@ -270,7 +270,7 @@ fn default_depth(id: &str) -> u32 {
     match id {
         "speed" => 8,
         "chess" => 6,
-        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" => 5,
+        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess" => 5,
         _ => 4,
     }
 }
