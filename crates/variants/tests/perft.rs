@@ -149,3 +149,13 @@ fn hexchess() {
 fn progressive() {
     run_file("progressive");
 }
+
+#[test]
+fn taktika() {
+    run_file("taktika");
+}
+
+#[test]
+fn makarenko() {
+    run_file("makarenko");
+}
