@@ -26,6 +26,7 @@ pub mod shogi;
 mod shogi_family;
 pub mod speed;
 pub mod taktika;
+pub mod threeplayer;
 pub mod torishogi;
 pub mod xiangqi;
 pub mod yarishogi;
@@ -97,7 +98,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("shogi", "Shogi", 2, Some("shogi"), true),
     info("speed", "Speed chess", 2, None, true),
     info("taktika", "Taktika", 2, None, true),
-    info("threeplayer", "Three-Player Chess", 3, None, false),
+    info("threeplayer", "Three-Player Chess", 3, None, true),
     info("torishogi", "Tori shogi", 2, Some("torishogi"), true),
     info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
     info("yarishogi", "Yari shogi", 2, Some("yarishogi"), true),
@@ -177,6 +178,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "shogi" => visitor.visit::<shogi::ShogiPosition>(info),
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
         "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
+        "threeplayer" => visitor.visit::<threeplayer::ThreePlayerPosition>(info),
         "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),

@@ -70,7 +70,11 @@ fn scenario_01_board_facts() {
     assert_eq!(g.len(), 91);
     let names = g.colour_names();
     let colour = |label: &str| names[g.colour(g.cell_by_label(label).unwrap()) as usize];
-    let count = |name: &str| g.cells().filter(|&c| names[g.colour(c) as usize] == name).count();
+    let count = |name: &str| {
+        g.cells()
+            .filter(|&c| names[g.colour(c) as usize] == name)
+            .count()
+    };
     assert_eq!((count("dark"), count("light"), count("grey")), (30, 30, 31));
     assert_eq!(colour("f6"), "grey");
     for corner in ["a1", "f11", "l1"] {
@@ -81,10 +85,11 @@ fn scenario_01_board_facts() {
     }
     // White's three bishops, one per colour.
     let bishop = start.spec().kind_by_symbol("B").unwrap();
-    let mut white_bishops: Vec<(String, &str)> = (start.pieces_of(0) & start.pieces_of_kind(bishop))
-        .iter()
-        .map(|c: Cell| (g.label(c).to_string(), colour(g.label(c))))
-        .collect();
+    let mut white_bishops: Vec<(String, &str)> = (start.pieces_of(0)
+        & start.pieces_of_kind(bishop))
+    .iter()
+    .map(|c: Cell| (g.label(c).to_string(), colour(g.label(c))))
+    .collect();
     white_bishops.sort();
     assert_eq!(
         white_bishops,
@@ -127,7 +132,11 @@ fn scenario_04_bishop_lines() {
     assert_eq!(bishop, sorted("h5 k4 d5 b4 g7 h8 e7 d8 g4 h2 e4 d2"));
     let g = &p.spec().geometry;
     for cell in &bishop {
-        assert_eq!(g.colour(g.cell_by_label(cell).unwrap()), 2, "{cell} is grey");
+        assert_eq!(
+            g.colour(g.cell_by_label(cell).unwrap()),
+            2,
+            "{cell} is grey"
+        );
     }
 }
 
@@ -211,11 +220,8 @@ fn scenario_08_double_step_after_an_inward_capture() {
     let reread = position::<HexChessPosition>(&game.position().fen());
     assert_eq!(from_cell(&legal_texts(&reread), "f5"), ["f6", "f7"]);
     // During the game the knowledge survives other moves.
-    let later = game_after::<HexChessPosition>(
-        Some(&start),
-        &[],
-        &["e4f5", "g10g9", "g1g2", "g9g10"],
-    );
+    let later =
+        game_after::<HexChessPosition>(Some(&start), &[], &["e4f5", "g10g9", "g1g2", "g9g10"]);
     assert_eq!(from_cell(&legal_texts(later.position()), "f5"), ["f6"]);
 }
 
@@ -236,7 +242,10 @@ fn scenario_09_en_passant() {
     // A white pawn on b5 could do the same.
     let b5 = "1/2k/5/7/1p7/11/1P9/11/11/11/6K4 b - 0 1";
     let game = game_after::<HexChessPosition>(Some(b5), &[], &["c7c5", "b5c6"]);
-    assert_eq!(game.position().fen(), "1/2k/5/7/9/2P8/11/11/11/11/6K4 b - 0 2");
+    assert_eq!(
+        game.position().fen(),
+        "1/2k/5/7/9/2P8/11/11/11/11/6K4 b - 0 2"
+    );
     // Only on the very next move.
     let late = game_after::<HexChessPosition>(Some(start), &[], &["c7c5", "g1g2", "g10g9"]);
     assert!(!legal_texts(late.position()).contains(&"d6c6".to_string()));
@@ -268,7 +277,13 @@ fn scenario_10_promotion() {
     let game = game_after::<HexChessPosition>(Some(&many), &[], &["c7c8b"]);
     assert_eq!(game.status(), Status::Ongoing { claimable: vec![] });
     // A pawn already on its last cell is an impossible setup.
-    assert!(HexChessPosition::from_fen_with(&options::<HexChessPosition>(&[]), &fen("Pc8 Kg1 kg10", "w")).is_err());
+    assert!(
+        HexChessPosition::from_fen_with(
+            &options::<HexChessPosition>(&[]),
+            &fen("Pc8 Kg1 kg10", "w")
+        )
+        .is_err()
+    );
 }
 
 #[test]
