@@ -271,6 +271,7 @@ fn default_depth(id: &str) -> u32 {
         "speed" => 8,
         "chess" => 6,
         "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess" => 5,
+        "gess" => 3,
         _ => 4,
     }
 }

@@ -11,6 +11,7 @@ pub mod daishogi;
 pub mod doublechess;
 pub mod doublemove;
 mod family;
+pub mod gess;
 pub mod grand;
 pub mod hexchess;
 mod large_shogi;
@@ -84,7 +85,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("darkchess", "Dark Chess", 2, None, false),
     info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, true),
-    info("gess", "Gess", 2, None, false),
+    info("gess", "Gess", 2, None, true),
     info("grand", "Grand Chess", 2, Some("grand"), true),
     info("hexchess", "Gliński's hexagonal chess", 2, None, true),
     info("losing", "Losing chess", 2, None, true),
@@ -165,6 +166,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
+        "gess" => visitor.visit::<gess::GessPosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "hexchess" => visitor.visit::<hexchess::HexChessPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),

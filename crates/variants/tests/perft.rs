@@ -159,3 +159,8 @@ fn taktika() {
 fn makarenko() {
     run_file("makarenko");
 }
+
+#[test]
+fn gess() {
+    run_file("gess");
+}
