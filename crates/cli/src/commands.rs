@@ -3,7 +3,8 @@
 use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{
-    Game, MoveError, RuleOptions, Ruleset, perft, perft_divide, perft_turns, perft_turns_divide,
+    Game, MoveError, RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide, perft_turns,
+    perft_turns_divide,
 };
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
@@ -110,6 +111,13 @@ fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
     .map_err(input)?;
     let mut game = Game::new(start);
     for (i, text) in args.moves.iter().enumerate() {
+        if text.contains(';') {
+            // A whole compound turn, its parts separated by `;` (Avalanche's `e2e4;d7d6`).
+            let parts: Vec<&str> = text.split(';').collect();
+            game.play_turn(&parts, true)
+                .map_err(|e| input(format!("move {}: {e}", i + 1)))?;
+            continue;
+        }
         let position = game.position();
         let own = position
             .notations()
@@ -145,6 +153,9 @@ impl Visitor for WithGame {
                 divide,
                 turns,
             } => {
+                // Rulesets whose FEN cannot describe a position inside a turn count whole
+                // turns by default.
+                let turns = turns || position.whole_turns();
                 if divide {
                     let split = if turns {
                         perft_turns_divide(position, depth)
@@ -173,6 +184,19 @@ impl Visitor for WithGame {
                         perft(position, depth)
                     };
                     text.push_str(&format!("nodes {nodes}\n"));
+                }
+            }
+            Action::Moves { notation } if position.whole_turns() => {
+                // Whole turns in the ruleset's turn notation (`e2e4;d7d6`).
+                if notation.as_deref().is_some_and(|n| n != "coordinate") {
+                    return Err(input(format!(
+                        "{} lists whole turns in coordinate notation only",
+                        info.id
+                    )));
+                }
+                for line in legal_turn_texts(position) {
+                    text.push_str(&line);
+                    text.push('\n');
                 }
             }
             Action::Moves { notation } => {

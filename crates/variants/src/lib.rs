@@ -3,6 +3,7 @@
 //! Front ends never match on a ruleset: they implement [`Visitor`] once, generically over
 //! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
 
+pub mod avalanche;
 pub mod capablanca;
 pub mod chess;
 pub mod chushogi;
@@ -68,7 +69,7 @@ const fn info(
 
 /// All 29 rulesets of the catalogue, in id order.
 pub const CATALOGUE: &[VariantInfo] = &[
-    info("avalanche", "Avalanche Chess", 2, None, false),
+    info("avalanche", "Avalanche Chess", 2, None, true),
     info("bughouse", "Bughouse", 4, Some("bughouse"), false),
     info(
         "capablanca",
@@ -159,6 +160,7 @@ pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
 pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError> {
     let info = find(id)?;
     Ok(match info.id {
+        "avalanche" => visitor.visit::<avalanche::AvalanchePosition>(info),
         "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
         "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),

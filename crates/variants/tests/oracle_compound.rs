@@ -1,6 +1,7 @@
 //! Differential tests against second implementations written from the rules files alone (no
-//! other program plays these games): `tests/oracles/independent_progressive.py` (on
-//! python-chess's move generator). On seeded random games under every rule option, the FEN
+//! other program plays these games): `tests/oracles/independent_progressive.py` and
+//! `independent_avalanche.py` (both on python-chess's move generator; Avalanche compared by
+//! whole turns, `e2e4;d7d6`, as its rules file lists them). On seeded random games under every rule option, the FEN
 //! and the sorted legal moves must agree at every position. The perft fixtures of these
 //! rulesets were computed with the same scripts (`--turns` for whole turns).
 //!
@@ -9,7 +10,7 @@
 
 mod common;
 
-use chaturanga_rules::{Game, Ruleset};
+use chaturanga_rules::{Game, Position, Ruleset, legal_turn_texts};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use common::legal_texts;
 use std::process::Command;
@@ -57,13 +58,24 @@ impl Visitor for Replay {
                         .split_whitespace()
                         .map(str::to_string)
                         .collect();
-                    assert_eq!(legal_texts(p), expected, "legal moves of {here}");
+                    // Rulesets that list whole turns (Avalanche) are compared turn by turn.
+                    let listed = if p.whole_turns() {
+                        legal_turn_texts(p)
+                    } else {
+                        legal_texts(p)
+                    };
+                    assert_eq!(listed, expected, "legal moves of {here}");
                     positions += 1;
                 }
                 "M" => {
                     let g = game.as_mut().expect("a game has started");
-                    g.play_text_through_draws(fields[1])
-                        .unwrap_or_else(|e| panic!("{} {}: {e}", info.id, fields[1]));
+                    if g.position().whole_turns() {
+                        let parts: Vec<&str> = fields[1].split(';').collect();
+                        g.play_turn(&parts, true)
+                    } else {
+                        g.play_text_through_draws(fields[1]).map(|_| ())
+                    }
+                    .unwrap_or_else(|e| panic!("{} {}: {e}", info.id, fields[1]));
                 }
                 other => panic!("unexpected oracle line {other:?}"),
             }
@@ -125,5 +137,40 @@ fn progressive_italian_agrees_with_the_independent_implementation() {
         "independent_progressive.py",
         &["check=italian"],
         "20261201",
+    );
+}
+
+#[test]
+fn avalanche_agrees_with_the_independent_implementation() {
+    compare("avalanche", "independent_avalanche.py", &[], "20261130");
+}
+
+#[test]
+fn avalanche_single_step_agrees_with_the_independent_implementation() {
+    compare(
+        "avalanche",
+        "independent_avalanche.py",
+        &["push=single-step"],
+        "20261202",
+    );
+}
+
+#[test]
+fn avalanche_self_check_illegal_agrees_with_the_independent_implementation() {
+    compare(
+        "avalanche",
+        "independent_avalanche.py",
+        &["self-check-push=illegal"],
+        "20261203",
+    );
+}
+
+#[test]
+fn avalanche_balanced_agrees_with_the_independent_implementation() {
+    compare(
+        "avalanche",
+        "independent_avalanche.py",
+        &["balanced=on"],
+        "20261204",
     );
 }
