@@ -3,7 +3,8 @@
 use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{
-    Game, MoveError, Position, RuleOptions, Ruleset, perft, perft_divide, perft_turns,
+    Game, MoveError, Position, RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide,
+    perft_turns,
     perft_turns_divide,
 };
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
@@ -135,6 +136,13 @@ pub fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
     .map_err(input)?;
     let mut game = Game::new(start);
     for (i, text) in args.moves.iter().enumerate() {
+        if text.contains(';') {
+            // A whole compound turn, its parts separated by `;` (Avalanche's `e2e4;d7d6`).
+            let parts: Vec<&str> = text.split(';').collect();
+            game.play_turn(&parts, true)
+                .map_err(|e| input(format!("move {}: {e}", i + 1)))?;
+            continue;
+        }
         let mv =
             read_move(game.position(), text).map_err(|e| input(format!("move {}: {e}", i + 1)))?;
         game.play_through_draws(mv);
@@ -171,6 +179,9 @@ impl Visitor for WithGame {
                 divide,
                 turns,
             } => {
+                // Rulesets whose FEN cannot describe a position inside a turn count whole
+                // turns by default.
+                let turns = turns || position.whole_turns();
                 if divide {
                     let split = if turns {
                         perft_turns_divide(position, depth)
@@ -199,6 +210,19 @@ impl Visitor for WithGame {
                         perft(position, depth)
                     };
                     text.push_str(&format!("nodes {nodes}\n"));
+                }
+            }
+            Action::Moves { notation } if position.whole_turns() => {
+                // Whole turns in the ruleset's turn notation (`e2e4;d7d6`).
+                if notation.as_deref().is_some_and(|n| n != "coordinate") {
+                    return Err(input(format!(
+                        "{} lists whole turns in coordinate notation only",
+                        info.id
+                    )));
+                }
+                for line in legal_turn_texts(position) {
+                    text.push_str(&line);
+                    text.push('\n');
                 }
             }
             Action::Moves { notation } => {
@@ -296,7 +320,8 @@ fn default_depth(id: &str) -> u32 {
     match id {
         "speed" => 8,
         "chess" => 6,
-        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" => 5,
+        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess" => 5,
+        "gess" => 3,
         _ => 4,
     }
 }

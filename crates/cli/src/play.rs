@@ -344,6 +344,14 @@ impl<'a> Visitor for PlaySession<'a> {
                         Err(e) => writeln!(out, "error: {e}")?,
                     }
                 }
+                _ if text.contains(';') => {
+                    // A whole compound turn, its parts separated by `;` (Avalanche).
+                    let parts: Vec<&str> = text.split(';').collect();
+                    match game.play_turn(&parts, true) {
+                        Ok(_) => show_board = true,
+                        Err(e) => writeln!(out, "error: {e}")?,
+                    }
+                }
                 _ => match read_move(game.position(), &text) {
                     Ok(mv) => match game.play(mv) {
                         Ok(()) => show_board = true,

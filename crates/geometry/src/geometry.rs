@@ -54,6 +54,12 @@ pub enum Lattice {
     /// and every line is still a constant step, hence monotone in cell numbering. The six
     /// orthogonal directions are [`HEX_ORTHOGONAL`], the six diagonal ones [`HEX_DIAGONAL`].
     Hex,
+    /// No common lattice: charts of square cells glued along seams, with a corner where more
+    /// than four cells meet (three-player chess, [`GeometryBuilder::three_player`]). A vector
+    /// at a cell is read in the frame of the cell's chart; lines go on across seams in the
+    /// next chart's frame and diagonal lines fork where more than four cells meet. The lattice
+    /// coordinates only identify cells.
+    Linked,
 }
 
 /// The six orthogonal directions of the hex lattice (to the cells sharing an edge), in
@@ -174,6 +180,8 @@ pub struct Geometry {
     regions: Vec<Region>,
     players: usize,
     rows: Vec<Vec<Option<Cell>>>,
+    /// The steps of a [`Lattice::Linked`] board.
+    pub(crate) links: Option<Box<crate::linked::Links>>,
 }
 
 impl Geometry {
@@ -219,7 +227,17 @@ impl Geometry {
     }
 
     /// The cell reached from `cell` by one displacement `v`, if it exists.
+    ///
+    /// On a [`Lattice::Linked`] board only unit steps are offsets, and a diagonal step that
+    /// forks has none: use [`Geometry::linked_leaps`] there.
     pub fn offset(&self, cell: Cell, v: Vector) -> Option<Cell> {
+        if let Some(links) = self.linked() {
+            let mut steps = links.unit_steps(cell, (v.dx, v.dy), false);
+            if v.dx.abs() > 1 || v.dy.abs() > 1 || steps.len() != 1 {
+                return None;
+            }
+            return steps.pop().map(|(c, _)| c);
+        }
         let (x, y) = self.coords(cell);
         self.at(x + v.dx as i32, y + v.dy as i32)
     }
@@ -227,9 +245,17 @@ impl Geometry {
     /// The rays from `cell` repeating displacement `v`, at most `max` steps (`None`: unbounded).
     ///
     /// A ray stops before the first lattice point that is not a cell. On lattice boards there
-    /// is exactly one ray (possibly empty); the list form leaves room for boards whose lines
-    /// fork (three-player chess), where each branch is one ray.
+    /// is exactly one ray (possibly empty). On [`Lattice::Linked`] boards `v` must be a unit
+    /// step (in `cell`'s frame); lines carry their direction across seams, and a diagonal
+    /// line through a corner where more than four cells meet forks: each branch is one ray
+    /// (sharing the cells before the fork), and every ray is listed once.
     pub fn rays(&self, cell: Cell, v: Vector, max: Option<usize>) -> Vec<Vec<Cell>> {
+        if let Some(links) = self.linked() {
+            if v.dx.abs() > 1 || v.dy.abs() > 1 || v == Vector::new(0, 0) {
+                return vec![Vec::new()];
+            }
+            return links.rays(cell, (v.dx, v.dy), max);
+        }
         let mut ray = Vec::new();
         let mut cur = cell;
         while max.is_none_or(|m| ray.len() < m) {
@@ -300,7 +326,7 @@ impl Geometry {
     /// diagonals), 12 on hexagonal ones ([`HEX_ORTHOGONAL`] then [`HEX_DIAGONAL`]).
     pub fn line_directions(&self) -> &'static [Vector] {
         match self.lattice {
-            Lattice::Square => &SQUARE_LINES,
+            Lattice::Square | Lattice::Linked => &SQUARE_LINES,
             Lattice::Hex => &HEX_LINES,
         }
     }
@@ -324,6 +350,15 @@ impl Geometry {
     /// or diagonal on square boards; one of the twelve directions on hexagonal ones), walking
     /// unit steps; `None` otherwise, or when the line leaves the board between them.
     pub fn between(&self, a: Cell, b: Cell) -> Option<Vec<Cell>> {
+        if self.linked().is_some() {
+            // Walk every line from `a`; lines cross seams and fork, so coordinates cannot tell.
+            return SQUARE_LINES.iter().find_map(|&v| {
+                self.rays(a, v, None).into_iter().find_map(|ray| {
+                    let at = ray.iter().position(|&c| c == b)?;
+                    Some(ray[..at].to_vec())
+                })
+            });
+        }
         let (ax, ay) = self.coords(a);
         let (bx, by) = self.coords(b);
         let (sx, sy) = self.line_step(bx - ax, by - ay)?;
@@ -350,6 +385,10 @@ pub struct GeometryBuilder {
     row_key: Option<Box<dyn Fn(i32, i32) -> i32>>,
     regions: Vec<(String, PointsPerPlayer)>,
     players: usize,
+    /// Numbering order of the cells, when not (rank, file).
+    order_key: Option<Box<dyn Fn(i32, i32) -> i32>>,
+    /// Builds the steps of a [`Lattice::Linked`] board once the cells are numbered.
+    linker: Option<fn(&Geometry) -> crate::linked::Links>,
 }
 
 /// Algebraic label: file letter(s) from `a`, rank number from 1.
@@ -400,6 +439,31 @@ impl GeometryBuilder {
             row_key: None,
             regions: Vec::new(),
             players: 2,
+            order_key: None,
+            linker: None,
+        }
+    }
+
+    /// A [`Lattice::Linked`] board: cells at `points` (keys only), labelled, coloured and put
+    /// into FEN rows by the given functions, numbered by `order`, its steps built by `linker`.
+    pub(crate) fn new_linked(
+        points: Vec<(i32, i32)>,
+        label: Box<dyn Fn(i32, i32) -> String>,
+        colour: Box<dyn Fn(i32, i32) -> u8>,
+        row_key: Box<dyn Fn(i32, i32) -> i32>,
+        order: Box<dyn Fn(i32, i32) -> i32>,
+        linker: fn(&Geometry) -> crate::linked::Links,
+    ) -> Self {
+        GeometryBuilder {
+            lattice: Lattice::Linked,
+            points,
+            label,
+            colour,
+            row_key: Some(row_key),
+            regions: Vec::new(),
+            players: 2,
+            order_key: Some(order),
+            linker: Some(linker),
         }
     }
 
@@ -442,6 +506,8 @@ impl GeometryBuilder {
             row_key: Some(Box::new(move |x, y| hex_rank(x, y, c))),
             regions: Vec::new(),
             players: 2,
+            order_key: None,
+            linker: None,
         }
     }
 
@@ -492,14 +558,19 @@ impl GeometryBuilder {
     /// Numbers the cells in (rank, file) order and checks the board.
     pub fn build(self) -> Result<Geometry, GeometryError> {
         let mut points = self.points;
-        points.sort_by_key(|&(x, y)| (y, x));
+        match &self.order_key {
+            Some(key) => points.sort_by_key(|&(x, y)| (key(x, y), y, x)),
+            None => points.sort_by_key(|&(x, y)| (y, x)),
+        }
         if points.is_empty() {
             return Err(GeometryError::Empty);
         }
         if points.len() > u16::MAX as usize {
             return Err(GeometryError::TooManyCells(points.len()));
         }
-        for w in points.windows(2) {
+        let mut sorted = points.clone();
+        sorted.sort();
+        for w in sorted.windows(2) {
             if w[0] == w[1] {
                 return Err(GeometryError::DuplicateCoordinates(w[0].0, w[0].1));
             }
@@ -535,12 +606,22 @@ impl GeometryBuilder {
                 })
                 .collect(),
             Some(key) => {
+                // Within a row, cells go in file order: by `x` on lattices; on linked boards,
+                // whose keys do not follow the files, by the file letters of the labels.
+                let linked = self.linker.is_some();
                 let mut keyed: Vec<(i32, i32, Cell)> = points
                     .iter()
                     .enumerate()
                     .map(|(i, &(x, y))| (key(x, y), x, Cell(i as u16)))
                     .collect();
-                keyed.sort_by_key(|&(k, x, _)| (std::cmp::Reverse(k), x));
+                keyed.sort_by_key(|&(k, x, cell)| {
+                    let file = if linked {
+                        cells[cell.index()].label.clone()
+                    } else {
+                        String::new()
+                    };
+                    (std::cmp::Reverse(k), file, x)
+                });
                 let mut rows: Vec<Vec<Option<Cell>>> = Vec::new();
                 let mut last = None;
                 for (k, _, cell) in keyed {
@@ -567,7 +648,11 @@ impl GeometryBuilder {
             regions: Vec::new(),
             players: self.players,
             rows,
+            links: None,
         };
+        if let Some(linker) = self.linker {
+            geometry.links = Some(Box::new(linker(&geometry)));
+        }
         for (name, per_player) in self.regions {
             let mut cells = Vec::new();
             for pts in per_player {

@@ -19,7 +19,10 @@ mod cellset;
 mod geometry;
 #[cfg(test)]
 mod hex_tests;
+mod linked;
 mod render;
+#[cfg(test)]
+mod three_player_tests;
 
 pub use cellset::{CellSet, CellSetIter};
 pub use geometry::{

@@ -80,7 +80,7 @@ impl Geometry {
     /// Names of the colours, indexed by [`Geometry::colour`].
     pub fn colour_names(&self) -> &'static [&'static str] {
         match self.lattice() {
-            Lattice::Square => &["dark", "light"],
+            Lattice::Square | Lattice::Linked => &["dark", "light"],
             Lattice::Hex => &["dark", "light", "grey"],
         }
     }
@@ -104,10 +104,17 @@ impl Geometry {
     /// a board `2n + 1` half cells high and `m` files wide takes `2n + 3` lines plus the
     /// letters, `4m + 1` columns. Square boards are a grid of three-column cells with the
     /// rank numbers on the left.
+    ///
+    /// Linked boards (three-player chess) cannot be flattened without tearing a seam, so they
+    /// are drawn as a chart of their labels: one line per FEN row (rank), each cell in the
+    /// column of its file letter, the rank number on the left and on the right, the file
+    /// letters underneath, and a blank line where the rows pass from one half-board to the
+    /// next. Read with the coordinates, every cell is where its label says.
     pub fn drawing(&self, content: impl Fn(Cell) -> String) -> String {
         match self.lattice() {
             Lattice::Hex => self.hex_drawing(content),
             Lattice::Square => self.square_drawing(content),
+            Lattice::Linked => self.chart_drawing(content),
         }
     }
 
@@ -151,6 +158,54 @@ impl Geometry {
             out.push_str(text.trim_end());
             out.push('\n');
         }
+        out
+    }
+
+    fn chart_drawing(&self, content: impl Fn(Cell) -> String) -> String {
+        let mut files: Vec<String> = self
+            .cells()
+            .map(|c| file_part(self.label(c)).to_string())
+            .collect();
+        files.sort();
+        files.dedup();
+        let rank_width = self
+            .cells()
+            .map(|c| rank_part(self.label(c)).len())
+            .max()
+            .unwrap_or(0);
+        let mut out = String::new();
+        let mut last_files: Option<Vec<usize>> = None;
+        for row in self.rows_from_top() {
+            let cells: Vec<Cell> = row.into_iter().flatten().collect();
+            let Some(&first) = cells.first() else {
+                continue;
+            };
+            let columns: Vec<usize> = cells
+                .iter()
+                .filter_map(|&c| files.iter().position(|f| f == file_part(self.label(c))))
+                .collect();
+            // A new set of files: the rows have passed into another half-board.
+            if last_files.as_ref().is_some_and(|l| *l != columns) {
+                out.push('\n');
+            }
+            let mut line = vec![' '; 4 * files.len()];
+            for (&cell, &column) in cells.iter().zip(&columns) {
+                let fitted = fit(&content(cell));
+                for (i, ch) in fitted.into_iter().enumerate() {
+                    line[4 * column + i] = ch;
+                }
+            }
+            let rank = rank_part(self.label(first));
+            let body: String = line.into_iter().collect();
+            out.push_str(&format!("{rank:>rank_width$} {body}{rank}\n"));
+            last_files = Some(columns);
+        }
+        let mut letters = " ".repeat(rank_width + 1);
+        for f in &files {
+            letters.push_str(&format!("{:<4}", format!(" {f}")));
+        }
+        out.push_str(letters.trim_end());
+        out.push('\n');
         out
     }
 
@@ -204,11 +259,17 @@ impl Geometry {
     /// Picture coordinates have `x` to the right and `y` downwards (as in SVG and canvas), the
     /// first player at the bottom; a square cell is 1 wide, a hexagonal cell has sides of 1
     /// (flat-topped, 2 wide and √3 high). Corners go round the cell, starting at the right
-    /// (hexagons) or top-left (squares).
+    /// (hexagons) or top-left (squares). A linked board (`"lattice":"linked"`, three-player
+    /// chess) is a regular hexagon 16 wide whose cells are quadrilaterals, corners from the
+    /// cell's local back-left corner round by its back-right one; its `x`, `y` only identify
+    /// cells.
     pub fn to_json(&self) -> String {
         let (min_x, max_x, min_y, max_y) = self.extent();
         let hex = self.lattice() == Lattice::Hex;
-        let (width, height) = if hex {
+        let links = self.linked();
+        let (width, height) = if let Some(l) = links {
+            l.picture
+        } else if hex {
             (
                 1.5 * f64::from(max_x - min_x) + 2.0,
                 HALF_SQRT3 * f64::from(max_y - min_y + 2),
@@ -221,7 +282,11 @@ impl Geometry {
         let _ = write!(
             out,
             "{{\"lattice\":{},\"width\":{},\"height\":{},\"colours\":[{}],\"cells\":[",
-            json_string(if hex { "hex" } else { "square" }),
+            json_string(match self.lattice() {
+                Lattice::Hex => "hex",
+                Lattice::Square => "square",
+                Lattice::Linked => "linked",
+            }),
             number(width),
             number(height),
             names
@@ -232,7 +297,14 @@ impl Geometry {
         );
         for (i, cell) in self.cells().enumerate() {
             let (x, y) = self.coords(cell);
-            let (centre, corners): ((f64, f64), Vec<(f64, f64)>) = if hex {
+            let (centre, corners): ((f64, f64), Vec<(f64, f64)>) = if let Some(l) = links {
+                // The average of the corners: inside, since every cell is convex.
+                let corners = l.polygons[cell.index()].clone();
+                let n = corners.len() as f64;
+                let cx = corners.iter().map(|p| p.0).sum::<f64>() / n;
+                let cy = corners.iter().map(|p| p.1).sum::<f64>() / n;
+                ((cx, cy), corners)
+            } else if hex {
                 let cx = 1.5 * f64::from(x - min_x) + 1.0;
                 let cy = HALF_SQRT3 * f64::from(max_y - y + 1);
                 let h = HALF_SQRT3;

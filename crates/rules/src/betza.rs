@@ -59,6 +59,12 @@ pub struct BetzaMove {
     pub hop: Hop,
     /// The capture may be made en passant (`e`).
     pub en_passant: bool,
+    /// A diagonal step that goes round its corner through the orthogonal neighbour ahead
+    /// (rank step first), i.e. to the diagonal neighbour beside the cell straight ahead. The
+    /// same cell as any diagonal step on lattice boards; where two ways round a corner part
+    /// (three-player chess's centre) only this one counts: the pawn's capture there. No
+    /// Betza letter; set by the rulesets that need it.
+    pub beside_ahead: bool,
 }
 
 /// A parsed Betza description: the union of its moves.
@@ -294,6 +300,7 @@ pub fn parse(text: &str) -> Result<Betza, BetzaError> {
                     lame,
                     hop,
                     en_passant,
+                    beside_ahead: false,
                 });
                 pending.clear();
                 quiet = false;

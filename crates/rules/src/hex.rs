@@ -233,6 +233,7 @@ impl HexMove {
             lame: false,
             hop: Hop::None,
             en_passant: self.en_passant,
+            beside_ahead: false,
         }
     }
 }

@@ -35,6 +35,9 @@ pub enum Reason {
     PerpetualChase,
     /// The royal piece was captured.
     RoyalCaptured,
+    /// A player left his own royal piece attacked where the rules make that lose at once
+    /// (Avalanche's self-checking push).
+    SelfCheck,
     /// Only the two lions are left (Congo).
     OnlyLions,
     /// A player is reduced to a lone royal piece (chu shogi's bare-king rule).
@@ -70,6 +73,7 @@ impl Reason {
             Reason::PerpetualCheck => "perpetual-check",
             Reason::PerpetualChase => "perpetual-chase",
             Reason::RoyalCaptured => "royal-captured",
+            Reason::SelfCheck => "self-check",
             Reason::OnlyLions => "only-lions",
             Reason::BareKing => "bare-king",
             Reason::Sennichite => "sennichite",

@@ -2,7 +2,7 @@
 
 use crate::betza::{self, Betza, BetzaError, Hop, Range};
 use crate::hex::{self, HexMove};
-use chaturanga_geometry::{Cell, Geometry, Vector};
+use chaturanga_geometry::{Cell, Geometry, Lattice, Vector};
 
 /// A player number: 0 moves first.
 pub type Player = u8;
@@ -360,6 +360,11 @@ fn lame_path(dx: i16, dy: i16) -> Vec<(i16, i16)> {
 
 /// Compiles the moves of `piece` for a piece standing on `cell`, with the owner's directions
 /// turned by `orient`.
+///
+/// On a [`Lattice::Linked`] board (three-player chess) the geometry says what a vector means
+/// from each cell ([`Geometry::linked_leaps`], [`Geometry::rays`]): a diagonal step may fork,
+/// and the knight's shape is the rules file's knight; a lame leap needs the cells passed on
+/// its way empty.
 pub fn compile_at(
     geometry: &Geometry,
     moves: &Betza,
@@ -372,6 +377,19 @@ pub fn compile_at(
         for &(dx, dy) in &m.vectors {
             let v = orient(Vector::new(dx, dy));
             let reach = match (m.range, m.hop) {
+                (Range::Leap, _) if geometry.lattice() == Lattice::Linked => {
+                    for (to, passed) in geometry.linked_leaps(cell, v, m.beside_ahead) {
+                        let path = if m.lame { passed } else { Vec::new() };
+                        out.push(CompiledMove {
+                            reach: Reach::Leap { to, path },
+                            quiet: m.quiet,
+                            capture: m.capture,
+                            initial: m.initial,
+                            en_passant: m.en_passant,
+                        });
+                    }
+                    continue;
+                }
                 (Range::Leap, _) => {
                     let Some(to) = geometry.offset(cell, v) else {
                         continue;

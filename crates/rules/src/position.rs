@@ -216,6 +216,18 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn move_value(&self, _mv: Self::Move) -> crate::eval::MoveValue {
         crate::eval::MoveValue::default()
     }
+    /// Whether `moves` and `perft` work on whole turns by default (Avalanche, whose FEN
+    /// cannot describe a position between the parts of a turn); false by default, where they
+    /// work on single moves (parts) and whole turns are asked for explicitly.
+    fn whole_turns(&self) -> bool {
+        false
+    }
+    /// A whole turn written from the coordinate texts of its parts, in order (see
+    /// [`legal_turns`]): joined by spaces by default; rulesets with a turn notation of their
+    /// own override it (Avalanche's `e2e4;d7d6`).
+    fn turn_text(&self, parts: &[String]) -> String {
+        parts.join(" ")
+    }
     /// Reads a move in coordinate notation and checks that it is legal here.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         if text.len() > 64 || text.is_empty() {
@@ -277,6 +289,56 @@ pub fn perft_turns<P: Position>(position: &P, depth: u32) -> u64 {
         };
     }
     nodes
+}
+
+/// Every legal whole turn from `position`: the sequences of parts that one player plays
+/// before the move passes (or the game ends), as [`perft_turns`] counts them, each with the
+/// position after it. A position where the game is over has none.
+pub fn legal_turns<P: Position>(position: &P) -> Vec<(Vec<P::Move>, P)> {
+    let mut turns = Vec::new();
+    let mut prefix = Vec::new();
+    collect_turns(position, position.side_to_move(), &mut prefix, &mut turns);
+    turns
+}
+
+fn collect_turns<P: Position>(
+    position: &P,
+    mover: usize,
+    prefix: &mut Vec<P::Move>,
+    turns: &mut Vec<(Vec<P::Move>, P)>,
+) {
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    for mv in moves {
+        let mut child = position.clone();
+        child.play_unchecked(mv);
+        prefix.push(mv);
+        if child.side_to_move() == mover && child.count_legal_moves() > 0 {
+            collect_turns(&child, mover, prefix, turns);
+        } else {
+            turns.push((prefix.clone(), child));
+        }
+        prefix.pop();
+    }
+}
+
+/// The texts of every legal whole turn from `position` (see [`legal_turns`] and
+/// [`Position::turn_text`]), sorted.
+pub fn legal_turn_texts<P: Position>(position: &P) -> Vec<String> {
+    let mut texts: Vec<String> = legal_turns(position)
+        .into_iter()
+        .map(|(parts, _)| {
+            let mut at = position.clone();
+            let mut words = Vec::with_capacity(parts.len());
+            for mv in parts {
+                words.push(at.move_text(mv));
+                at.play_unchecked(mv);
+            }
+            position.turn_text(&words)
+        })
+        .collect();
+    texts.sort();
+    texts
 }
 
 /// [`perft_turns`] split by root move (a root part that leaves the turn going on counts the
@@ -409,6 +471,67 @@ impl<P: Position> Game<P> {
         let mv = self.position().parse_move(text)?;
         self.play_through_draws(mv);
         Ok(mv)
+    }
+
+    /// Plays one whole turn given as the coordinate texts of its parts, in order (Avalanche's
+    /// `e2e4;d7d6` split at `;`); a part `-` says that no further part is possible. The turn
+    /// must be complete at the end: the move has passed to another player or the game has no
+    /// move left. On any error nothing is played. `through_draws` plays on after a draw
+    /// adjudication, as [`Game::play_text_through_draws`] does.
+    pub fn play_turn(&mut self, parts: &[&str], through_draws: bool) -> Result<(), MoveError> {
+        let before = self.moves.len();
+        let mover = self.position().side_to_move();
+        let result = self.play_parts(parts, mover, through_draws);
+        if result.is_err() {
+            while self.moves.len() > before {
+                self.undo();
+            }
+        }
+        result
+    }
+
+    fn play_parts(
+        &mut self,
+        parts: &[&str],
+        mover: usize,
+        through_draws: bool,
+    ) -> Result<(), MoveError> {
+        let passed = |game: &Self| {
+            game.position().side_to_move() != mover || game.position().count_legal_moves() == 0
+        };
+        if parts.is_empty() {
+            return Err(MoveError::Malformed(String::new()));
+        }
+        for (i, &part) in parts.iter().enumerate() {
+            if part == "-" {
+                if i == 0 || i + 1 != parts.len() || !passed(self) {
+                    return Err(MoveError::Illegal(format!(
+                        "{}: a further part of the turn is compulsory",
+                        excerpt(&parts.join(";"))
+                    )));
+                }
+                return Ok(());
+            }
+            if i > 0 && passed(self) {
+                return Err(MoveError::Illegal(format!(
+                    "{}: the turn is already over",
+                    excerpt(part)
+                )));
+            }
+            if through_draws {
+                self.play_text_through_draws(part)?;
+            } else {
+                self.play_text(part)?;
+            }
+        }
+        if passed(self) {
+            Ok(())
+        } else {
+            Err(MoveError::Illegal(format!(
+                "{}: the turn is not complete",
+                excerpt(&parts.join(";"))
+            )))
+        }
     }
 
     /// Plays a move known to be legal in the position, even after a draw rule ended the game.

@@ -503,11 +503,42 @@ pub fn build_tables<const W: usize>(
     kinds: &[KindSource<'_>],
     orientations: &[fn(Vector) -> Vector],
 ) -> Result<(MoveTables<W>, AttackTables<W>), TableError> {
+    build_tables_oriented(geometry, kinds, orientations.len(), &|p, _, v| {
+        orientations[p](v)
+    })
+}
+
+/// Longest start of `cells` (listed nearest first) whose indices are monotone.
+fn monotone_start(cells: &[Cell]) -> usize {
+    if cells.len() < 3 {
+        return cells.len();
+    }
+    let ascending = cells[0] < cells[1];
+    1 + cells
+        .windows(2)
+        .take_while(|w| (w[0] < w[1]) == ascending)
+        .count()
+}
+
+/// [`build_tables`] for `players` players whose directions depend on the cell as well:
+/// `orient(player, cell, v)` is the vector the geometry reads at `cell` for the owner's `v`
+/// (three-player chess: a pawn's forward depends on the half-board it stands in).
+///
+/// A ride along a line whose cell indices are not monotone (three-player chess: some lines
+/// through the centre) keeps its monotone start as a ray and becomes lame leaps beyond it,
+/// each needing the cells before it empty; captures along it are then tested the slow way
+/// (see [`AttackTables::slow_kinds`]), so every line keeps its one-bit-scan form where the
+/// numbering allows.
+pub fn build_tables_oriented<const W: usize>(
+    geometry: &Geometry,
+    kinds: &[KindSource<'_>],
+    players: usize,
+    orient: &dyn Fn(usize, Cell, Vector) -> Vector,
+) -> Result<(MoveTables<W>, AttackTables<W>), TableError> {
     if kinds.len() > 62 {
         return Err(TableError::TooManyKinds(kinds.len()));
     }
     let cells = geometry.len();
-    let players = orientations.len();
     let tracks_unmoved = kinds.iter().any(|k| k.initial_only_unmoved);
     let mut moves = MoveTables {
         cells,
@@ -528,7 +559,7 @@ pub fn build_tables<const W: usize>(
         from: geometry.label(c).to_string(),
     };
 
-    for (p, orient) in orientations.iter().enumerate() {
+    for p in 0..players {
         for (k, source) in kinds.iter().enumerate() {
             let mut has_leap_capture = false;
             let mut slow = false;
@@ -561,6 +592,7 @@ pub fn build_tables<const W: usize>(
                     .iter()
                     .find(|(cells, _)| cells.get(p).is_some_and(|c| c.contains(&from)))
                     .map_or(source.moves, |(_, b)| *b);
+                let orient = |v| orient(p, from, v);
                 let mut compiled = compile_at(geometry, betza, from, orient);
                 compiled.extend(compile_bent(geometry, source.bent, from, orient));
                 if let Some(region) = source.confine.as_ref().and_then(|c| c.get(p)) {
@@ -651,7 +683,24 @@ pub fn build_tables<const W: usize>(
                             entry.lame.len += 1;
                         }
                         Reach::Ride { ray } => {
-                            let r = Ray::from_cells(&ray).ok_or_else(|| non_monotone(from))?;
+                            // The origin counts: reverse rays run back to it.
+                            let mut line = vec![from];
+                            line.extend_from_slice(&ray);
+                            let straight = monotone_start(&line) - 1;
+                            for (i, &to) in ray.iter().enumerate().skip(straight) {
+                                if capture {
+                                    slow = true;
+                                }
+                                moves.lame.push(LameLeap {
+                                    path: CellSet::from_cells(ray[..i].iter().copied()),
+                                    to,
+                                    quiet,
+                                    capture,
+                                });
+                                entry.lame.len += 1;
+                            }
+                            let ray = &ray[..straight];
+                            let r = Ray::from_cells(ray).ok_or_else(|| non_monotone(from))?;
                             if capture {
                                 for i in 0..ray.len() {
                                     let mut back: Vec<Cell> =

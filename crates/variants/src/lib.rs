@@ -3,6 +3,7 @@
 //! Front ends never match on a ruleset: they implement [`Visitor`] once, generically over
 //! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
 
+pub mod avalanche;
 pub mod capablanca;
 pub mod chess;
 pub mod chushogi;
@@ -11,6 +12,7 @@ pub mod daishogi;
 pub mod doublechess;
 pub mod doublemove;
 mod family;
+pub mod gess;
 pub mod grand;
 pub mod hexchess;
 mod large_shogi;
@@ -26,6 +28,7 @@ pub mod shogi;
 mod shogi_family;
 pub mod speed;
 pub mod taktika;
+pub mod threeplayer;
 pub mod torishogi;
 pub mod xiangqi;
 pub mod yarishogi;
@@ -66,7 +69,7 @@ const fn info(
 
 /// All 29 rulesets of the catalogue, in id order.
 pub const CATALOGUE: &[VariantInfo] = &[
-    info("avalanche", "Avalanche Chess", 2, None, false),
+    info("avalanche", "Avalanche Chess", 2, None, true),
     info("bughouse", "Bughouse", 4, Some("bughouse"), false),
     info(
         "capablanca",
@@ -83,7 +86,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("darkchess", "Dark Chess", 2, None, false),
     info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, true),
-    info("gess", "Gess", 2, None, false),
+    info("gess", "Gess", 2, None, true),
     info("grand", "Grand Chess", 2, Some("grand"), true),
     info("hexchess", "Gliński's hexagonal chess", 2, None, true),
     info("losing", "Losing chess", 2, None, true),
@@ -97,7 +100,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("shogi", "Shogi", 2, Some("shogi"), true),
     info("speed", "Speed chess", 2, None, true),
     info("taktika", "Taktika", 2, None, true),
-    info("threeplayer", "Three-Player Chess", 3, None, false),
+    info("threeplayer", "Three-Player Chess", 3, None, true),
     info("torishogi", "Tori shogi", 2, Some("torishogi"), true),
     info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
     info("yarishogi", "Yari shogi", 2, Some("yarishogi"), true),
@@ -157,6 +160,7 @@ pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
 pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError> {
     let info = find(id)?;
     Ok(match info.id {
+        "avalanche" => visitor.visit::<avalanche::AvalanchePosition>(info),
         "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
         "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
@@ -164,6 +168,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
+        "gess" => visitor.visit::<gess::GessPosition>(info),
         "grand" => visitor.visit::<grand::GrandPosition>(info),
         "hexchess" => visitor.visit::<hexchess::HexChessPosition>(info),
         "losing" => visitor.visit::<losing::LosingPosition>(info),
@@ -177,6 +182,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "shogi" => visitor.visit::<shogi::ShogiPosition>(info),
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
         "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
+        "threeplayer" => visitor.visit::<threeplayer::ThreePlayerPosition>(info),
         "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),

@@ -112,8 +112,9 @@ pub struct ProgressivePosition {
     en_passant: CellSet<1>,
     /// Completed series in a row without capture or pawn move.
     quiet_series: u32,
-    /// Whether the series in progress has had a capture or pawn move (not in the FEN; a
-    /// position read from a FEN in the middle of a series assumes it has not).
+    /// Whether the series in progress has had a capture or pawn move. The FEN does not record
+    /// it; a position read in the middle of a series has it only when the en passant field
+    /// lists a double step of this series.
     progress: bool,
 }
 
@@ -405,6 +406,9 @@ impl ProgressivePosition {
                         .is_some_and(|p| position.board.piece_at(p) == Piece::new(mover, PAWN))
             }))
         };
+        // A double step listed in the middle of a series was made in this series: a pawn move,
+        // so the series in progress already resets the quiet-series counter when it ends.
+        position.progress = played > 0 && position.en_passant.any();
         Ok(position)
     }
 }

@@ -395,8 +395,9 @@ fn fen_fields_and_their_checks() {
         "4k3/8/8/8/8/8/8/R3K3 w - e9 0 3 0",
         // In check in the middle of his own series.
         "4k3/8/8/8/8/8/8/r3K3 w - - 0 3 1",
-        // The side not to move in check.
-        "4k3/8/8/8/8/8/8/R3K2r w - - 0 3 0",
+        // The side not to move in check (his own series could not have ended so).
+        "4k3/8/8/8/8/8/8/4K2r b - - 0 4 0",
+        "R3k3/8/8/8/8/8/8/4K3 w - - 0 3 0",
         "",
     ];
     for fen in bad {
@@ -437,18 +438,20 @@ fn en_passant_field_at_a_series_start_and_in_the_middle() {
         "4k3/8/8/2P1Pp2/8/8/8/4K3 w - f6 0 5 0"
     );
     assert!(has(&legal_texts(game.position()), "e5f6"));
-    // A double-stepped pawn whose skipped cell is occupied at the end of the series: no right.
-    let blocked = game_after::<P>(
+    // The double-stepped pawn keeps the right as long as the skipped cell is empty at the end
+    // of the series (a piece moving in behind it changes nothing) ...
+    let behind = game_after::<P>(
         Some("4k3/5p2/8/4P3/8/8/8/4K3 b - - 0 4 2"),
         &[],
         &["f7f5", "e8f7"],
     );
     assert_eq!(
-        blocked.position().fen(),
+        behind.position().fen(),
         "8/5k2/8/4Pp2/8/8/8/4K3 w - f6 0 5 0"
     );
+    // ... and loses it when a piece of his stands on the skipped cell then.
     let occupied = game_after::<P>(
-        Some("6k1/5p2/8/4P3/8/8/8/4K3 b - - 0 4 2"),
+        Some("4k1n1/5p2/8/4P3/8/8/8/4K3 b - - 0 4 2"),
         &[],
         &["f7f5", "g8f6"],
     );
@@ -476,27 +479,25 @@ fn same_placement_different_state_hashes_differently() {
 
 #[test]
 fn no_repetition_rule() {
-    // The locked position: the same placement comes back again and again, the game goes on
-    // (until the ten-series rule, which needs ten completed series).
+    // The locked position: only the kings move, White's on a1-b1-c1 and Black's on f8-g8-h8.
+    // Taking the last legal move in text order shuttles them b1-c1 and h8-g8, so the start
+    // placement (same side to move) comes back again and again; since the series number
+    // grows, no position repeats and the game goes on.
     let fen = "4b2k/3p1p1p/3P1PpP/6P1/1p6/pPp1p3/P1P1P3/1K1B4 w - - 0 5 2";
     let mut game = game_after::<P>(Some(fen), &[], &[]);
     let start = game.position().board().hash();
     let mut seen = 0;
-    let shuttle = |from: &str, to: &str| format!("{from}{to}");
     while game.position().series() < 9 {
-        let p = game.position();
-        let mv = match (p.side_to_move(), legal_texts(p).first().cloned()) {
-            (_, Some(m)) => m,
-            _ => unreachable!("the kings always have a move"),
-        };
+        let mv = legal_texts(game.position())
+            .pop()
+            .expect("the kings always have a move");
         game.play_text(&mv).unwrap();
         if game.position().board().hash() == start {
             seen += 1;
         }
         assert_eq!(game.status().to_string(), "ongoing");
-        assert_eq!(game.repetitions(), 1);
+        assert_eq!(game.repetitions(), 1, "{}", game.position().fen());
     }
-    let _ = shuttle;
     assert!(seen >= 3, "the start placement came back {seen} times");
     assert!(game.position().draw_rules().repetition.is_none());
 }

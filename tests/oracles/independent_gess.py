@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Independent reference move generator and perft for Gess.
+
+Written from the rules file shared/rules/gess.md (and the perft conventions of
+shared/rules/README.md) in plain Python, with stones as a dictionary of coordinates and every
+step of a move simulated literally, so that the Rust implementation's perft numbers and move
+lists (which use row bit masks and 9-bit patterns) can be cross-checked.
+
+Rules implemented (section numbers of the rules file's Special rules):
+  1. a piece: the own stones of a 3x3 footprint centred on b2-s19 holding no enemy stone;
+  2. directions from the perimeter stones; unlimited range with a centre stone, else 1-3;
+  3. step by step: the centre stays on b2-s19; a moved stone landing on an own stone that is
+     not part of the piece stops the piece before that step (collision, seed rule); any other
+     stone in the shifted footprint lets the piece stop there but not go on (contact);
+  4. at the end: enemy stones in the final block removed, own stones there stay, the piece's
+     stones placed shifted;
+  5. stones on the border removed;
+  6. rings: an empty centre with 8 own stones around; a position where either player has no
+     ring has no moves (the game is over).
+  Option movement=standard (the file's Decision 4, standard Gess): no collision test, a piece
+  stops at the first step its footprint touches another stone, and every stone in the final
+  block that is not the piece's is removed, friend or foe.
+
+FEN: 20 ranks from rank 20 down, `s` Black (moves first), `S` White, then `b`/`w` and the move
+number (it grows after White's move).
+
+Standard library only. Cells are (x, y) pairs, 0-based, a1 = (0, 0).
+
+Usage:
+  independent_gess.py <depth> [--fen FEN] [--option movement=standard] [--divide]
+  independent_gess.py 0 --playouts SEED GAMES PLIES [--option ...]
+      (tab-separated lines: `G <fen>` per game, `P <fen> <sorted moves>` per position,
+       `M <move>` per move played)
+  independent_gess.py 0 --walk SEED PLIES [--fen FEN] [--option ...]
+"""
+import random
+import sys
+
+START_FEN = ('20/2s1s1ssssssss1s1s2/1sss1s1ssss1s1s1sss1/2s1s1ssssssss1s1s2/20/20/'
+             '2s2s2s2s2s2s2/20/20/20/20/20/20/2S2S2S2S2S2S2/20/20/2S1S1SSSSSSSS1S1S2/'
+             '1SSS1S1SSSS1S1S1SSS1/2S1S1SSSSSSSS1S1S2/20 b 1')
+FILES = 'abcdefghijklmnopqrst'
+DIRS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
+
+
+def label(c):
+    return FILES[c[0]] + str(c[1] + 1)
+
+
+def in_area(x, y):
+    return 1 <= x <= 18 and 1 <= y <= 18
+
+
+def block(cx, cy):
+    return [(cx + dx, cy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+
+
+class Pos:
+    def __init__(self, fen, standard):
+        parts = fen.split()
+        rows = parts[0].split('/')
+        assert len(rows) == 20, fen
+        self.stones = {}
+        for i, row in enumerate(rows):
+            y = 19 - i
+            x = 0
+            num = ''
+            for ch in row + '.':
+                if ch.isdigit():
+                    num += ch
+                    continue
+                if num:
+                    x += int(num)
+                    num = ''
+                if ch == '.':
+                    break
+                self.stones[(x, y)] = 'w' if ch == 'S' else 'b'
+                x += 1
+            assert x == 20, fen
+        self.side = parts[1] if len(parts) > 1 else 'b'
+        self.number = int(parts[2]) if len(parts) > 2 else 1
+        self.standard = standard
+
+    def copy(self):
+        p = Pos.__new__(Pos)
+        p.stones = dict(self.stones)
+        p.side = self.side
+        p.number = self.number
+        p.standard = self.standard
+        return p
+
+    def fen(self):
+        rows = []
+        for y in range(19, -1, -1):
+            row, empty = '', 0
+            for x in range(20):
+                s = self.stones.get((x, y))
+                if s is None:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += 'S' if s == 'w' else 's'
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        return '%s %s %d' % ('/'.join(rows), self.side, self.number)
+
+    def rings(self, colour):
+        n = 0
+        for cy in range(1, 19):
+            for cx in range(1, 19):
+                if (cx, cy) in self.stones:
+                    continue
+                if all(self.stones.get((cx + dx, cy + dy)) == colour for dx, dy in DIRS):
+                    n += 1
+        return n
+
+    def over(self):
+        return self.rings('b') == 0 or self.rings('w') == 0
+
+    def moves(self):
+        if self.over():
+            return []
+        me = self.side
+        out = []
+        for cy in range(1, 19):
+            for cx in range(1, 19):
+                cells = block(cx, cy)
+                if any(self.stones.get(c) not in (None, me) for c in cells):
+                    continue
+                piece = [c for c in cells if self.stones.get(c) == me]
+                if not piece:
+                    continue
+                pset = set(piece)
+                reach = 99 if (cx, cy) in pset else 3
+                for dx, dy in DIRS:
+                    if (cx + dx, cy + dy) not in pset:
+                        continue
+                    k = 1
+                    while k <= reach and in_area(cx + k * dx, cy + k * dy):
+                        nx, ny = cx + k * dx, cy + k * dy
+                        shifted = {(px + k * dx, py + k * dy) for px, py in piece}
+                        others = [c for c in block(nx, ny)
+                                  if c in self.stones and c not in pset]
+                        if not self.standard and any(
+                                c in shifted and self.stones[c] == me for c in others):
+                            break
+                        out.append(((cx, cy), (nx, ny)))
+                        if others:
+                            break
+                        k += 1
+        return out
+
+    def play(self, mv):
+        (cx, cy), (nx, ny) = mv
+        dx, dy = nx - cx, ny - cy
+        me = self.side
+        piece = [c for c in block(cx, cy) if self.stones.get(c) == me]
+        for c in piece:
+            del self.stones[c]
+        for c in block(nx, ny):
+            if c in self.stones and (self.standard or self.stones[c] != me):
+                del self.stones[c]
+        for px, py in piece:
+            self.stones[(px + dx, py + dy)] = me
+        for c in list(self.stones):
+            if not in_area(*c):
+                del self.stones[c]
+        if me == 'w':
+            self.number += 1
+        self.side = 'w' if me == 'b' else 'b'
+
+
+def text(mv):
+    return label(mv[0]) + label(mv[1])
+
+
+def pick(pos, moves, rng):
+    """A random move, preferring one after which the game goes on (random Gess games would
+    otherwise end within a few plies by a broken ring)."""
+    order = list(moves)
+    rng.shuffle(order)
+    for mv in order:
+        child = pos.copy()
+        child.play(mv)
+        if not child.over():
+            return mv
+    return order[0]
+
+
+def perft(pos, depth):
+    if depth == 0:
+        return 1
+    moves = pos.moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for mv in moves:
+        child = pos.copy()
+        child.play(mv)
+        total += perft(child, depth - 1)
+    return total
+
+
+def main(argv):
+    args = argv[1:]
+    depth = int(args[0])
+    fen = START_FEN
+    standard = False
+    divide = False
+    playouts = walk = None
+    i = 1
+    while i < len(args):
+        a = args[i]
+        if a == '--fen':
+            fen = args[i + 1]
+            i += 2
+        elif a == '--option':
+            name, value = args[i + 1].split('=')
+            assert name == 'movement' and value in ('seed', 'standard'), args[i + 1]
+            standard = value == 'standard'
+            i += 2
+        elif a == '--divide':
+            divide = True
+            i += 1
+        elif a == '--playouts':
+            playouts = tuple(int(x) for x in args[i + 1:i + 4])
+            i += 4
+        elif a == '--walk':
+            walk = tuple(int(x) for x in args[i + 1:i + 3])
+            i += 3
+        else:
+            raise SystemExit('unknown argument %r' % a)
+    if playouts:
+        seed, games, plies = playouts
+        rng = random.Random(seed)
+        out = []
+        for _ in range(games):
+            pos = Pos(START_FEN, standard)
+            out.append('G\t' + pos.fen())
+            for _ in range(plies):
+                moves = sorted(pos.moves(), key=text)
+                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(sorted(text(m) for m in moves))))
+                if not moves:
+                    break
+                mv = pick(pos, moves, rng)
+                out.append('M\t' + text(mv))
+                pos.play(mv)
+        print('\n'.join(out))
+        return 0
+    if walk:
+        seed, plies = walk
+        rng = random.Random(seed)
+        pos = Pos(fen, standard)
+        print(pos.fen())
+        for _ in range(plies):
+            moves = sorted(pos.moves(), key=text)
+            if not moves:
+                break
+            mv = pick(pos, moves, rng)
+            pos.play(mv)
+            print(text(mv), pos.fen())
+        return 0
+    pos = Pos(fen, standard)
+    if divide:
+        total = 0
+        for mv in sorted(pos.moves(), key=text):
+            child = pos.copy()
+            child.play(mv)
+            n = perft(child, depth - 1)
+            total += n
+            print(text(mv), n)
+        print('nodes', total)
+    else:
+        print('nodes', perft(pos, depth))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
