@@ -66,9 +66,10 @@ use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecError, parse_board, write_board,
 };
 use chaturanga_rules::tables::{self, PieceBoard};
+use chaturanga_rules::standard::board_text;
 use chaturanga_rules::{
-    Kind, MoveError, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason, RuleOptions,
-    Ruleset,
+    Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason,
+    RuleOptions, Ruleset, Tapered,
 };
 
 /// Disks each side starts with; disks are never created, so no tower is taller.
@@ -966,6 +967,71 @@ impl Position for MakarenkoPosition {
         {
             self.set_ep(Some((target, landed)));
         }
+    }
+
+    fn diagram(&self) -> String {
+        let board = board_text(&self.spec.geometry, |cell| {
+            self.tower_at(cell).map(|(player, height)| {
+                let symbol = tower_symbol(height);
+                if player == 0 {
+                    symbol
+                } else {
+                    symbol.to_ascii_lowercase()
+                }
+            })
+        });
+        let mut out = board;
+        if self.tall == Tall::Reserve {
+            out.push_str(&format!(
+                "reserve: white {}, black {}\n",
+                self.reserve[0], self.reserve[1]
+            ));
+        }
+        out.push_str(&format!("{} to move\n", self.player_name(self.turn as usize)));
+        out
+    }
+
+    /// Towers by the value of the piece their height makes (each king tower at the royal
+    /// value: the last king decides the game), placement from the spec's tables, and disks
+    /// in reserve.
+    fn evaluate(&self, player: usize) -> i32 {
+        let tables = &self.spec.eval;
+        let mut score = [Tapered::default(); 2];
+        let mut phase = 0;
+        for cell in self.occupied() {
+            let piece = self.board[cell.index()];
+            let side = piece.player();
+            score[side as usize] += tables.square(side, piece.kind(), cell);
+            phase += tables.phase_weights[piece.kind() as usize];
+        }
+        let mut total = score[player];
+        total -= score[1 - player];
+        let reserve = (self.reserve[player] as i32 - self.reserve[1 - player] as i32)
+            * tables.values[0];
+        let tempo = if self.turn as usize == player { 10 } else { -10 };
+        total.blend(phase, tables.full_phase) + reserve + tempo
+    }
+
+    fn move_value(&self, mv: MakarenkoMove) -> MoveValue {
+        let values = &self.spec.eval.values;
+        let value_of = |cell: Cell| {
+            let piece = self.board[cell.index()];
+            if piece.is_some() && piece.player() != self.turn {
+                values[piece.kind() as usize]
+            } else {
+                0
+            }
+        };
+        let gain = match mv.shape {
+            MoveShape::Tower => value_of(mv.to),
+            MoveShape::EnPassant => value_of(self.ep_victim),
+            MoveShape::Castle(_) | MoveShape::Drop => 0,
+        };
+        let mover = values
+            .get(mv.disks.saturating_sub(1) as usize)
+            .copied()
+            .unwrap_or(0);
+        MoveValue { gain, mover }
     }
 
     fn hash(&self) -> u64 {

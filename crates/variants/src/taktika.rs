@@ -28,9 +28,10 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, Spec, SpecBuilder, SpecError, parse_board, write_board,
 };
+use chaturanga_rules::standard::board_text;
 use chaturanga_rules::{
-    DrawRules, MoveDescription, MoveError, OptionSpec, Outcome, Piece, Player, Position, Reason,
-    RuleOptions, Ruleset,
+    DrawRules, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player,
+    Position, Reason, RuleOptions, Ruleset,
 };
 
 use crate::family;
@@ -273,6 +274,52 @@ impl TaktikaPosition {
     }
 }
 
+/// Worth of an active man: the game is won by freezing or blocking every enemy man.
+const ACTIVE_VALUE: i32 = 150;
+/// Worth of a frozen man (it still blocks lines and may be freed by the opponent's flips).
+const FROZEN_VALUE: i32 = 20;
+/// Worth of each cell an active man can move to: leaving the opponent no move is the goal.
+const MOBILITY_VALUE: i32 = 6;
+/// Bonus for having the move.
+const TEMPO: i32 = 10;
+
+impl TaktikaPosition {
+    /// Men and mobility of `player`: what the evaluation counts.
+    fn strength(&self, player: Player) -> i32 {
+        let occupied = self.occupied();
+        let empty = self.spec.cells.without(occupied);
+        let enemy = self.by_player[1 - player as usize];
+        let mut total = 0;
+        for cell in self.by_player[player as usize] {
+            let kind = self.piece_at(cell).kind();
+            if kind >= FROZEN {
+                total += FROZEN_VALUE;
+                continue;
+            }
+            let (quiet, captures) = self
+                .spec
+                .moves
+                .reach(player, kind, cell, occupied, empty, enemy);
+            total += ACTIVE_VALUE + MOBILITY_VALUE * (quiet | captures).count() as i32;
+        }
+        total
+    }
+
+    /// The men of `player` as the evaluation values them, without mobility.
+    fn men_value(&self, player: Player) -> i32 {
+        self.by_player[player as usize]
+            .iter()
+            .map(|c| {
+                if self.is_frozen(c) {
+                    FROZEN_VALUE
+                } else {
+                    ACTIVE_VALUE
+                }
+            })
+            .sum()
+    }
+}
+
 impl Position for TaktikaPosition {
     type Move = TaktikaMove;
 
@@ -331,6 +378,38 @@ impl Position for TaktikaPosition {
         }
         self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[1 - us as usize];
         self.turn = 1 - us;
+    }
+
+    fn diagram(&self) -> String {
+        let board = board_text(&self.spec.geometry, |cell| {
+            let piece = self.piece_at(cell);
+            piece.is_some().then(|| {
+                let symbol = &self.spec.pieces[piece.kind() as usize].symbol;
+                if piece.player() == 0 {
+                    symbol.clone()
+                } else {
+                    symbol.to_ascii_lowercase()
+                }
+            })
+        });
+        let name = self.player_name(self.turn as usize);
+        format!("{board}(-: frozen) {name} to move\n")
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        let us = player as Player;
+        let tempo = if self.turn == us { TEMPO } else { -TEMPO };
+        self.strength(us) - self.strength(1 - us) + tempo
+    }
+
+    fn move_value(&self, mv: TaktikaMove) -> MoveValue {
+        let them = 1 - self.turn;
+        let mut next = self.clone();
+        next.play_unchecked(mv);
+        MoveValue {
+            gain: self.men_value(them) - next.men_value(them),
+            mover: ACTIVE_VALUE,
+        }
     }
 
     fn hash(&self) -> u64 {

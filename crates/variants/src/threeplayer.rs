@@ -22,7 +22,7 @@ use chaturanga_rules::tables::{
 };
 use chaturanga_rules::zobrist::{ZobristKeys, seed_for};
 use chaturanga_rules::{
-    DrawRules, Kind, MoveError, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason,
+    DrawRules, Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason,
     RuleOptions, Ruleset, SetupError, SetupProblem,
 };
 use std::sync::OnceLock;
@@ -728,8 +728,73 @@ fn cut(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
+/// Piece values in centipawns (the orthodox chess values; the king's is never gained or lost).
+const VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
+/// Centipawns per cell a knight, bishop, rook or queen can move to.
+const MOBILITY: i32 = 3;
+
+impl ThreePlayerPosition {
+    /// Material and mobility of `player`.
+    fn strength(&self, player: usize) -> i32 {
+        let data = self.data;
+        let occupied = self.by_player[0] | self.by_player[1] | self.by_player[2];
+        let empty = data.all.without(occupied);
+        let enemy = occupied.without(self.by_player[player]);
+        let mut total = 0;
+        for cell in self.by_player[player] {
+            let kind = self.board[cell.index()].kind();
+            total += VALUES[kind as usize];
+            if kind != PAWN && kind != KING {
+                let (quiet, captures) =
+                    data.moves
+                        .reach(player as Player, kind, cell, occupied, empty, enemy);
+                total += MOBILITY * (quiet | captures).count() as i32;
+            }
+        }
+        total
+    }
+}
+
 impl Position for ThreePlayerPosition {
     type Move = ThreePlayerMove;
+
+    fn player_name(&self, player: usize) -> &'static str {
+        ["white", "red", "black"][player]
+    }
+
+    fn diagram(&self) -> String {
+        format!("{}{} to move\n", drawing(self), self.player_name(self.side as usize))
+    }
+
+    /// Own strength against the opponents' average: a paranoid search sees both opponents
+    /// as one side, and neither opponent's gain is good for us.
+    fn evaluate(&self, player: usize) -> i32 {
+        let others: i32 = (0..PLAYERS)
+            .filter(|&p| p != player)
+            .map(|p| self.strength(p))
+            .sum();
+        self.strength(player) - others / 2
+    }
+
+    fn move_value(&self, mv: ThreePlayerMove) -> MoveValue {
+        let mover = self.board[mv.from.index()].kind();
+        let target = self.board[mv.to.index()];
+        let mut gain = match mv.special {
+            Special::EnPassant { .. } => VALUES[PAWN as usize],
+            Special::Castle(_) => 0,
+            _ if target.is_some() && target.player() as usize != self.side as usize => {
+                VALUES[target.kind() as usize]
+            }
+            _ => 0,
+        };
+        if let Some(p) = mv.promotion {
+            gain += VALUES[p as usize] - VALUES[PAWN as usize];
+        }
+        MoveValue {
+            gain,
+            mover: VALUES[mover as usize],
+        }
+    }
 
     fn players(&self) -> usize {
         PLAYERS
