@@ -5,7 +5,7 @@
 
 mod common;
 
-use chaturanga_rules::{Ruleset, perft};
+use chaturanga_rules::{Position, Ruleset, perft, perft_turns};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use common::{PerftCase, read_perft_file};
 
@@ -28,13 +28,16 @@ impl Visitor for RunCases {
                     skipped += 1;
                     continue;
                 }
+                // Rulesets whose `perft` counts whole turns (Avalanche) say so.
+                let counted = if position.whole_turns() {
+                    perft_turns(&position, depth)
+                } else {
+                    perft(&position, depth)
+                };
                 assert_eq!(
-                    perft(&position, depth),
-                    nodes,
+                    counted, nodes,
                     "{} {} perft {depth} ({})",
-                    info.id,
-                    case.id,
-                    case.fen
+                    info.id, case.id, case.fen
                 );
                 run += 1;
             }
@@ -148,6 +151,11 @@ fn hexchess() {
 #[test]
 fn threeplayer() {
     run_file("threeplayer");
+}
+
+#[test]
+fn avalanche() {
+    run_file("avalanche");
 }
 
 #[test]
