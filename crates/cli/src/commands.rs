@@ -320,7 +320,8 @@ fn default_depth(id: &str) -> u32 {
     match id {
         "speed" => 8,
         "chess" => 6,
-        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess" => 5,
+        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess"
+        | "threeplayer" => 5,
         "gess" => 3,
         _ => 4,
     }

@@ -6,6 +6,7 @@
 pub mod avalanche;
 pub mod capablanca;
 pub mod chess;
+pub mod chex;
 pub mod chushogi;
 pub mod congo;
 pub mod daishogi;
@@ -79,7 +80,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
         true,
     ),
     info("chess", "Chess", 2, Some("chess"), true),
-    info("chex", "Chex", 2, None, false),
+    info("chex", "Chex", 2, None, true),
     info("chushogi", "Chu shogi", 2, None, true),
     info("congo", "Congo", 2, None, true),
     info("daishogi", "Dai shogi", 2, None, true),
@@ -163,6 +164,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "avalanche" => visitor.visit::<avalanche::AvalanchePosition>(info),
         "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
         "chess" => visitor.visit::<chess::ChessPosition>(info),
+        "chex" => visitor.visit::<chex::ChexPosition>(info),
         "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
         "congo" => visitor.visit::<congo::CongoPosition>(info),
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),

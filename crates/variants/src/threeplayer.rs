@@ -912,7 +912,7 @@ impl Position for ThreePlayerPosition {
             rows.push(text);
         }
         let mut castling = Vec::new();
-        for p in 0..PLAYERS {
+        for (p, colour) in COLOURS.iter().enumerate() {
             let mut part = String::new();
             for (s, letter) in ['K', 'Q'].into_iter().enumerate() {
                 if self.castling & (1 << (2 * p + s)) != 0 {
@@ -920,7 +920,7 @@ impl Position for ThreePlayerPosition {
                 }
             }
             if !part.is_empty() {
-                castling.push(format!("{}{part}", COLOURS[p]));
+                castling.push(format!("{colour}{part}"));
             }
         }
         let castling = if castling.is_empty() {

@@ -76,7 +76,7 @@ fn compare(seed: &str, games: &str, plies: &str) -> (usize, usize, usize, usize)
                     played.join(" ")
                 );
                 positions += 1;
-                if !fields[1].split(' ').nth(3).is_some_and(|f| f == "-") {
+                if fields[1].split(' ').nth(3).is_some_and(|f| f != "-") {
                     en_passant += 1;
                 }
                 if p.is_check() {

@@ -177,3 +177,8 @@ fn makarenko() {
 fn gess() {
     run_file("gess");
 }
+
+#[test]
+fn chex() {
+    run_file("chex");
+}
