@@ -40,7 +40,7 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
-    DrawRules, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions, Ruleset,
+    DrawRules, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions, Ruleset,
 };
 
 /// Kinds, in the FEN's stack order.
@@ -655,6 +655,30 @@ fn parse_label(label: &str) -> Option<(i32, i32)> {
     Some((file - 1, digits.parse::<i32>().ok()? - 1))
 }
 
+/// Piece values in centipawns, by kind (the king at a royal value: losing it loses).
+const VALUES: [i32; 6] = [2_000, 950, 500, 330, 320, 100];
+/// Bonus for having the move.
+const TEMPO: i32 = 10;
+
+impl ChexPosition {
+    /// Material of `player`: men on the board and men still in the stack (they all come
+    /// into play in time; only captures take material away).
+    fn material(&self, player: Player) -> i32 {
+        let on_board: i32 = self.men[..self.count]
+            .iter()
+            .filter(|(_, p)| p.player() == player)
+            .map(|(_, p)| VALUES[p.kind() as usize])
+            .sum();
+        let in_stack: i32 = self.stacks[player as usize]
+            .iter()
+            .zip(VALUES)
+            .map(|(&n, v)| n as i32 * v)
+            .sum();
+        let drawn = self.drawn.filter(|_| self.turn == player).map_or(0, |k| VALUES[k as usize]);
+        on_board + in_stack + drawn
+    }
+}
+
 impl Position for ChexPosition {
     type Move = ChexMove;
 
@@ -701,6 +725,71 @@ impl Position for ChexPosition {
         }
         self.hash ^= turn_key(us) ^ turn_key(1 - us);
         self.turn = 1 - us;
+    }
+
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        if let Some(frame) = self.frame() {
+            let rank_width = frame.height.to_string().len();
+            for row in (0..frame.height).rev() {
+                out.push_str(&format!("{:>rank_width$} ", row + 1));
+                for column in 0..frame.width {
+                    let cell = (frame.x0 + column, frame.y0 + row);
+                    let text = match self.man_at(cell) {
+                        Some(p) if p.player() == 0 => LETTERS[p.kind() as usize],
+                        Some(p) => LETTERS[p.kind() as usize].to_ascii_lowercase(),
+                        None => '.',
+                    };
+                    out.push_str(&format!(" {text:>2}"));
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(rank_width + 1));
+            for column in 0..frame.width {
+                out.push_str(&format!(" {:>2}", file_name(column as u32)));
+            }
+            out.push('\n');
+        } else {
+            out.push_str("(no men on the board yet)\n");
+        }
+        for player in 0..2u8 {
+            let stack: String = (0..6)
+                .flat_map(|k| {
+                    std::iter::repeat_n(LETTERS[k], self.stacks[player as usize][k] as usize)
+                })
+                .collect();
+            let name = self.player_name(player as usize);
+            out.push_str(&format!("{name}'s stack: {stack}\n"));
+        }
+        if let Some(kind) = self.drawn {
+            out.push_str(&format!("drawn, to be placed: {}\n", LETTERS[kind as usize]));
+        }
+        out.push_str(&format!("{} to move\n", self.player_name(self.turn as usize)));
+        out
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        let us = player as Player;
+        let tempo = if self.turn == us { TEMPO } else { -TEMPO };
+        self.material(us) - self.material(1 - us) + tempo
+    }
+
+    fn move_value(&self, mv: ChexMove) -> MoveValue {
+        let captured = match mv.action {
+            ChexAction::Board => self
+                .man_at(mv.to)
+                .filter(|p| p.player() != self.turn)
+                .map_or(0, |p| VALUES[p.kind() as usize]),
+            _ => 0,
+        };
+        let mover = match mv.action {
+            ChexAction::Board => self.man_at(mv.from).map_or(0, |p| VALUES[p.kind() as usize]),
+            _ => 0,
+        };
+        MoveValue {
+            gain: captured,
+            mover,
+        }
     }
 
     fn hash(&self) -> u64 {
