@@ -6,6 +6,7 @@
 //! [`Position`] trait.
 
 pub mod betza;
+pub mod clock;
 pub mod hex;
 pub mod options;
 pub mod outcome;
@@ -16,6 +17,7 @@ pub mod tables;
 pub mod zobrist;
 
 pub use chaturanga_geometry as geometry;
+pub use clock::{Clock, FlagFall, TimeControl};
 pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
