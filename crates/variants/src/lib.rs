@@ -10,6 +10,7 @@ pub mod chex;
 pub mod chushogi;
 pub mod congo;
 pub mod daishogi;
+pub mod darkchess;
 pub mod doublechess;
 pub mod doublemove;
 mod family;
@@ -84,7 +85,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("chushogi", "Chu shogi", 2, None, true),
     info("congo", "Congo", 2, None, true),
     info("daishogi", "Dai shogi", 2, None, true),
-    info("darkchess", "Dark Chess", 2, None, false),
+    info("darkchess", "Dark Chess", 2, None, true),
     info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, true),
     info("gess", "Gess", 2, None, true),
@@ -168,6 +169,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
         "congo" => visitor.visit::<congo::CongoPosition>(info),
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
+        "darkchess" => visitor.visit::<darkchess::DarkChessPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
         "gess" => visitor.visit::<gess::GessPosition>(info),
