@@ -368,6 +368,24 @@ impl Position for DarkChessPosition {
     fn describe(&self, mv: Move) -> Option<MoveDescription> {
         self.board.describe(mv)
     }
+
+    /// The view's fog FEN, then `opponent-moved yes|no`, `lost <cell> <letter>` or `lost -`,
+    /// and `result ...` once the game is over: nothing else.
+    fn player_view(&self, player: usize) -> Option<String> {
+        let player = u8::try_from(player).ok().filter(|&p| p < 2)?;
+        let view = self.view(player);
+        let mut text = format!(
+            "{}\nopponent-moved {}\nlost {}",
+            view.fen,
+            if view.opponent_moved { "yes" } else { "no" },
+            view.lost
+                .map_or("-".to_string(), |(cell, letter)| format!("{cell} {letter}"))
+        );
+        if let Some(outcome) = view.outcome {
+            text.push_str(&format!("\nresult {outcome}"));
+        }
+        Some(text)
+    }
 }
 
 impl Ruleset for DarkChessPosition {
