@@ -4,6 +4,7 @@
 //! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
 
 pub mod avalanche;
+pub mod bughouse;
 pub mod capablanca;
 pub mod chess;
 pub mod chex;
@@ -72,7 +73,7 @@ const fn info(
 /// All 29 rulesets of the catalogue, in id order.
 pub const CATALOGUE: &[VariantInfo] = &[
     info("avalanche", "Avalanche Chess", 2, None, true),
-    info("bughouse", "Bughouse", 4, Some("bughouse"), false),
+    info("bughouse", "Bughouse", 4, Some("bughouse"), true),
     info(
         "capablanca",
         "Capablanca chess",
@@ -187,6 +188,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
         "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
         "threeplayer" => visitor.visit::<threeplayer::ThreePlayerPosition>(info),
+        "bughouse" => visitor.visit::<bughouse::BughousePosition>(info),
         "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),
