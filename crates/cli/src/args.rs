@@ -18,6 +18,8 @@ commands:
                                             for shogi)
   fen <variant> [position]                  the FEN after the moves
   status <variant> [position]               `ongoing`, or the result and reason
+  view <variant> <player> [position]        what one player may know (hidden-information
+                                            rulesets: darkchess); player white|black or 1..n
   pgn <variant> [position]                  the game as PGN
   record <variant> [position] [--format pgn|kif|csa]
                                             the game as a record: PGN (the default), or KIF or
@@ -72,6 +74,13 @@ pub enum Command {
     Fen(GameArgs),
     /// `status`.
     Status(GameArgs),
+    /// `view`.
+    View {
+        /// Where.
+        game: GameArgs,
+        /// Whose view (0 = the first player).
+        player: usize,
+    },
     /// `pgn`.
     Pgn(GameArgs),
     /// `record`.
@@ -264,6 +273,27 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 "fen" => Command::Fen(game),
                 "status" => Command::Status(game),
                 _ => Command::Pgn(game),
+            })
+        }
+        "view" => {
+            let flags = Flags::parse(rest, &[], GAME_FLAGS)?;
+            let [variant, player] = flags.positionals::<2>("view <variant> <player>")?;
+            let player = match player.as_str() {
+                "white" | "first" => 0,
+                "black" | "second" => 1,
+                n => match n.parse::<usize>() {
+                    Ok(k) if (1..=8).contains(&k) => k - 1,
+                    _ => {
+                        return Err(usage(format!(
+                            "player must be white, black or a number from 1, not {:?}",
+                            cut(n)
+                        )));
+                    }
+                },
+            };
+            Ok(Command::View {
+                game: flags.game(variant)?,
+                player,
             })
         }
         "record" => {

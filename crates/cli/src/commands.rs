@@ -94,6 +94,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Moves { game, notation } => run_game(game, Action::Moves { notation }, out)?,
         Command::Fen(game) => run_game(game, Action::Fen, out)?,
         Command::Status(game) => run_game(game, Action::Status, out)?,
+        Command::View { game, player } => run_game(game, Action::View(player), out)?,
         Command::Pgn(game) => run_game(game, Action::Record(RecordFormat::Pgn), out)?,
         Command::Record { game, format } => run_game(game, Action::Record(format), out)?,
     }
@@ -118,6 +119,8 @@ enum Action {
     },
     Fen,
     Status,
+    /// A player's view (hidden information).
+    View(usize),
     Record(RecordFormat),
 }
 
@@ -253,6 +256,23 @@ impl Visitor for WithGame {
             }
             Action::Fen => {
                 text.push_str(&position.fen());
+                text.push('\n');
+            }
+            Action::View(player) => {
+                if player >= position.players() {
+                    return Err(input(format!(
+                        "{} has {} players",
+                        info.id,
+                        position.players()
+                    )));
+                }
+                let view = position.player_view(player).ok_or_else(|| {
+                    input(format!(
+                        "{} has no hidden information: every player sees the whole position (fen)",
+                        info.id
+                    ))
+                })?;
+                text.push_str(&view);
                 text.push('\n');
             }
             Action::Status => {

@@ -207,3 +207,48 @@ fn bad_input_is_a_one_line_error() {
     assert!(error(&["fen", "chess", "--fen", &long]).contains("too long"));
     assert!(error(&["fen", "chess", "--moves", &long]).contains("move 1"));
 }
+
+#[test]
+fn avalanche_lists_counts_and_reads_whole_turns() {
+    assert_eq!(stdout(&["perft", "avalanche", "1"]), "nodes 320\n");
+    let turns = stdout(&[
+        "moves",
+        "avalanche",
+        "--fen",
+        "4k3/8/8/8/8/3p4/3N4/4K3 w - - 0 1",
+    ]);
+    assert!(turns.lines().any(|l| l == "e1f1;-"), "{turns}");
+    assert!(turns.lines().any(|l| l == "d2b3;d3d2"), "{turns}");
+    assert_eq!(
+        stdout(&["fen", "avalanche", "--moves", "e2e4;d7d5", "d5e4;g2g3"]),
+        "rnbqkbnr/ppp1pppp/8/8/4p3/6P1/PPPP1P1P/RNBQKBNR w KQkq - 0 2\n"
+    );
+    // Parts one by one: the position between them has its own FEN field.
+    assert!(stdout(&["fen", "avalanche", "--moves", "e2e4"]).ends_with(" push\n"));
+    error(&["fen", "avalanche", "--moves", "e2e4;-"]);
+    error(&["fen", "avalanche", "--moves", "e2e4;d7d4"]);
+}
+
+#[test]
+fn darkchess_view_shows_only_what_the_player_may_know() {
+    assert_eq!(
+        stdout(&["view", "darkchess", "white", "--moves", "e2e4"]),
+        "********/********/1*******/*1**1**1/4P3/4*3/PPPP1PPP/RNBQKBNR b KQ - 0 1\nopponent-moved no\nlost -\n"
+    );
+    let told = stdout(&[
+        "view",
+        "darkchess",
+        "white",
+        "--fen",
+        "4k3/8/2b5/1N6/8/8/8/4K3 b - - 0 1",
+        "--moves",
+        "c6b5",
+    ]);
+    assert!(told.ends_with("opponent-moved yes\nlost b5 N\n"), "{told}");
+    // The bishop that took stands where no white man can move: unseen.
+    let fog = told.lines().next().unwrap();
+    assert!(!fog.split(' ').next().unwrap().contains('b'), "{fog}");
+    error(&["view", "chess", "white"]);
+    error(&["view", "darkchess", "3"]);
+    error(&["view", "darkchess", "purple"]);
+}

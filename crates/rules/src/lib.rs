@@ -7,6 +7,7 @@
 
 pub mod betza;
 pub mod eval;
+pub mod clock;
 pub mod hex;
 pub mod options;
 pub mod outcome;
@@ -18,6 +19,7 @@ pub mod zobrist;
 
 pub use chaturanga_geometry as geometry;
 pub use eval::{EvalTables, MoveValue, Tapered};
+pub use clock::{Clock, FlagFall, TimeControl};
 pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};

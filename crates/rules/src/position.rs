@@ -216,6 +216,12 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn move_value(&self, _mv: Self::Move) -> crate::eval::MoveValue {
         crate::eval::MoveValue::default()
     }
+    /// What `player` may know of the position, for rulesets with hidden information (Dark
+    /// Chess): lines of text, the first a FEN with unseen cells `*`, then what he has been
+    /// told. `None` (the default) where every player sees everything.
+    fn player_view(&self, _player: usize) -> Option<String> {
+        None
+    }
     /// Whether `moves` and `perft` work on whole turns by default (Avalanche, whose FEN
     /// cannot describe a position between the parts of a turn); false by default, where they
     /// work on single moves (parts) and whole turns are asked for explicitly.

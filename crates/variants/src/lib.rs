@@ -4,12 +4,14 @@
 //! [`Ruleset`], and [`visit`] instantiates it for the id asked for.
 
 pub mod avalanche;
+pub mod bughouse;
 pub mod capablanca;
 pub mod chess;
 pub mod chex;
 pub mod chushogi;
 pub mod congo;
 pub mod daishogi;
+pub mod darkchess;
 pub mod doublechess;
 pub mod doublemove;
 mod family;
@@ -71,7 +73,7 @@ const fn info(
 /// All 29 rulesets of the catalogue, in id order.
 pub const CATALOGUE: &[VariantInfo] = &[
     info("avalanche", "Avalanche Chess", 2, None, true),
-    info("bughouse", "Bughouse", 4, Some("bughouse"), false),
+    info("bughouse", "Bughouse", 4, Some("bughouse"), true),
     info(
         "capablanca",
         "Capablanca chess",
@@ -84,7 +86,7 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("chushogi", "Chu shogi", 2, None, true),
     info("congo", "Congo", 2, None, true),
     info("daishogi", "Dai shogi", 2, None, true),
-    info("darkchess", "Dark Chess", 2, None, false),
+    info("darkchess", "Dark Chess", 2, None, true),
     info("doublechess", "Double Chess", 2, None, true),
     info("doublemove", "Double-move chess", 2, None, true),
     info("gess", "Gess", 2, None, true),
@@ -168,6 +170,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
         "congo" => visitor.visit::<congo::CongoPosition>(info),
         "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
+        "darkchess" => visitor.visit::<darkchess::DarkChessPosition>(info),
         "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
         "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
         "gess" => visitor.visit::<gess::GessPosition>(info),
@@ -185,6 +188,7 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
         "speed" => visitor.visit::<speed::SpeedPosition>(info),
         "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
         "threeplayer" => visitor.visit::<threeplayer::ThreePlayerPosition>(info),
+        "bughouse" => visitor.visit::<bughouse::BughousePosition>(info),
         "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
         "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
         "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),

@@ -1,7 +1,9 @@
 //! The invariants of `properties.rs` (which plays every ruleset under its default options)
 //! under the non-default rule options of the rulesets whose options change move generation:
 //! Taktika's `captures=on`, Makarenko's `tall=king|discard|reserve`, Gess's
-//! `movement=standard` (and Gess and Chex under their defaults, to run them on their own). On seeded random games:
+//! `movement=standard` (and Gess and Chex under their defaults, to run them on their own),
+//! Progressive chess's `check=italian`, Avalanche's `push=single-step`,
+//! `self-check-push=illegal` and `balanced=on`. On seeded random games:
 //! generated moves = the slow reference generator's, bulk count = list length, every move text
 //! reads back to its move, FEN round-trips with the same hash, and undo restores the position.
 
@@ -125,4 +127,24 @@ fn gess_and_chex_defaults() {
     // Also in properties.rs (every ruleset); here so that they can be run on their own.
     check("gess", &[]);
     check("chex", &[]);
+}
+
+#[test]
+fn progressive_italian_check() {
+    check("progressive", &["check=italian"]);
+}
+
+#[test]
+fn avalanche_single_step_pushes() {
+    check("avalanche", &["push=single-step"]);
+}
+
+#[test]
+fn avalanche_self_checking_pushes_illegal() {
+    check("avalanche", &["self-check-push=illegal"]);
+}
+
+#[test]
+fn avalanche_balanced() {
+    check("avalanche", &["balanced=on"]);
 }

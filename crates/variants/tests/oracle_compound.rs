@@ -1,7 +1,9 @@
 //! Differential tests against second implementations written from the rules files alone (no
 //! other program plays these games): `tests/oracles/independent_progressive.py` and
 //! `independent_avalanche.py` (both on python-chess's move generator; Avalanche compared by
-//! whole turns, `e2e4;d7d6`, as its rules file lists them). On seeded random games under every rule option, the FEN
+//! whole turns, `e2e4;d7d6`, as its rules file lists them), and `independent_darkchess.py`
+//! (the true position and both players' views; two views are also checked against
+//! Fairy-Stockfish's `get_fog_fen`, as the rules file's scenarios were). On seeded random games under every rule option, the FEN
 //! and the sorted legal moves must agree at every position. The perft fixtures of these
 //! rulesets were computed with the same scripts (`--turns` for whole turns).
 //!
@@ -173,4 +175,93 @@ fn avalanche_balanced_agrees_with_the_independent_implementation() {
         &["balanced=on"],
         "20261204",
     );
+}
+
+/// Dark Chess: at every position of the oracle's games, the true FEN, the sorted moves and
+/// both players' views (fog FENs) must agree.
+#[test]
+fn darkchess_and_its_views_agree_with_the_independent_implementation() {
+    use chaturanga_variants::darkchess::DarkChessPosition;
+    let script = format!(
+        "{}/../../tests/oracles/independent_darkchess.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (games, plies) = if cfg!(debug_assertions) {
+        ("4", "60")
+    } else {
+        ("16", "150")
+    };
+    let output = Command::new(python())
+        .args([&script, "0", "--playouts", "20261130", games, plies])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python()));
+    assert!(
+        output.status.success(),
+        "the independent oracle failed (is python-chess installed?):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).expect("utf-8 output");
+    let options = common::options::<DarkChessPosition>(&[]);
+    let mut game: Option<Game<DarkChessPosition>> = None;
+    let (mut positions, mut seen_fog) = (0, 0);
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields[0] {
+            "G" => {
+                let start = DarkChessPosition::start_position(&options).unwrap();
+                assert_eq!(start.fen(), fields[1]);
+                game = Some(Game::new(start));
+            }
+            "P" => {
+                let p = game.as_ref().expect("a game has started").position();
+                assert_eq!(p.fen(), fields[1]);
+                let expected: Vec<&str> = fields[2].split_whitespace().collect();
+                assert_eq!(legal_texts(p), expected, "moves in {}", fields[1]);
+                assert_eq!(p.view(0).fen, fields[3], "White's view of {}", fields[1]);
+                assert_eq!(p.view(1).fen, fields[4], "Black's view of {}", fields[1]);
+                seen_fog += usize::from(fields[3].contains('*'));
+                positions += 1;
+            }
+            "M" => {
+                let g = game.as_mut().expect("a game has started");
+                g.play_text_through_draws(fields[1])
+                    .unwrap_or_else(|e| panic!("{}: {e}", fields[1]));
+            }
+            other => panic!("unexpected oracle line {other:?}"),
+        }
+    }
+    assert!(positions > 100, "only {positions} positions compared");
+    assert!(seen_fog > 100);
+}
+
+/// The two scenario views the rules file marks "checked with Fairy-Stockfish": its
+/// `get_fog_fen` (the view of the side to move) gives the same cells.
+#[test]
+fn darkchess_views_agree_with_fairy_stockfish_where_the_rules_file_says_so() {
+    use chaturanga_variants::darkchess::DarkChessPosition;
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/4n3/4P3/8/8/K7 w - - 0 1",
+    ];
+    let program =
+        format!("import pyffish as sf\nfor f in {fens:?}:\n    print(sf.get_fog_fen(f, 'chess'))");
+    let output = Command::new(python())
+        .args(["-c", &program])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python()));
+    assert!(
+        output.status.success(),
+        "pyffish failed (install tests/oracles/requirements.txt):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).expect("utf-8 output");
+    let theirs: Vec<&str> = text.lines().collect();
+    assert_eq!(theirs.len(), fens.len());
+    for (fen, fog) in fens.iter().zip(theirs) {
+        // The board field: Fairy-Stockfish writes every castling right, where the rules
+        // file shows a player only his own.
+        let p = common::position::<DarkChessPosition>(fen);
+        let ours = p.view(0).fen;
+        assert_eq!(ours.split(' ').next(), fog.split(' ').next(), "{fen}");
+    }
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use chaturanga_rules::{Position, Ruleset, perft, perft_turns};
+use chaturanga_rules::{Ruleset, perft, perft_turns};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use common::{PerftCase, read_perft_file};
 
@@ -151,6 +151,11 @@ fn hexchess() {
 #[test]
 fn threeplayer() {
     run_file("threeplayer");
+}
+
+#[test]
+fn darkchess() {
+    run_file("darkchess");
 }
 
 #[test]

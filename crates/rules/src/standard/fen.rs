@@ -209,7 +209,7 @@ pub fn parse_board<const W: usize>(
                 continue;
             }
             // A piece: optional '+' (promoted) or '-' (a state, Taktika's frozen men), one
-            // letter, optional `'` or `!` (dai shogi's codes), optional `{n}` (a count,
+            // letter, optional `'` or `!` (dai shogi's codes) or `~` (bughouse's promoted pieces), optional `{n}` (a count,
             // Makarenko's tower heights). The whole token is the symbol looked up.
             let start = pos;
             if c == '+' || c == '-' {
@@ -224,7 +224,7 @@ pub fn parse_board<const W: usize>(
                     &bytes[start..pos],
                 ))));
             }
-            if matches!(bytes.get(pos), Some(b'\'' | b'!')) {
+            if matches!(bytes.get(pos), Some(b'\'' | b'!' | b'~')) {
                 pos += 1;
             }
             if bytes.get(pos) == Some(&b'{') {
