@@ -4,8 +4,7 @@ use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{
     Game, MoveError, Position, RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide,
-    perft_turns,
-    perft_turns_divide,
+    perft_turns, perft_turns_divide,
 };
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;

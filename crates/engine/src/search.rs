@@ -173,6 +173,8 @@ impl<P: Position> Engine<P> {
             ordering: &mut self.ordering,
             stop: &self.stop,
             root_player,
+            root_team: root.team(root_player),
+            teams: (0..root.players()).map(|p| root.team(p)).collect(),
             start,
             hard: budget.hard,
             node_limit: limits.nodes,
@@ -264,6 +266,9 @@ struct Searcher<'e, P: Position> {
     ordering: &'e mut Ordering<P::Move>,
     stop: &'e AtomicBool,
     root_player: usize,
+    /// The root player's team, and every player's: partners are searched as one side.
+    root_team: usize,
+    teams: Vec<usize>,
     start: Instant,
     hard: Option<Duration>,
     node_limit: Option<u64>,
@@ -282,7 +287,7 @@ struct Searcher<'e, P: Position> {
 impl<P: Position> Searcher<'_, P> {
     /// Whether `player` is on the root player's team.
     fn on_root_team(&self, player: usize) -> bool {
-        player == self.root_player
+        self.teams.get(player).copied() == Some(self.root_team)
     }
 
     /// A root-view value seen by `mover`'s team.

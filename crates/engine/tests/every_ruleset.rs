@@ -189,15 +189,12 @@ impl Visitor for BeatsRandom {
                 };
                 game.play(mv).expect("a legal move");
             }
+            // Won: the engine's score is the best, and some player (not a partner) did worse.
             let won = match game.status() {
                 Status::Over(outcome) => {
-                    outcome.quarters[engine_seat] == *outcome.quarters.iter().max().unwrap()
-                        && outcome
-                            .quarters
-                            .iter()
-                            .filter(|&&q| q == outcome.quarters[engine_seat])
-                            .count()
-                            == 1
+                    let ours = outcome.quarters[engine_seat];
+                    outcome.quarters.iter().all(|&q| q <= ours)
+                        && outcome.quarters.iter().any(|&q| q < ours)
                 }
                 Status::Ongoing { .. } => false,
             };

@@ -6,8 +6,8 @@
 //! [`Position`] trait.
 
 pub mod betza;
-pub mod eval;
 pub mod clock;
+pub mod eval;
 pub mod hex;
 pub mod options;
 pub mod outcome;
@@ -18,8 +18,8 @@ pub mod tables;
 pub mod zobrist;
 
 pub use chaturanga_geometry as geometry;
-pub use eval::{EvalTables, MoveValue, Tapered};
 pub use clock::{Clock, FlagFall, TimeControl};
+pub use eval::{EvalTables, MoveValue, Tapered};
 pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};

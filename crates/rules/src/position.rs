@@ -207,6 +207,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn diagram(&self) -> String {
         format!("{}\n", self.fen())
     }
+    /// The team `player` plays for: players of one team share their result (bughouse
+    /// partners). Each player is a team of his own by default.
+    fn team(&self, player: usize) -> usize {
+        player
+    }
     /// Static evaluation in centipawns from `player`'s point of view: positive is good for
     /// `player`. Zero by default (a ruleset without an evaluation is searched for results only).
     fn evaluate(&self, _player: usize) -> i32 {

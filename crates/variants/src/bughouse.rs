@@ -20,8 +20,8 @@ use chaturanga_rules::outcome::{Outcome, Reason};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{Move, Rules, Spec, SpecError, StandardPosition, spec_for};
 use chaturanga_rules::{
-    DrawRules, FenError, MoveError, OptionSpec, OptionValues, Piece, Position, RuleOptions,
-    Ruleset, SetupError, SetupProblem,
+    DrawRules, FenError, MoveError, MoveValue, OptionSpec, OptionValues, Piece, Position,
+    RuleOptions, Ruleset, SetupError, SetupProblem,
 };
 
 /// The rules of one bughouse board.
@@ -379,6 +379,41 @@ impl Position for BughousePosition {
         self.apply(mv.board as usize, mv.mv);
         let next = (self.slot + 1) % 4;
         self.settle(next);
+    }
+
+    fn team(&self, player: usize) -> usize {
+        team(player)
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        ["A-white", "B-white", "A-black", "B-black"][player]
+    }
+
+    fn diagram(&self) -> String {
+        let mut out = String::new();
+        for (b, board) in self.boards.iter().enumerate() {
+            out.push_str(&format!("board {}\n{}", BOARD_NAMES[b], board.diagram()));
+        }
+        out.push_str(&format!(
+            "{} to move\n",
+            self.player_name(self.side_to_move())
+        ));
+        out
+    }
+
+    /// Both boards from the side of `player`'s team there (pockets included).
+    fn evaluate(&self, player: usize) -> i32 {
+        let us = team(player);
+        (0..2)
+            .map(|b| {
+                let colour = (0..2).find(|&c| team(seat(b, c)) == us).unwrap_or(0);
+                self.boards[b].evaluate(colour)
+            })
+            .sum()
+    }
+
+    fn move_value(&self, mv: BughouseMove) -> MoveValue {
+        self.boards[mv.board as usize].move_value(mv.mv)
     }
 
     fn hash(&self) -> u64 {

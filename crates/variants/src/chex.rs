@@ -40,7 +40,8 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
-    DrawRules, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions, Ruleset,
+    DrawRules, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions,
+    Ruleset,
 };
 
 /// Kinds, in the FEN's stack order.
@@ -674,7 +675,10 @@ impl ChexPosition {
             .zip(VALUES)
             .map(|(&n, v)| n as i32 * v)
             .sum();
-        let drawn = self.drawn.filter(|_| self.turn == player).map_or(0, |k| VALUES[k as usize]);
+        let drawn = self
+            .drawn
+            .filter(|_| self.turn == player)
+            .map_or(0, |k| VALUES[k as usize]);
         on_board + in_stack + drawn
     }
 }
@@ -762,9 +766,15 @@ impl Position for ChexPosition {
             out.push_str(&format!("{name}'s stack: {stack}\n"));
         }
         if let Some(kind) = self.drawn {
-            out.push_str(&format!("drawn, to be placed: {}\n", LETTERS[kind as usize]));
+            out.push_str(&format!(
+                "drawn, to be placed: {}\n",
+                LETTERS[kind as usize]
+            ));
         }
-        out.push_str(&format!("{} to move\n", self.player_name(self.turn as usize)));
+        out.push_str(&format!(
+            "{} to move\n",
+            self.player_name(self.turn as usize)
+        ));
         out
     }
 
@@ -783,7 +793,9 @@ impl Position for ChexPosition {
             _ => 0,
         };
         let mover = match mv.action {
-            ChexAction::Board => self.man_at(mv.from).map_or(0, |p| VALUES[p.kind() as usize]),
+            ChexAction::Board => self
+                .man_at(mv.from)
+                .map_or(0, |p| VALUES[p.kind() as usize]),
             _ => 0,
         };
         MoveValue {

@@ -62,11 +62,11 @@ use crate::family;
 use chaturanga_geometry::{Cell, CellSet};
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::standard::board_text;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecError, parse_board, write_board,
 };
 use chaturanga_rules::tables::{self, PieceBoard};
-use chaturanga_rules::standard::board_text;
 use chaturanga_rules::{
     Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason,
     RuleOptions, Ruleset, Tapered,
@@ -987,7 +987,10 @@ impl Position for MakarenkoPosition {
                 self.reserve[0], self.reserve[1]
             ));
         }
-        out.push_str(&format!("{} to move\n", self.player_name(self.turn as usize)));
+        out.push_str(&format!(
+            "{} to move\n",
+            self.player_name(self.turn as usize)
+        ));
         out
     }
 
@@ -1006,9 +1009,13 @@ impl Position for MakarenkoPosition {
         }
         let mut total = score[player];
         total -= score[1 - player];
-        let reserve = (self.reserve[player] as i32 - self.reserve[1 - player] as i32)
-            * tables.values[0];
-        let tempo = if self.turn as usize == player { 10 } else { -10 };
+        let reserve =
+            (self.reserve[player] as i32 - self.reserve[1 - player] as i32) * tables.values[0];
+        let tempo = if self.turn as usize == player {
+            10
+        } else {
+            -10
+        };
         total.blend(phase, tables.full_phase) + reserve + tempo
     }
 

@@ -25,13 +25,13 @@
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::standard::board_text;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, Spec, SpecBuilder, SpecError, parse_board, write_board,
 };
-use chaturanga_rules::standard::board_text;
 use chaturanga_rules::{
-    DrawRules, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player,
-    Position, Reason, RuleOptions, Ruleset,
+    DrawRules, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position,
+    Reason, RuleOptions, Ruleset,
 };
 
 use crate::family;

@@ -22,8 +22,8 @@ use chaturanga_rules::tables::{
 };
 use chaturanga_rules::zobrist::{ZobristKeys, seed_for};
 use chaturanga_rules::{
-    DrawRules, Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, PieceType, Player, Position, Reason,
-    RuleOptions, Ruleset, SetupError, SetupProblem,
+    DrawRules, Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, PieceType, Player, Position,
+    Reason, RuleOptions, Ruleset, SetupError, SetupProblem,
 };
 use std::sync::OnceLock;
 
@@ -763,7 +763,11 @@ impl Position for ThreePlayerPosition {
     }
 
     fn diagram(&self) -> String {
-        format!("{}{} to move\n", drawing(self), self.player_name(self.side as usize))
+        format!(
+            "{}{} to move\n",
+            drawing(self),
+            self.player_name(self.side as usize)
+        )
     }
 
     /// Own strength against the opponents' average: a paranoid search sees both opponents
