@@ -8,7 +8,8 @@ push, the turn-counting halfmove clock and the rule options are done here.
 
 A turn is written `move;push` (`e2e4;d7d6`, `b7b8q;a2a1n`) or `move;-` when no push is
 possible. A turn whose push exposes the pusher's king ends the game (the pusher loses): the
-position after it has no turns.
+position after it has no turns; when the board does not show that loss (a promotion push
+whose chosen piece does not attack), its FEN ends with the project's field `self-check`.
 
 Usage:
   independent_avalanche.py <depth> [--fen FEN] [--option name=value ...] [--divide]
@@ -70,7 +71,14 @@ class Aval:
 
     def fen(self):
         f = self.board.fen().split()
-        return "%s %s %s - %d %d" % (f[0], f[1], f[2], self.clock, self.fullmove)
+        text = "%s %s %s - %d %d" % (f[0], f[1], f[2], self.clock, self.fullmove)
+        # A loss by a promotion push whose chosen piece does not attack the king is not
+        # visible on the board: the project's FEN then adds the field `self-check`.
+        if self.loser is not None:
+            k = self.board.king(self.loser)
+            if k is None or not self.board.is_attacked_by(not self.loser, k):
+                text += " self-check"
+        return text
 
     def pushes(self, board, pusher):
         """(from, to, promotion-or-None, self_checking) for every push of `pusher` on `board`
