@@ -264,7 +264,18 @@ impl<'a> Visitor for PlaySession<'a> {
         loop {
             let status = game.status();
             if show_board {
-                writeln!(out, "\n{}", game.position().diagram())?;
+                // Hidden information: a person sees only his own view (the player to move,
+                // or the person playing the engine); engine against engine shows everything.
+                let to_move = game.position().side_to_move();
+                let viewer = if seats[to_move] {
+                    seats.iter().position(|&engine| !engine)
+                } else {
+                    Some(to_move)
+                };
+                match viewer.and_then(|p| game.position().player_view(p)) {
+                    Some(view) => writeln!(out, "\n{view}")?,
+                    None => writeln!(out, "\n{}", game.position().diagram())?,
+                }
                 if let Status::Over(outcome) = &status {
                     writeln!(out, "game over: {outcome}")?;
                 }
@@ -272,7 +283,11 @@ impl<'a> Visitor for PlaySession<'a> {
             }
             let to_move = game.position().side_to_move();
             if matches!(status, Status::Ongoing { .. }) && seats[to_move] {
-                engine_move(&mut engine, &mut game, &limits, out)?;
+                if !engine_move(&mut engine, &mut game, &limits, out)? {
+                    // Only repetitions the rules forbid are left: nothing the engine may play.
+                    writeln!(out, "error: the engine has no move it may play here")?;
+                    break;
+                }
                 show_board = true;
                 continue;
             }
@@ -288,7 +303,11 @@ impl<'a> Visitor for PlaySession<'a> {
                 "quit" | "exit" => break,
                 "help" => writeln!(out, "{PLAY_HELP}")?,
                 "board" => show_board = true,
-                "fen" => writeln!(out, "{}", game.position().fen())?,
+                "fen" => match game.position().player_view(to_move) {
+                    // Hidden information: the fog FEN of the player to move.
+                    Some(view) => writeln!(out, "{}", view.lines().next().unwrap_or(""))?,
+                    None => writeln!(out, "{}", game.position().fen())?,
+                },
                 "moves" => {
                     let position = game.position();
                     let labels: Vec<String> = game
@@ -297,6 +316,15 @@ impl<'a> Visitor for PlaySession<'a> {
                         .map(|mv| move_label(position, mv))
                         .collect();
                     writeln!(out, "{}", labels.join(" "))?;
+                }
+                "pgn" | "save"
+                    if game.position().player_view(to_move).is_some()
+                        && matches!(status, Status::Ongoing { .. }) =>
+                {
+                    writeln!(
+                        out,
+                        "error: the record shows hidden moves; it is given when the game is over"
+                    )?;
                 }
                 "pgn" => match game_record(info, &game, "pgn") {
                     Ok(text) => write!(out, "{text}")?,
@@ -315,8 +343,11 @@ impl<'a> Visitor for PlaySession<'a> {
                     }
                 }
                 "go" if matches!(status, Status::Ongoing { .. }) => {
-                    engine_move(&mut engine, &mut game, &limits, out)?;
-                    show_board = true;
+                    if engine_move(&mut engine, &mut game, &limits, out)? {
+                        show_board = true;
+                    } else {
+                        writeln!(out, "error: the engine has no move it may play here")?;
+                    }
                 }
                 "resign" if matches!(status, Status::Ongoing { .. }) => {
                     let players = game.position().players();
@@ -368,14 +399,17 @@ impl<'a> Visitor for PlaySession<'a> {
     }
 }
 
-/// The engine thinks, showing each iteration, and plays its move.
+/// The engine thinks, showing each iteration, and plays its move; false when it has none.
 fn engine_move<P: Position>(
     engine: &mut Engine<P>,
     game: &mut Game<P>,
     limits: &Limits,
     out: &mut dyn Write,
-) -> Result<(), CliError> {
+) -> Result<bool, CliError> {
     let root = game.position().clone();
+    // With hidden information the engine's line and move would show what the person may
+    // not see: only its search figures and the fact that it moved are shown.
+    let hidden = root.player_view(root.side_to_move()).is_some();
     let mut shown = Ok(());
     let result = engine.search(game, limits, &mut |info: &SearchInfo<P::Move>| {
         if shown.is_ok() {
@@ -387,23 +421,28 @@ fn engine_move<P: Position>(
                 info.nodes,
                 info.nodes_per_second(),
                 info.elapsed.as_secs_f64(),
-                line_label(&root, &info.pv)
+                if hidden {
+                    String::new()
+                } else {
+                    line_label(&root, &info.pv)
+                }
             )
             .and_then(|()| out.flush());
         }
     });
     shown?;
     let Some(mv) = result.best else {
-        return Ok(());
+        return Ok(false);
     };
     let label = move_label(&root, mv);
     game.play(mv).map_err(input)?;
-    writeln!(
-        out,
-        "{} plays {label}",
-        root.player_name(root.side_to_move())
-    )?;
-    Ok(())
+    let name = root.player_name(root.side_to_move());
+    if hidden {
+        writeln!(out, "{name} has moved")?;
+    } else {
+        writeln!(out, "{name} plays {label}")?;
+    }
+    Ok(true)
 }
 
 /// Takes back moves until a person is to move again, having taken back at least one of

@@ -207,3 +207,22 @@ fn bench_search_prints_a_line_per_ruleset_and_a_total() {
     };
     assert_eq!(nodes(&text), nodes(&again));
 }
+
+#[test]
+fn play_with_hidden_information_shows_only_the_players_view() {
+    let text = play(&["darkchess", "--depth", "2"], b"e2e4\nfen\npgn\nquit\n");
+    // The engine's reply is announced without naming it, the FEN has unseen cells, and the
+    // record (which would show the engine's move) is refused while the game is on.
+    assert!(text.contains("black has moved"), "{text}");
+    assert!(!text.contains("black plays"), "{text}");
+    let fen = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("white> "))
+        .find(|l| l.contains(" w "))
+        .expect("a FEN line");
+    assert!(fen.contains('*'), "{fen}");
+    assert!(
+        text.contains("error: the record shows hidden moves"),
+        "{text}"
+    );
+}
