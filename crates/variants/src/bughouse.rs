@@ -417,7 +417,13 @@ impl Position for BughousePosition {
     }
 
     fn hash(&self) -> u64 {
-        self.boards[0].hash() ^ self.boards[1].hash().rotate_left(17) ^ SLOT_KEYS[self.slot]
+        let boards = self.boards[0].hash() ^ self.boards[1].hash().rotate_left(17);
+        // The slot is part of the position only in turn-based mode (its FEN says so); in
+        // real time the position is the two boards, whoever the trait lets move next.
+        match self.timing {
+            Timing::TurnBased => boards ^ SLOT_KEYS[self.slot],
+            _ => boards,
+        }
     }
 
     fn is_check(&self) -> bool {
