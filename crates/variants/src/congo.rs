@@ -11,7 +11,7 @@ use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
-    board_evaluation, board_text, parse_board, write_board,
+    board_evaluation, parse_board, pieces_text, write_board,
 };
 use chaturanga_rules::tables::PieceBoard;
 use chaturanga_rules::{
@@ -498,18 +498,7 @@ impl Position for CongoPosition {
     }
 
     fn diagram(&self) -> String {
-        let spec = self.spec;
-        let board = board_text(&spec.geometry, |cell| {
-            let piece = self.piece_at(cell);
-            piece.is_some().then(|| {
-                let symbol = &spec.pieces[piece.kind() as usize].symbol;
-                if piece.player() == 0 {
-                    symbol.clone()
-                } else {
-                    symbol.to_ascii_lowercase()
-                }
-            })
-        });
+        let board = pieces_text(self.spec, |cell| self.piece_at(cell));
         format!("{board}{} to move\n", self.player_name(self.turn as usize))
     }
 

@@ -25,7 +25,7 @@
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
-use chaturanga_rules::standard::board_text;
+use chaturanga_rules::standard::pieces_text;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, Spec, SpecBuilder, SpecError, parse_board, write_board,
 };
@@ -381,17 +381,7 @@ impl Position for TaktikaPosition {
     }
 
     fn diagram(&self) -> String {
-        let board = board_text(&self.spec.geometry, |cell| {
-            let piece = self.piece_at(cell);
-            piece.is_some().then(|| {
-                let symbol = &self.spec.pieces[piece.kind() as usize].symbol;
-                if piece.player() == 0 {
-                    symbol.clone()
-                } else {
-                    symbol.to_ascii_lowercase()
-                }
-            })
-        });
+        let board = pieces_text(self.spec, |cell| self.piece_at(cell));
         let name = self.player_name(self.turn as usize);
         format!("{board}(-: frozen) {name} to move\n")
     }

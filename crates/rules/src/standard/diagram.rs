@@ -1,6 +1,7 @@
 //! A text picture of a standard position for terminals.
 
-use super::{Rules, StandardPosition};
+use super::{Rules, Spec, StandardPosition};
+use crate::piece::Piece;
 use crate::position::Position;
 use chaturanga_geometry::{Cell, Geometry, Lattice};
 
@@ -65,21 +66,27 @@ pub fn board_text(geometry: &Geometry, content: impl Fn(Cell) -> Option<String>)
     out
 }
 
+/// The board of a position using `spec`'s pieces: first player's symbols as written, the
+/// others' in lower case.
+pub fn pieces_text<const W: usize>(spec: &Spec<W>, piece_at: impl Fn(Cell) -> Piece) -> String {
+    board_text(&spec.geometry, |cell| {
+        let piece = piece_at(cell);
+        piece.is_some().then(|| {
+            let symbol = &spec.pieces[piece.kind() as usize].symbol;
+            if piece.player() == 0 {
+                symbol.clone()
+            } else {
+                symbol.to_ascii_lowercase()
+            }
+        })
+    })
+}
+
 impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// The board, the hands and the player to move, for a terminal.
     pub fn standard_diagram(&self) -> String {
         let spec = self.spec();
-        let mut out = board_text(&spec.geometry, |cell| {
-            let piece = self.piece_at(cell);
-            piece.is_some().then(|| {
-                let symbol = &spec.pieces[piece.kind() as usize].symbol;
-                if piece.player() == 0 {
-                    symbol.clone()
-                } else {
-                    symbol.to_ascii_lowercase()
-                }
-            })
-        });
+        let mut out = pieces_text(spec, |cell| self.piece_at(cell));
         let has_hands =
             spec.captures_to_hand || (0..2).any(|p| (0..K).any(|k| self.in_hand(p, k as u8) > 0));
         if has_hands {

@@ -11,7 +11,7 @@ mod fen;
 mod movegen;
 mod spec;
 
-pub use diagram::board_text;
+pub use diagram::{board_text, pieces_text};
 pub use evaluation::board_evaluation;
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
