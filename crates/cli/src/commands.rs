@@ -317,10 +317,7 @@ impl Visitor for DescribeRules {
             text.push_str("  no rule options\n");
         }
         for o in specs {
-            let values = match &o.values {
-                chaturanga_rules::OptionValues::Choice(words) => words.join("|"),
-                chaturanga_rules::OptionValues::Number(lo, hi) => format!("{lo}..{hi}"),
-            };
+            let values = o.values.describe("|");
             text.push_str(&format!(
                 "  {}={} (default {}): {}\n",
                 o.name, values, o.default, o.help

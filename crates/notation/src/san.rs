@@ -23,6 +23,10 @@ fn san_body<P: Position>(
     legal: &[P::Move],
 ) -> Result<String, MoveError> {
     let d = describe(position, mv)?;
+    if d.from.is_none() {
+        // A drop: `N@f3`, `P@e4` (the crazyhouse and bughouse form).
+        return Ok(format!("{}@{}", d.piece, d.to));
+    }
     if let Some(short) = d.castling {
         return Ok(if short { "O-O" } else { "O-O-O" }.to_string());
     }
@@ -42,6 +46,7 @@ fn san_body<P: Position>(
             .filter_map(|&m| position.describe(m))
             .filter(|o| {
                 !o.pawn
+                    && o.from.is_some()
                     && o.castling.is_none()
                     && o.piece == d.piece
                     && o.to == d.to
@@ -182,6 +187,23 @@ pub fn parse_san<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveE
     }
     let mut legal = Vec::new();
     position.legal_moves(&mut legal);
+    if let Some((piece, to)) = text.trim_end_matches(['+', '#', '!', '?']).split_once('@') {
+        // A drop names its piece and cell and nothing else.
+        let found: Vec<P::Move> = legal
+            .iter()
+            .copied()
+            .filter(|&m| {
+                position.describe(m).is_some_and(|d| {
+                    d.from.is_none() && d.piece.eq_ignore_ascii_case(piece) && d.to == to
+                })
+            })
+            .collect();
+        return match found.len() {
+            1 => Ok(found[0]),
+            0 => Err(MoveError::Illegal(cut())),
+            _ => Err(MoveError::Ambiguous(cut())),
+        };
+    }
     let destinations: Vec<String> = legal
         .iter()
         .filter_map(|&m| position.describe(m).map(|d| d.to))
@@ -199,6 +221,7 @@ pub fn parse_san<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveE
             let from = d.from.clone().unwrap_or_default();
             let (file, rank) = split_label(&from);
             d.castling.is_none()
+                && d.from.is_some()
                 && d.to == parts.to
                 && match &parts.piece {
                     None => d.pawn,
@@ -280,5 +303,37 @@ mod tests {
         let c = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
         assert_eq!(c.move_text(parse_san(&c, "0-0").unwrap()), "e1g1");
         assert_eq!(c.move_text(parse_san(&c, "O-O+").unwrap()), "e1g1");
+    }
+
+    #[test]
+    fn drops_are_written_with_at_and_never_disambiguate_moves() {
+        use chaturanga_variants::bughouse::{BughousePosition, Timing};
+        let linked = BughousePosition::from_fen(
+            "A:4k3/8/8/8/8/8/8/4K1N1[NP] w - - 0 1 | B:4k3/8/8/8/8/8/8/4K3[] w - - 0 1",
+            Timing::RealTime,
+        )
+        .unwrap();
+        let board = &linked.boards()[0];
+        let write = |text: &str| to_san(board, board.parse_move(text).unwrap()).unwrap();
+        assert_eq!(write("g1f3"), "Nf3");
+        assert_eq!(write("N@f3"), "N@f3");
+        assert_eq!(write("P@e4"), "P@e4");
+        assert_eq!(write("N@d6"), "N@d6+");
+        let read = |text: &str| board.move_text(parse_san(board, text).unwrap());
+        assert_eq!(read("Nf3"), "g1f3");
+        assert_eq!(read("N@f3"), "N@f3");
+        assert_eq!(read("P@e4"), "P@e4");
+        assert!(
+            matches!(parse_san(board, "e4"), Err(MoveError::Illegal(_))),
+            "a pawn drop is not a pawn move"
+        );
+        assert!(matches!(
+            parse_san(board, "Q@e4"),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            parse_san(board, "P@e8"),
+            Err(MoveError::Illegal(_))
+        ));
     }
 }

@@ -43,6 +43,36 @@ pub enum OptionValues {
     Choice(&'static [&'static str]),
     /// A whole number in this inclusive range.
     Number(u32, u32),
+    /// A time control `M+S`: base minutes plus increment seconds (`3+0`, `5+3`), any values
+    /// [`TimeControl::parse`](crate::clock::TimeControl::parse) accepts.
+    TimeControl,
+    /// A duration with one unit (`24h`, `10m`, `30s`), any value
+    /// [`parse_duration`](crate::clock::parse_duration) accepts.
+    Duration,
+}
+
+impl OptionValues {
+    /// Whether `value` is accepted.
+    pub fn accepts(&self, value: &str) -> bool {
+        match self {
+            OptionValues::Choice(words) => words.contains(&value),
+            OptionValues::Number(lo, hi) => {
+                value.parse::<u32>().is_ok_and(|n| (*lo..=*hi).contains(&n))
+            }
+            OptionValues::TimeControl => crate::clock::TimeControl::parse(value).is_ok(),
+            OptionValues::Duration => crate::clock::parse_duration(value).is_ok(),
+        }
+    }
+
+    /// What is accepted, for messages and help: `on|off`, `0..500`, `M+S`, `<n>h|m|s`.
+    pub fn describe(&self, separator: &str) -> String {
+        match self {
+            OptionValues::Choice(words) => words.join(separator),
+            OptionValues::Number(lo, hi) => format!("{lo}..{hi}"),
+            OptionValues::TimeControl => "M+S (minutes + increment seconds)".to_string(),
+            OptionValues::Duration => "a duration such as 24h, 10m, 30s".to_string(),
+        }
+    }
 }
 
 /// An option a ruleset offers.
@@ -152,16 +182,10 @@ impl RuleOptions {
                 return Err(OptionError::Repeated(spec.name.to_string()));
             }
             given.push(spec.name);
-            let ok = match &spec.values {
-                OptionValues::Choice(words) => words.contains(&value),
-                OptionValues::Number(lo, hi) => {
-                    value.parse::<u32>().is_ok_and(|n| (*lo..=*hi).contains(&n))
-                }
-            };
-            if !ok {
+            if !spec.values.accepts(value) {
                 let accepted = match &spec.values {
-                    OptionValues::Choice(words) => words.join(", "),
                     OptionValues::Number(lo, hi) => format!("a number from {lo} to {hi}"),
+                    other => other.describe(", "),
                 };
                 return Err(OptionError::BadValue {
                     name: spec.name.to_string(),
@@ -213,6 +237,18 @@ mod tests {
             default: "0",
             help: "ply cap",
         },
+        OptionSpec {
+            name: "clock",
+            values: OptionValues::TimeControl,
+            default: "3+0",
+            help: "time control",
+        },
+        OptionSpec {
+            name: "deadline",
+            values: OptionValues::Duration,
+            default: "24h",
+            help: "deadline",
+        },
     ];
 
     #[test]
@@ -247,5 +283,29 @@ mod tests {
             RuleOptions::parse(SPECS, &["fide-claims=on", "fide-claims=off"]),
             Err(OptionError::Repeated(_))
         ));
+        for bad in [
+            "clock=3",
+            "clock=0+0",
+            "clock=x+1",
+            "deadline=24",
+            "deadline=1000d",
+        ] {
+            assert!(
+                matches!(
+                    RuleOptions::parse(SPECS, &[bad]),
+                    Err(OptionError::BadValue { .. })
+                ),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn any_time_control_and_duration() {
+        let o = RuleOptions::parse(SPECS, &["clock=7+11", "deadline=90s"]).unwrap();
+        assert_eq!(o.get("clock"), Some("7+11"));
+        assert_eq!(o.get("deadline"), Some("90s"));
+        let o = RuleOptions::parse::<&str>(SPECS, &[]).unwrap();
+        assert_eq!(o.get("clock"), Some("3+0"));
     }
 }

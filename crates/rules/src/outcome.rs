@@ -52,6 +52,11 @@ pub enum Reason {
     Resignation,
     /// The players agreed a draw.
     Agreement,
+    /// A player's clock ran out (flag fall) or a player missed a move deadline.
+    TimeForfeit,
+    /// Decisive events for opposite sides were registered at the same moment (bughouse: two
+    /// flags, or a mate and a flag, seen in one processing step), which draws.
+    Simultaneous,
 }
 
 impl Reason {
@@ -81,6 +86,8 @@ impl Reason {
             Reason::Declaration => "declaration",
             Reason::Resignation => "resignation",
             Reason::Agreement => "agreement",
+            Reason::TimeForfeit => "time-forfeit",
+            Reason::Simultaneous => "simultaneous",
         }
     }
 }

@@ -311,6 +311,28 @@ impl BughousePosition {
         Ok(mv)
     }
 
+    /// Real-time play of a move already read on `board`'s position (BPGN import, drivers):
+    /// refused unless it is legal there and the game goes on.
+    pub fn play_board_move(&mut self, board: usize, mv: Move) -> Result<(), MoveError> {
+        if let Some(o) = &self.outcome {
+            return Err(MoveError::GameOver(o.to_string()));
+        }
+        let b = self
+            .boards
+            .get(board)
+            .ok_or_else(|| MoveError::Malformed(format!("board {board}")))?;
+        let mut legal = Vec::new();
+        b.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            // Not `move_text`: a move built elsewhere may name cells this board lacks.
+            return Err(MoveError::Illegal(excerpt(&format!("{mv:?}"))));
+        }
+        self.apply(board, mv);
+        let next = (self.slot + 1) % 4;
+        self.settle(next);
+        Ok(())
+    }
+
     /// Reads `A:<fen> | B:<fen>` with an optional ` | slot:<1-4>`.
     pub fn from_fen(fen: &str, timing: Timing) -> Result<Self, SetupError> {
         if fen.len() > 4096 {
@@ -494,13 +516,6 @@ impl Position for BughousePosition {
     }
 }
 
-/// Clock controls offered by the `clock` option (minutes + increment seconds).
-const CLOCKS: &[&str] = &[
-    "3+0", "1+0", "2+0", "2+1", "3+2", "5+0", "5+3", "10+0", "15+10",
-];
-/// Slot deadlines offered by the `slot-deadline` option.
-const DEADLINES: &[&str] = &["24h", "72h", "12h", "1h", "10m", "1m", "10s", "1s"];
-
 /// The rule options of bughouse.
 const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -511,13 +526,13 @@ const OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "clock",
-        values: OptionValues::Choice(CLOCKS),
+        values: OptionValues::TimeControl,
         default: "3+0",
         help: "real-time control per player: minutes + increment seconds",
     },
     OptionSpec {
         name: "slot-deadline",
-        values: OptionValues::Choice(DEADLINES),
+        values: OptionValues::Duration,
         default: "24h",
         help: "turn-based mode: time to act in a slot before the team loses",
     },
@@ -531,16 +546,29 @@ pub fn timing(options: &RuleOptions) -> Timing {
     }
 }
 
-/// The four game clocks (one per seat) of a real-time game under `options`.
-pub fn clocks(options: &RuleOptions) -> Clock {
-    let control = options
+/// The time control of a real-time game under `options` (`clock=M+S`; 3+0 by default).
+pub fn time_control(options: &RuleOptions) -> TimeControl {
+    options
         .get("clock")
         .and_then(|c| TimeControl::parse(c).ok())
         .unwrap_or(TimeControl::fischer(
             std::time::Duration::from_secs(180),
             std::time::Duration::ZERO,
-        ));
-    Clock::new(control, 4)
+        ))
+}
+
+/// The four game clocks (one per seat) of a real-time game under `options`.
+pub fn clocks(options: &RuleOptions) -> Clock {
+    Clock::new(time_control(options), 4)
+}
+
+/// The per-slot deadline of a turn-based game under `options` (`slot-deadline`; 24 hours by
+/// default).
+pub fn slot_deadline(options: &RuleOptions) -> std::time::Duration {
+    options
+        .get("slot-deadline")
+        .and_then(|d| chaturanga_rules::clock::parse_duration(d).ok())
+        .unwrap_or(std::time::Duration::from_secs(24 * 3600))
 }
 
 impl Ruleset for BughousePosition {

@@ -5,6 +5,7 @@
 
 pub mod avalanche;
 pub mod bughouse;
+pub mod bughouse_live;
 pub mod capablanca;
 pub mod chess;
 pub mod chex;
