@@ -450,7 +450,10 @@ pub fn parse(text: &str) -> Result<Vec<BpgnGame>, BpgnError> {
                     let mut token = &rest[..end];
                     rest = &rest[end..];
                     in_movetext = true;
-                    if pending.is_none() && RESULTS.contains(&token) {
+                    if pending.is_some() && RESULTS.contains(&token) {
+                        return Err(syntax("a move number without its move"));
+                    }
+                    if RESULTS.contains(&token) {
                         current.result = Some(token.to_string());
                         games.push(std::mem::take(&mut current));
                         in_movetext = false;
@@ -709,5 +712,143 @@ mod tests {
         assert_eq!(boards[0].fen(), game.position().boards()[0].fen());
         assert_eq!(boards[1].fen(), game.position().boards()[1].fen());
         let _ = Timing::TurnBased;
+    }
+
+    #[test]
+    fn a_live_game_with_clock_stamps_round_trips() {
+        let options = RuleOptions::parse(BughousePosition::option_specs(), &["clock=5+3"]).unwrap();
+        let mut live = LiveGame::new(&options).unwrap();
+        let ms = Duration::from_millis;
+        for (board, m, at) in [
+            (0, "e2e4", 1_200),
+            (1, "d2d4", 2_500),
+            (0, "d7d5", 3_050),
+            (0, "e4d5", 4_000),
+            (1, "P@e5", 6_001),
+            (0, "d8d5", 9_999),
+            (1, "d4e5", 12_000),
+            (1, "b8c6", 12_500),
+            (0, "b1c3", 13_500),
+            (0, "P@e4", 14_000),
+        ] {
+            live.play(board, m, ms(at)).unwrap();
+        }
+        live.tick(secs(400)).unwrap();
+        let text = write_live(&live).unwrap();
+        assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
+        assert!(
+            text.contains("[Termination \"simultaneous\"]"),
+            "both White flags: {text}"
+        );
+        assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+        assert!(text.contains("1A. e4 {301.8} 1B. d4 {300.5}"), "{text}");
+        assert!(text.contains("P@e4"), "{text}");
+        assert!(!text.contains("[FEN"), "{text}");
+        let replayed = read(&text).unwrap();
+        assert_eq!(replayed[0].write().unwrap(), text);
+        assert_eq!(
+            replayed[0].control,
+            Some(TimeControl::fischer(secs(300), secs(3)))
+        );
+        let stamps: Vec<Option<Duration>> = replayed[0].moves.iter().map(|m| m.2).collect();
+        let ours: Vec<Option<Duration>> = live.moves().iter().map(|m| m.clock).collect();
+        assert_eq!(stamps, ours);
+    }
+
+    #[test]
+    fn mate_and_promotion_are_written_the_bughouse_way() {
+        // A distant check is `+` even without a reply (the player waits); a smothered mate `#`.
+        let start = BughousePosition::from_fen(
+            "A:6rk/P1p3pp/8/8/8/8/8/4K3[N] w - - 0 1 | B:k7/8/8/8/8/8/5PPP/6K1[r] b - - 0 1",
+            Timing::RealTime,
+        )
+        .unwrap();
+        let mut p = start.clone();
+        let mut moves = Vec::new();
+        for (board, m) in [(0, "a7a8q"), (1, "R@b1"), (0, "c7c6"), (0, "N@f7")] {
+            let mv = p.play_on_board(board, m).unwrap();
+            moves.push((board, mv, None));
+        }
+        let tags = tags_for(&start, None, p.outcome());
+        let text = write_moves(&start, &moves, &tags).unwrap();
+        assert!(
+            text.contains("1A. a8=Q 1b. R@b1+ 1a. c6 2A. N@f7# 1-0"),
+            "{text}"
+        );
+        let again = read(&text).unwrap();
+        assert_eq!(again[0].write().unwrap(), text);
+        // Lenient reading: coordinate moves and SAN without `x` or `=`.
+        let loose = text.replace("a8=Q", "a8Q").replace("N@f7#", "N@f7");
+        assert_eq!(read(&loose).unwrap()[0].moves, again[0].moves);
+        let coordinate = text.replace("a8=Q", "a7a8q");
+        assert_eq!(read(&coordinate).unwrap()[0].moves, again[0].moves);
+    }
+
+    #[test]
+    fn bad_records_are_typed_errors() {
+        let syntax = |t: &str| matches!(parse(t), Err(BpgnError::Syntax { .. }));
+        assert!(syntax("[WhiteA x]"));
+        assert!(syntax("[WhiteA \"x\""));
+        assert!(syntax("1A. e4 {open"));
+        assert!(syntax("1A. e4 (1A. d4) *"));
+        assert!(syntax("e4 *"), "a move without its number");
+        assert!(syntax("1C. e4 *"));
+        assert!(syntax("1A e4 *"));
+        assert!(syntax("1A. *"), "a number without its move");
+        assert!(syntax("1A."));
+        assert!(syntax("99999999A. e4"));
+        assert!(matches!(
+            parse(&" ".repeat(MAX_PGN_LEN + 1)),
+            Err(BpgnError::TooLarge(_))
+        ));
+        let replay_error = |t: &str| read(t).unwrap_err();
+        assert!(
+            matches!(replay_error("1a. e5 *"), BpgnError::Move { index: 1, .. }),
+            "Black first"
+        );
+        assert!(
+            matches!(replay_error("2A. e4 *"), BpgnError::Move { index: 1, .. }),
+            "number"
+        );
+        assert!(matches!(
+            replay_error("1A. e4 1B. e4 1a. e4 *"),
+            BpgnError::Move { index: 3, .. }
+        ));
+        assert!(
+            matches!(replay_error("1A. N@e4 *"), BpgnError::Move { .. }),
+            "empty pocket"
+        );
+        assert!(matches!(
+            replay_error("[FEN \"A:8/8 w - - 0 1 | B:x\"]\n\n*"),
+            BpgnError::Setup(_)
+        ));
+        assert!(matches!(
+            replay_error("[TimeControl \"fast\"]\n\n*"),
+            BpgnError::TimeControl(_)
+        ));
+        // A mate with the wrong result.
+        let mate = "[FEN \"A:6rk/p5pp/8/8/8/8/8/4K3[N] w - - 0 1 | B:4k3/8/8/8/8/8/8/4K3[] w - - 0 1\"]\n\n1A. N@f7# 0-1\n";
+        assert!(matches!(replay_error(mate), BpgnError::Result { .. }));
+        assert!(read(&mate.replace("0-1", "1-0")).is_ok());
+        assert!(
+            matches!(
+                replay_error(&mate.replace("0-1", "1a. Kxh7 1-0")),
+                BpgnError::Move { index: 2, .. }
+            ),
+            "no move after the end"
+        );
+        // Hostile text never panics.
+        for t in [
+            "{",
+            "}",
+            "1A.\u{e9}",
+            "[",
+            "[]",
+            "1A. \u{1F600}",
+            "1A.{1} *",
+            "%x\n1A. e4 {1.5}{2.5} *",
+        ] {
+            let _ = read(t);
+        }
     }
 }

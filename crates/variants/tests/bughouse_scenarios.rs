@@ -5,6 +5,7 @@ use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
 use chaturanga_variants::bughouse::{
     BoardState, BughousePosition, Timing, board_state, clocks, team, team_loss,
 };
+use chaturanga_variants::bughouse_live::LiveGame;
 use std::time::Duration;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -177,10 +178,25 @@ fn scenario_10_flag_loses_for_the_team() {
     let clock = clocks(&options);
     let b_white = 1;
     assert!(clock.flag_falls(b_white, Duration::from_secs(180)));
-    let mut p = BughousePosition::start_position(&options).unwrap();
-    p.end(team_loss(team(b_white), Reason::Resignation));
-    assert_eq!(p.outcome().unwrap().quarters, vec![4, 0, 0, 4]);
-    assert!(p.play_on_board(0, "e2e4").is_err(), "both boards stop");
+    // The live driver: board A plays on while B-White's clock runs out.
+    let mut live = LiveGame::new(&options).unwrap();
+    live.play(0, "e2e4", Duration::from_secs(3)).unwrap();
+    live.play(0, "e7e5", Duration::from_secs(9)).unwrap();
+    let o = live
+        .tick(Duration::from_secs(180))
+        .unwrap()
+        .expect("B-White's flag fell");
+    assert_eq!(o.reason, Reason::TimeForfeit);
+    assert_eq!(
+        o.quarters,
+        team_loss(team(b_white), Reason::TimeForfeit).quarters
+    );
+    assert_eq!(o.quarters, vec![4, 0, 0, 4]);
+    assert!(
+        live.play(0, "g1f3", Duration::from_secs(181)).is_err(),
+        "both boards stop"
+    );
+    assert!(live.position().clone().play_on_board(0, "g1f3").is_err());
 }
 
 #[test]
