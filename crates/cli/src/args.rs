@@ -21,9 +21,10 @@ commands:
   view <variant> <player> [position]        what one player may know (hidden-information
                                             rulesets: darkchess); player white|black or 1..n
   pgn <variant> [position]                  the game as PGN
-  record <variant> [position] [--format pgn|kif|csa]
+  record <variant> [position] [--format pgn|kif|csa|bpgn]
                                             the game as a record: PGN (the default), or KIF or
-                                            CSA for rulesets with those move notations (shogi)
+                                            CSA for rulesets with those move notations (shogi);
+                                            bughouse games are always BPGN
   search <variant> [position] [limits]      the engine's best move, with its thinking
                                             as UCI-like `info` lines, then `bestmove`
   play <variant> [position] [limits] [--engine-plays SIDES]
@@ -135,6 +136,8 @@ pub enum RecordFormat {
     Kif,
     /// CSA (shogi).
     Csa,
+    /// BPGN (bughouse).
+    Bpgn,
 }
 
 /// A variant, a start position and moves.
@@ -305,9 +308,10 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 None | Some("pgn") => RecordFormat::Pgn,
                 Some("kif") => RecordFormat::Kif,
                 Some("csa") => RecordFormat::Csa,
+                Some("bpgn") => RecordFormat::Bpgn,
                 Some(other) => {
                     return Err(usage(format!(
-                        "--format must be pgn, kif or csa, not {:?}",
+                        "--format must be pgn, kif, csa or bpgn, not {:?}",
                         cut(other)
                     )));
                 }

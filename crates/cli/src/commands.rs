@@ -278,7 +278,18 @@ impl Visitor for WithGame {
                 text.push_str(&game.status().to_string());
                 text.push('\n');
             }
-            Action::Record(RecordFormat::Pgn) => {
+            Action::Record(format @ (RecordFormat::Pgn | RecordFormat::Bpgn)) => {
+                // A bughouse game's PGN is BPGN; other rulesets have no BPGN.
+                if let Some(written) = bpgn_record(&game) {
+                    text.push_str(&written.map_err(input)?);
+                    return Ok(text);
+                }
+                if format == RecordFormat::Bpgn {
+                    return Err(input(format!(
+                        "{} has no BPGN records (bughouse has)",
+                        info.id
+                    )));
+                }
                 let tags = pgn::Tags::for_game(info.id, &game);
                 text.push_str(&pgn::write(&game, &tags).map_err(input)?);
             }
@@ -303,6 +314,17 @@ impl Visitor for WithGame {
         }
         Ok(text)
     }
+}
+
+/// The game as BPGN if it is a bughouse game, `None` for every other ruleset. BPGN is the one
+/// record tied to a ruleset's own position type (two boards), so the CLI looks for that type.
+pub fn bpgn_record<P: Ruleset>(game: &Game<P>) -> Option<Result<String, String>> {
+    let any: &dyn std::any::Any = game;
+    any.downcast_ref::<Game<chaturanga_variants::bughouse::BughousePosition>>()
+        .map(|g| {
+            // The CLI's games have no clocks, so no TimeControl tag.
+            chaturanga_notation::bpgn::write_game(g, None).map_err(|e| e.to_string())
+        })
 }
 
 struct DescribeRules;

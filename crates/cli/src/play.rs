@@ -201,7 +201,8 @@ commands:
   board         the position again
   fen           the position as FEN
   pgn           the game so far as a record
-  save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, else PGN)
+  save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, BPGN for
+                bughouse, else PGN)
   help          this text
   quit          leave";
 
@@ -480,6 +481,11 @@ fn game_record<P: Ruleset>(
     format: &str,
 ) -> Result<String, String> {
     let has = |n: &str| game.position().notations().contains(&n);
+    if (format == "pgn" || format == "bpgn")
+        && let Some(bpgn) = crate::commands::bpgn_record(game)
+    {
+        return bpgn;
+    }
     match format {
         "kif" if has("kif") => {
             kif::write(game, &record::Tags::default()).map_err(|e| e.to_string())
@@ -499,6 +505,7 @@ fn save<P: Ruleset>(info: &VariantInfo, game: &Game<P>, path: &str) -> String {
     }
     let format = match path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()) {
         Some(e) if e == "kif" || e == "csa" => e,
+        _ if crate::commands::bpgn_record(game).is_some() => "bpgn".to_string(),
         _ => "pgn".to_string(),
     };
     match game_record(info, game, &format) {

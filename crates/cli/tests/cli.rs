@@ -152,6 +152,21 @@ fn shogi_records() {
 }
 
 #[test]
+fn bughouse_records_are_bpgn() {
+    let moves = ["--moves", "e2e4", "d2d4", "d7d5", "e7e5", "e4d5", "d4e5"];
+    let bpgn = stdout(&[&["record", "bughouse", "--format", "bpgn"], &moves[..]].concat());
+    assert!(bpgn.contains("[WhiteB \"?\"]"), "{bpgn}");
+    assert!(
+        bpgn.contains("1A. e4 1B. d4 1a. d5 1b. e5 2A. exd5 2B. dxe5 *"),
+        "{bpgn}"
+    );
+    assert_eq!(stdout(&[&["pgn", "bughouse"], &moves[..]].concat()), bpgn);
+    assert!(error(&["record", "chess", "--format", "bpgn"]).contains("no BPGN records"));
+    assert!(error(&["record", "chess", "--format", "bpg"]).contains("bpgn"));
+    assert!(stdout(&["rules", "bughouse"]).contains("clock=M+S"));
+}
+
+#[test]
 fn bad_input_is_a_one_line_error() {
     assert!(error(&["perft", "nochess", "1"]).contains("unknown variant"));
     let catalogue = stdout(&["variants", "--all"]);
