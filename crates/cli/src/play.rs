@@ -3,7 +3,7 @@
 
 use crate::args::{CliError, GameArgs, SearchArgs};
 use crate::commands::{read_move, setup};
-use chaturanga_engine::{Engine, Limits, Score, SearchInfo};
+use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::{Game, Outcome, Position, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
@@ -90,9 +90,12 @@ impl Visitor for SearchOnce {
         }
         let mut engine = Engine::<P>::new(HASH_MB);
         let mut text = String::new();
-        let result = engine.search(
+        // Through the player's view where the ruleset hides information (the line is then
+        // the move alone).
+        let result = engine.search_hidden(
             &game,
             &limits_of(&self.limits, SEARCH_DEFAULT_TIME),
+            &Sampling::default(),
             &mut |info: &SearchInfo<P::Move>| {
                 let pv: Vec<String> = info
                     .pv
@@ -412,25 +415,32 @@ fn engine_move<P: Position>(
     // not see: only its search figures and the fact that it moved are shown.
     let hidden = root.player_view(root.side_to_move()).is_some();
     let mut shown = Ok(());
-    let result = engine.search(game, limits, &mut |info: &SearchInfo<P::Move>| {
-        if shown.is_ok() {
-            shown = writeln!(
-                out,
-                "  depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}  time {:>6.2}s  {}",
-                info.depth,
-                info.score.to_string(),
-                info.nodes,
-                info.nodes_per_second(),
-                info.elapsed.as_secs_f64(),
-                if hidden {
-                    String::new()
-                } else {
-                    line_label(&root, &info.pv)
-                }
-            )
-            .and_then(|()| out.flush());
-        }
-    });
+    // Under hidden information the engine searches positions drawn from its player's view,
+    // never the true one.
+    let result = engine.search_hidden(
+        game,
+        limits,
+        &Sampling::default(),
+        &mut |info: &SearchInfo<P::Move>| {
+            if shown.is_ok() {
+                shown = writeln!(
+                    out,
+                    "  depth {:>2}  score {:>8}  nodes {:>10}  nps {:>9}  time {:>6.2}s  {}",
+                    info.depth,
+                    info.score.to_string(),
+                    info.nodes,
+                    info.nodes_per_second(),
+                    info.elapsed.as_secs_f64(),
+                    if hidden {
+                        String::new()
+                    } else {
+                        line_label(&root, &info.pv)
+                    }
+                )
+                .and_then(|()| out.flush());
+            }
+        },
+    );
     shown?;
     let Some(mv) = result.best else {
         return Ok(false);

@@ -248,7 +248,7 @@ fn avalanche_lists_counts_and_reads_whole_turns() {
 fn darkchess_view_shows_only_what_the_player_may_know() {
     assert_eq!(
         stdout(&["view", "darkchess", "white", "--moves", "e2e4"]),
-        "********/********/1*******/*1**1**1/4P3/4*3/PPPP1PPP/RNBQKBNR b KQ - 0 1\nopponent-moved no\nlost -\n"
+        "********/********/1*******/*1**1**1/4P3/4*3/PPPP1PPP/RNBQKBNR b KQ - 0 1\nenemy-men kqrrbbnnpppppppp\nopponent-moved no\nlost -\n"
     );
     let told = stdout(&[
         "view",

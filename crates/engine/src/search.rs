@@ -138,8 +138,34 @@ impl<P: Position> Engine<P> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
     ) -> SearchResult<P::Move> {
-        let start = Instant::now();
         self.stop.store(false, AtomicOrdering::Relaxed);
+        self.search_position(game, limits, on_info)
+    }
+
+    /// Whether the stop flag is set.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.load(AtomicOrdering::Relaxed)
+    }
+
+    /// Lowers the stop flag (at the start of a search made of several).
+    pub(crate) fn clear_stop(&self) {
+        self.stop.store(false, AtomicOrdering::Relaxed);
+    }
+
+    /// Transposition table use in permille.
+    pub(crate) fn hashfull(&self) -> u32 {
+        self.tt.permille_used()
+    }
+
+    /// [`Engine::search`] without lowering the stop flag first, so that a search made of
+    /// several (one per sampled position) can be stopped as a whole.
+    pub(crate) fn search_position(
+        &mut self,
+        game: &Game<P>,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
+        let start = Instant::now();
         self.tt.new_search();
         self.ordering.new_search();
         let root = game.position();

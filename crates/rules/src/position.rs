@@ -1,6 +1,7 @@
 //! The interface every ruleset's position implements, games with history, and perft.
 
 use crate::outcome::{Outcome, Reason};
+use crate::zobrist::SplitMix64;
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 
@@ -70,6 +71,29 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// Why no position could be drawn from a player's view ([`Position::determinize`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViewError {
+    /// The ruleset hides nothing: search the position itself.
+    NoHiddenInformation,
+    /// The text is not a view of this ruleset.
+    Malformed(String),
+    /// No position of the rules agrees with the view (or none was found in the tries made).
+    NoFit(String),
+}
+
+impl fmt::Display for ViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewError::NoHiddenInformation => write!(f, "the ruleset has no hidden information"),
+            ViewError::Malformed(m) => write!(f, "malformed view: {m}"),
+            ViewError::NoFit(m) => write!(f, "no position fits the view: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ViewError {}
 
 /// Cuts untrusted text for an error message.
 pub fn excerpt(text: &str) -> String {
@@ -175,6 +199,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn fen(&self) -> String;
     /// A move in the ruleset's coordinate notation.
     fn move_text(&self, mv: Self::Move) -> String;
+    /// The board's geometry, where one board of lattice cells holds the whole position (the
+    /// chess and shogi families, xiangqi). Front ends use it to translate cell labels into
+    /// other protocols' coordinates (XBoard's `a0`-based files and ranks); `None` where the
+    /// position is not one plain board.
+    fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
+        None
+    }
     /// Names of the ruleset's own move notations besides coordinate notation (`wxf`).
     fn notations(&self) -> &'static [&'static str] {
         &[]
@@ -226,6 +257,18 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// told. `None` (the default) where every player sees everything.
     fn player_view(&self, _player: usize) -> Option<String> {
         None
+    }
+    /// For rulesets with hidden information: a complete position drawn at random among those
+    /// that agree with `view`, the text [`Position::player_view`] wrote for the player to move
+    /// (everything he may know), so that a search can play out guesses of what he cannot see.
+    /// It is a function of the view and the random numbers only: no true position is at hand,
+    /// so nothing hidden can leak into what is searched. Rulesets without hidden information
+    /// keep the default, [`ViewError::NoHiddenInformation`].
+    fn determinize(_view: &str, _rng: &mut SplitMix64) -> Result<Self, ViewError>
+    where
+        Self: Sized,
+    {
+        Err(ViewError::NoHiddenInformation)
     }
     /// Whether `moves` and `perft` work on whole turns by default (Avalanche, whose FEN
     /// cannot describe a position between the parts of a turn); false by default, where they

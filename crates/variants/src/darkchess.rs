@@ -11,13 +11,17 @@
 //! nothing outside it can leak through it.
 
 use crate::family;
+
+mod sampling;
+use chaturanga_rules::eval::MoveValue;
 use chaturanga_rules::geometry::{Cell, CellSet};
 use chaturanga_rules::standard::{
     Move, Rules, SetupError, SetupProblem, Spec, SpecError, Special, StandardPosition,
 };
+use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
     DrawRules, Kind, MoveDescription, MoveError, OptionSpec, Outcome, Piece, Player, Position,
-    Reason, RuleOptions, Ruleset,
+    Reason, RuleOptions, Ruleset, ViewError,
 };
 
 /// The rules of the board: chess moves without check; the king is an ordinary piece for move
@@ -33,6 +37,8 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 
 const PAWN: Kind = 0;
 const KING: Kind = 5;
+/// Number of piece kinds (pawn, knight, bishop, rook, queen, king).
+const KINDS: usize = 6;
 
 impl Rules<1, 6> for DarkChessParts {
     const ID: &'static str = "darkchess";
@@ -88,6 +94,10 @@ pub struct View {
     /// The view as a fog FEN: unseen cells `*`, only his own castling and en passant rights,
     /// the halfmove clock as far as he can know it (see `docs/decisions.md`).
     pub fen: String,
+    /// The opponent's men as he can account for them, as letters (`kqrrbbnnpppppppp`): those
+    /// of the position he started from (a FEN is known to both), less the men he has taken.
+    /// Promotions he did not see are not in it: an unseen promoted man is still a pawn here.
+    pub enemy_men: String,
     /// Whether the last move was the opponent's (all he is told about it).
     pub opponent_moved: bool,
     /// His man that the opponent's last move took, if any: the cell it stood on and its
@@ -109,6 +119,9 @@ pub struct DarkChessPosition {
     last_mover: Option<Player>,
     /// The man the last move captured and the cell it stood on.
     last_capture: Option<(Cell, Piece)>,
+    /// Per player, the opponent's men by kind as he can account for them (see
+    /// [`View::enemy_men`]).
+    accounted: [[u8; KINDS]; 2],
 }
 
 impl DarkChessPosition {
@@ -244,21 +257,43 @@ impl DarkChessPosition {
             player,
             fen: self.fog_fen(player, visible),
             visible,
+            enemy_men: self.enemy_men(player),
             opponent_moved,
             lost,
             outcome: (!self.game_on()).then(|| self.outcome_without_moves()),
         }
     }
 
+    /// The opponent's men as `player` accounts for them, as letters in the opponent's case,
+    /// from the king down to the pawns.
+    fn enemy_men(&self, player: Player) -> String {
+        let enemy = 1 - player;
+        let mut letters = String::new();
+        for kind in (0..KINDS as Kind).rev() {
+            let letter = self.letter(Piece::new(enemy, kind));
+            for _ in 0..self.accounted[player as usize][kind as usize] {
+                letters.push_str(&letter);
+            }
+        }
+        letters
+    }
+
     fn from_fen(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         let board = DarkChessBoard::from_fen_with(options, fen)?;
-        // A position set up from FEN is known to both players, its clock included.
+        // A position set up from FEN is known to both players, its clock and men included.
         let quiet = board.quiet_plies();
+        let mut accounted = [[0u8; KINDS]; 2];
+        for cell in board.occupied() {
+            let piece = board.piece_at(cell);
+            let count = &mut accounted[1 - piece.player() as usize][piece.kind() as usize];
+            *count = count.saturating_add(1);
+        }
         Ok(DarkChessPosition {
             board,
             known_quiet: [quiet; 2],
             last_mover: None,
             last_capture: None,
+            accounted,
         })
     }
 }
@@ -313,6 +348,16 @@ impl Position for DarkChessPosition {
         } else {
             q.saturating_add(1)
         };
+        if let Some((_, piece)) = captured {
+            // A man of a kind he has none left of was a pawn promoted out of his sight.
+            let counts = &mut self.accounted[us as usize];
+            let kind = if counts[piece.kind() as usize] > 0 {
+                piece.kind()
+            } else {
+                PAWN
+            };
+            counts[kind as usize] = counts[kind as usize].saturating_sub(1);
+        }
         self.last_mover = Some(us);
         self.last_capture = captured;
     }
@@ -369,14 +414,20 @@ impl Position for DarkChessPosition {
         self.board.describe(mv)
     }
 
-    /// The view's fog FEN, then `opponent-moved yes|no`, `lost <cell> <letter>` or `lost -`,
-    /// and `result ...` once the game is over: nothing else.
+    /// The view's fog FEN, then `enemy-men <letters>` (or `enemy-men -`), `opponent-moved
+    /// yes|no`, `lost <cell> <letter>` or `lost -`, and `result ...` once the game is over:
+    /// nothing else.
     fn player_view(&self, player: usize) -> Option<String> {
         let player = u8::try_from(player).ok().filter(|&p| p < 2)?;
         let view = self.view(player);
         let mut text = format!(
-            "{}\nopponent-moved {}\nlost {}",
+            "{}\nenemy-men {}\nopponent-moved {}\nlost {}",
             view.fen,
+            if view.enemy_men.is_empty() {
+                "-"
+            } else {
+                &view.enemy_men
+            },
             if view.opponent_moved { "yes" } else { "no" },
             view.lost
                 .map_or("-".to_string(), |(cell, letter)| format!("{cell} {letter}"))
@@ -385,6 +436,18 @@ impl Position for DarkChessPosition {
             text.push_str(&format!("\nresult {outcome}"));
         }
         Some(text)
+    }
+
+    fn determinize(view: &str, rng: &mut SplitMix64) -> Result<Self, ViewError> {
+        sampling::determinize(view, rng)
+    }
+
+    fn evaluate(&self, player: usize) -> i32 {
+        self.board.evaluate(player)
+    }
+
+    fn move_value(&self, mv: Move) -> MoveValue {
+        self.board.move_value(mv)
     }
 }
 

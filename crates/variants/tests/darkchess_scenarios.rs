@@ -257,3 +257,49 @@ fn perft_start() {
     // Ply 4 differs from chess's 197281: no move is illegal for leaving the king attacked.
     assert_eq!(perft(&p, 4), 197742);
 }
+
+#[test]
+fn a_view_accounts_for_the_opponents_men_less_those_taken() {
+    // From a FEN both players know every man; a capture takes one off the taker's account
+    // only (the loser sees his man go, but not where the taker went).
+    let fen = "4k3/8/2b5/1N6/8/8/8/4K3 w - - 0 1";
+    let start = position::<P>(fen);
+    assert_eq!(start.view(0).enemy_men, "kb");
+    assert_eq!(start.view(1).enemy_men, "KN");
+    let game = game_after::<P>(Some(fen), &[], &["b5a3", "c6a4", "a3c4", "a4d1"]);
+    assert_eq!(game.position().view(0).enemy_men, "kb");
+    let taken = game_after::<P>(Some(fen), &[], &["e1d1", "c6b5"]);
+    assert_eq!(taken.position().view(0).enemy_men, "kb");
+    assert_eq!(taken.position().view(1).enemy_men, "K");
+    let text = taken.position().player_view(1).unwrap();
+    assert!(text.contains("\nenemy-men K\n"), "{text}");
+    // A man of a kind he accounts for none of was a pawn promoted unseen.
+    let promoted = "4k3/8/8/8/8/8/8/R3K2q w - - 0 1";
+    let p = position::<P>(promoted);
+    assert_eq!(p.view(0).enemy_men, "kq");
+}
+
+#[test]
+fn positions_drawn_from_a_view_give_the_same_view() {
+    use chaturanga_rules::zobrist::SplitMix64;
+    let game = game_after::<P>(None, &[], &["e2e4", "d7d5", "e4d5", "g8f6", "f1b5"]);
+    let view = game.position().player_view(1).unwrap();
+    let mut rng = SplitMix64::new(3);
+    let mut boards = std::collections::HashSet::new();
+    for _ in 0..20 {
+        let drawn = P::determinize(&view, &mut rng).expect("a position fits");
+        assert_eq!(drawn.view_fen(1), game.position().view_fen(1));
+        // Black has taken nothing: all 16 white men are there; Black's own 15 as they are.
+        assert_eq!(drawn.board().pieces_of(0).count(), 16);
+        assert_eq!(
+            drawn.board().pieces_of(1),
+            game.position().board().pieces_of(1)
+        );
+        boards.insert(drawn.fen());
+    }
+    assert!(boards.len() > 10, "the unseen men are placed at random");
+    // Malformed views are errors.
+    for bad in ["", "rnbqkbnr w", "8/8/8/8/8/8/8/8 w - - 0 1\nenemy-men z"] {
+        assert!(P::determinize(bad, &mut rng).is_err());
+    }
+}

@@ -1,0 +1,269 @@
+//! Search under hidden information (Dark Chess): the engine's move depends on the player's
+//! view only, is legal, and takes what the view shows is there to take.
+
+use chaturanga_engine::{Engine, Limits, Sampling, Score};
+use chaturanga_rules::zobrist::SplitMix64;
+use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
+use chaturanga_variants::darkchess::DarkChessPosition;
+
+type P = DarkChessPosition;
+
+fn from_fen(fen: &str) -> P {
+    P::from_fen_with(&RuleOptions::default(), fen).expect("test FEN")
+}
+
+/// A game of `plies` random moves from the start, or `None` if it ended before.
+fn random_game(rng: &mut SplitMix64, plies: usize) -> Option<Game<P>> {
+    let mut game = Game::new(from_fen(chaturanga_variants::darkchess::START_FEN));
+    for _ in 0..plies {
+        if !matches!(game.status(), Status::Ongoing { .. }) {
+            return None;
+        }
+        let legal = game.legal_moves();
+        let mv = legal[rng.below(legal.len() as u64) as usize];
+        game.play(mv).expect("legal");
+    }
+    matches!(game.status(), Status::Ongoing { .. }).then_some(game)
+}
+
+/// The move (as text) and score the engine chooses in `game`, fresh engine, fixed seed.
+fn choose(game: &Game<P>, nodes: u64) -> (String, Score, u64) {
+    let mut engine = Engine::<P>::new(4);
+    let sampling = Sampling {
+        samples: 4,
+        seed: 42,
+    };
+    let result = engine.search_hidden(game, &Limits::nodes(nodes), &sampling, &mut |_| {});
+    let best = result.best.expect("a move while the game is on");
+    (game.position().move_text(best), result.score, result.nodes)
+}
+
+/// The board field of a FEN as 64 letters (`.` for empty), rank 8 first.
+fn squares(fen: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    for c in fen.split(' ').next().unwrap_or("").chars() {
+        match c {
+            '/' => {}
+            d if d.is_ascii_digit() => {
+                out.extend(std::iter::repeat_n('.', d.to_digit(10).unwrap() as usize))
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn board_field(squares: &[char]) -> String {
+    let mut out = String::new();
+    for (r, row) in squares.chunks(8).enumerate() {
+        if r > 0 {
+            out.push('/');
+        }
+        let mut run = 0;
+        for &c in row {
+            if c == '.' {
+                run += 1;
+            } else {
+                if run > 0 {
+                    out.push_str(&run.to_string());
+                    run = 0;
+                }
+                out.push(c);
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+    }
+    out
+}
+
+/// Another true position with the same view for the player to move: the opponent's unseen
+/// men shuffled among the dark cells (pawns kept off the first and last ranks). `None` when
+/// the shuffle changed the view (a man left a cell the view needs filled) or is no position.
+fn shuffle_hidden(position: &P, rng: &mut SplitMix64) -> Option<P> {
+    let player = position.side_to_move() as u8;
+    let view = position.view(player);
+    let g = &position.board().spec().geometry;
+    let fen = position.fen();
+    let mut board = squares(&fen);
+    // Index in `board` of each cell: rank 8 first.
+    let index = |cell| {
+        let label = g.label(cell);
+        let file = label.as_bytes()[0] - b'a';
+        let rank = label[1..].parse::<usize>().ok()?;
+        Some((8 - rank) * 8 + file as usize)
+    };
+    let dark: Vec<usize> = g
+        .cells()
+        .filter(|&c| !view.visible.contains(c))
+        .filter_map(index)
+        .collect();
+    let mut men: Vec<char> = dark
+        .iter()
+        .map(|&i| board[i])
+        .filter(|&c| c != '.')
+        .collect();
+    for &i in &dark {
+        board[i] = '.';
+    }
+    for i in (1..men.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        men.swap(i, j);
+    }
+    for man in men {
+        let free: Vec<usize> = dark
+            .iter()
+            .copied()
+            .filter(|&i| board[i] == '.')
+            .filter(|&i| !man.eq_ignore_ascii_case(&'p') || (8..56).contains(&i))
+            .collect();
+        if free.is_empty() {
+            return None;
+        }
+        board[free[rng.below(free.len() as u64) as usize]] = man;
+    }
+    let rest: Vec<&str> = fen.split(' ').skip(1).collect();
+    let other = P::from_fen_with(
+        &RuleOptions::default(),
+        &format!("{} {}", board_field(&board), rest.join(" ")),
+    )
+    .ok()?;
+    (other.player_view(player as usize) == position.player_view(player as usize)).then_some(other)
+}
+
+#[test]
+fn the_move_depends_on_the_view_only() {
+    // Pairs of true positions with one view for the player to move (the second made by
+    // moving the opponent's unseen men about): the engine, with a fixed seed, must choose the
+    // same move with the same score after the same work. Were anything hidden read, the
+    // different hidden men would show in the search.
+    let mut rng = SplitMix64::new(7);
+    let mut pairs = 0;
+    let mut differing = 0;
+    for round in 0..60 {
+        let plies = 4 + (round % 10) * 3;
+        let Some(game) = random_game(&mut rng, plies) else {
+            continue;
+        };
+        // Rebuilt from its FEN so that both positions carry the same history (none).
+        let a = from_fen(&game.position().fen());
+        // A shuffle that moves a man off a cell the view needs filled changes the view.
+        let Some(b) = (0..8).find_map(|_| shuffle_hidden(&a, &mut rng)) else {
+            continue;
+        };
+        pairs += 1;
+        if a.fen() != b.fen() {
+            differing += 1;
+        }
+        let choice_a = choose(&Game::new(a.clone()), 3_000);
+        let choice_b = choose(&Game::new(b.clone()), 3_000);
+        assert_eq!(
+            choice_a,
+            choice_b,
+            "same view, different choices:\n{}\n{}",
+            a.fen(),
+            b.fen()
+        );
+    }
+    assert!(pairs >= 15, "only {pairs} pairs");
+    assert!(differing >= 10, "only {differing} pairs really differ");
+}
+
+#[test]
+fn views_of_played_games_are_always_sampled_and_moves_are_legal() {
+    // Views from random games (captures, promotions, castling, en passant among them):
+    // every draw fits the view exactly, and the engine's move is legal in the true game.
+    let mut rng = SplitMix64::new(11);
+    let mut searched = 0;
+    for round in 0..60 {
+        let Some(game) = random_game(&mut rng, 2 + round * 3) else {
+            continue;
+        };
+        let position = game.position();
+        let player = position.side_to_move();
+        let view = position.player_view(player).expect("a view");
+        let mut draws = SplitMix64::new(round as u64);
+        for _ in 0..5 {
+            let drawn = P::determinize(&view, &mut draws)
+                .unwrap_or_else(|e| panic!("{e} for view\n{view}\nof {}", position.fen()));
+            assert_eq!(
+                drawn.view_fen(player as u8),
+                position.view_fen(player as u8),
+                "{}",
+                position.fen()
+            );
+            let mut mine = Vec::new();
+            drawn.legal_moves(&mut mine);
+            let mut true_moves = Vec::new();
+            position.legal_moves(&mut true_moves);
+            assert_eq!(mine.len(), true_moves.len(), "{}", position.fen());
+        }
+        if round % 3 == 0 {
+            let mut engine = Engine::<P>::new(4);
+            let result = engine.search_hidden(
+                &game,
+                &Limits::nodes(2_000),
+                &Sampling::default(),
+                &mut |_| {},
+            );
+            let best = result.best.expect("a move");
+            assert!(game.legal_moves().contains(&best), "{}", position.fen());
+            searched += 1;
+        }
+    }
+    assert!(searched >= 10);
+}
+
+#[test]
+fn takes_a_king_it_sees() {
+    // The rook sees up the e-file to the black king.
+    let game = Game::new(from_fen("4k3/pppp1ppp/8/8/8/8/8/4RK2 w - - 0 1"));
+    let (mv, score, _) = choose(&game, 4_000);
+    assert_eq!(mv, "e1e8");
+    assert_eq!(score, Score::Win { plies: 1 });
+}
+
+#[test]
+fn wins_material_it_sees() {
+    // The knight sees the black queen on d4; what else Black has is unseen.
+    let game = Game::new(from_fen("r3k2r/pppppppp/8/8/3q4/8/4N3/4K3 w kq - 0 1"));
+    let (mv, _, _) = choose(&game, 20_000);
+    assert_eq!(mv, "e2d4");
+}
+
+#[test]
+fn searching_a_view_of_a_ruleset_without_hidden_information_is_an_error() {
+    use chaturanga_variants::chess::ChessPosition;
+    let mut engine = Engine::<ChessPosition>::new(4);
+    let result = engine.search_view(
+        "whatever",
+        &Limits::nodes(100),
+        &Sampling::default(),
+        &mut |_| {},
+    );
+    assert!(result.is_err());
+    // And malformed views of Dark Chess are errors, not panics.
+    let mut engine = Engine::<P>::new(4);
+    for view in [
+        "",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "8/8/8/8/8/8/8/8 w - - 0 1\nenemy-men k",
+        "9/8/8/8/8/8/8/8 w - - 0 1\nenemy-men k",
+        "********/********/********/********/********/********/********/4K3 w - - 0 1\nenemy-men kqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq",
+        "xyz w - - 0 1\nenemy-men k",
+        "8/8/8/8/8/8/8/4K3 w - - 99999999999999999 1\nenemy-men k",
+    ] {
+        let result =
+            engine.search_view(view, &Limits::nodes(100), &Sampling::default(), &mut |_| {});
+        assert!(result.is_err(), "{view:?}");
+    }
+    // A bare king against a hidden king: fits.
+    let view =
+        "********/********/********/********/********/********/********/4K3 w - - 0 1\nenemy-men k";
+    let result = engine.search_view(view, &Limits::nodes(500), &Sampling::default(), &mut |_| {});
+    assert!(
+        result.is_err(),
+        "e1's neighbours must be seen: the view is inconsistent"
+    );
+}
