@@ -74,6 +74,7 @@ impl Rules<1, 10> for BughouseBoard {
         .start(BOARD_START_FEN)
         .build()?;
         spec.hands_always_shown = true;
+        spec.drops_reset_quiet_plies = true;
         Ok(spec)
     }
 

@@ -643,7 +643,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
                 self.set_castling(rights);
             }
         }
-        if self.spec.pieces[mv.kind as usize].pawn || mv.captured.is_some() {
+        if self.spec.pieces[mv.kind as usize].pawn
+            || mv.captured.is_some()
+            || (mv.special == Special::Drop && self.spec.drops_reset_quiet_plies)
+        {
             self.quiet_plies = 0;
         } else {
             self.quiet_plies += 1;

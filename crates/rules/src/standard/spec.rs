@@ -168,6 +168,9 @@ pub struct Spec<const W: usize> {
     pub compulsory_capture: bool,
     /// FEN writes the hands (`[...]`) even when they are empty.
     pub hands_always_shown: bool,
+    /// Whether a drop resets the quiet-ply counter like a pawn move or capture (Fairy-Stockfish's
+    /// crazyhouse and bughouse FEN count so).
+    pub drops_reset_quiet_plies: bool,
     /// Captured pieces go to the captor's hand (shogi).
     pub captures_to_hand: bool,
     /// Per kind, the kind it becomes in the captor's hand.
@@ -637,6 +640,7 @@ impl SpecBuilder {
             drop_zones,
             compulsory_capture: self.compulsory_capture,
             hands_always_shown: false,
+            drops_reset_quiet_plies: false,
             captures_to_hand: self.captures_to_hand,
             demoted,
             hand_order,
