@@ -187,3 +187,40 @@ fn gess() {
 fn chex() {
     run_file("chex");
 }
+
+#[test]
+fn bughouse() {
+    run_file("bughouse");
+}
+
+/// One bughouse board (`bughouse::BoardPosition`, pockets fed from outside), whose counts come
+/// from Fairy-Stockfish: `tests/perft/bughouse-board.perft`.
+#[test]
+fn bughouse_board() {
+    use chaturanga_rules::Position;
+    use chaturanga_variants::bughouse::{BOARD_START_FEN, BughousePosition, Timing};
+    let path = format!(
+        "{}/tests/perft/bughouse-board.perft",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases = read_perft_file(&text);
+    assert!(!cases.is_empty(), "{path} has no cases");
+    let mut run = 0;
+    for case in cases {
+        let linked = format!("A:{} | B:{BOARD_START_FEN}", case.fen);
+        let board = BughousePosition::from_fen(&linked, Timing::RealTime)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id))
+            .boards()[0]
+            .clone();
+        assert_eq!(board.fen(), case.fen, "{} reads back", case.id);
+        for &(depth, nodes) in &case.expected {
+            if cfg!(debug_assertions) && nodes > DEBUG_NODE_LIMIT {
+                continue;
+            }
+            assert_eq!(perft(&board, depth), nodes, "{} perft {depth}", case.id);
+            run += 1;
+        }
+    }
+    assert!(run > 0, "every case was over the debug node limit");
+}
