@@ -37,6 +37,9 @@ commands:
                                             perft speed from each start position and a
                                             fixed-depth search (both unless one is chosen)
   rules [variant]                           rule options of a ruleset
+  uci | usi | xboard                        speak an engine protocol on standard input and
+                                            output (UCI with UCI_Variant for every ruleset; USI
+                                            for the shogi family; XBoard/CECP v2)
   help                                      this text
 
 limits: [--time SECONDS] [--depth N] [--nodes N]   (default: --time 1 for search, 2 for play)
@@ -123,8 +126,21 @@ pub enum Command {
         /// Which variant (all when none).
         variant: Option<String>,
     },
+    /// `uci`, `usi` or `xboard`: speak an engine protocol on standard input and output.
+    Protocol(Protocol),
     /// `help`.
     Help,
+}
+
+/// The engine protocols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// Universal Chess Interface.
+    Uci,
+    /// Universal Shogi Interface.
+    Usi,
+    /// XBoard / WinBoard (CECP version 2).
+    XBoard,
 }
 
 /// The game record formats of `record`.
@@ -224,6 +240,14 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
     };
     match command.as_str() {
         "help" | "--help" | "-h" => Ok(Command::Help),
+        "uci" | "usi" | "xboard" => {
+            Flags::parse(rest, &[], &[])?.no_positionals()?;
+            Ok(Command::Protocol(match command.as_str() {
+                "uci" => Protocol::Uci,
+                "usi" => Protocol::Usi,
+                _ => Protocol::XBoard,
+            }))
+        }
         "variants" => {
             let flags = Flags::parse(rest, &["--all"], &[])?;
             flags.no_positionals()?;

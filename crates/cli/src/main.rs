@@ -3,6 +3,7 @@
 mod args;
 mod commands;
 mod play;
+mod protocol;
 
 use std::process::ExitCode;
 
@@ -22,7 +23,7 @@ fn main() -> ExitCode {
     }));
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let outcome = std::panic::catch_unwind(|| {
-        args::parse(&argv).and_then(|command| commands::run(command, &mut std::io::stdout().lock()))
+        args::parse(&argv).and_then(|command| commands::run(command, &mut std::io::stdout()))
     });
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,

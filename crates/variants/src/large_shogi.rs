@@ -795,6 +795,10 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         ["black", "white"][player]
     }
 
+    fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
+        Some(&self.spec().geometry)
+    }
+
     fn diagram(&self) -> String {
         let board = pieces_text(self.spec(), |cell| self.piece_at(cell));
         format!("{board}{} to move\n", self.player_name(self.turn as usize))

@@ -764,6 +764,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         self.standard_diagram()
     }
 
+    fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
+        Some(&self.spec.geometry)
+    }
+
     fn player_name(&self, player: usize) -> &'static str {
         R::PLAYER_NAMES.get(player).copied().unwrap_or("player")
     }

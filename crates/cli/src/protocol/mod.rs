@@ -1,0 +1,207 @@
+//! Engine protocols on standard input and output: UCI, USI and XBoard (CECP v2).
+//!
+//! All three share the same machinery: a thread that reads lines (capped in length, so a
+//! hostile GUI cannot exhaust memory), a writer that keeps lines whole when the search
+//! thread and the command loop both print, and a [`Searcher`] that lends the game session
+//! to a search thread and takes it back when the search ends or is stopped.
+
+pub mod uci;
+pub mod usi;
+pub mod xboard;
+
+use chaturanga_engine::{Limits, Score};
+use chaturanga_session::{Decision, GameSession, Thinking};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Longest command line read; longer lines are answered with an error and skipped.
+pub const MAX_LINE: usize = 1 << 20;
+/// Largest transposition table a GUI may ask for, in MiB.
+pub const MAX_HASH_MB: usize = 4096;
+/// Transposition table size at start, in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Speaks `protocol` on standard input and output until `quit` or end of input.
+pub fn serve(protocol: crate::args::Protocol) {
+    let lines = read_lines(std::io::BufReader::new(std::io::stdin()));
+    let out = Output::new(Box::new(std::io::stdout()));
+    match protocol {
+        crate::args::Protocol::Uci => uci::run(lines, out),
+        crate::args::Protocol::Usi => usi::run(lines, out),
+        crate::args::Protocol::XBoard => xboard::run(lines, out),
+    }
+}
+
+/// One line from the GUI, or the news that it was too long or not text.
+pub enum Line {
+    /// A command.
+    Text(String),
+    /// A line over [`MAX_LINE`] bytes or not UTF-8, skipped.
+    Rejected(&'static str),
+}
+
+/// Reads lines from `input` on a thread of their own, so a running search can be stopped.
+pub fn read_lines(input: impl BufRead + Send + 'static) -> Receiver<Line> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            let mut bytes = Vec::new();
+            let mut limited = std::io::Read::take(&mut input, MAX_LINE as u64 + 1);
+            match limited.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = if bytes.len() > MAX_LINE {
+                // Skip the rest of the long line.
+                let mut sink = Vec::new();
+                if !bytes.ends_with(b"\n") && input.read_until(b'\n', &mut sink).is_err() {
+                    break;
+                }
+                Line::Rejected("line too long")
+            } else {
+                match String::from_utf8(bytes) {
+                    Ok(text) => Line::Text(text.trim_end_matches(['\n', '\r']).to_string()),
+                    Err(_) => Line::Rejected("line is not UTF-8"),
+                }
+            };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+/// Standard output shared by the command loop and the search thread, a line at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `writer`.
+    pub fn new(writer: Box<dyn Write + Send>) -> Self {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    /// Writes one line and flushes it (a GUI waits for whole lines).
+    pub fn line(&self, text: &str) {
+        let mut out = match self.0.lock() {
+            Ok(out) => out,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        // A GUI that closed its end cannot be told anything; the loop ends on end of input.
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+/// Lends the game session to a search thread.
+pub struct Searcher {
+    session: Option<Box<dyn GameSession>>,
+    running: Option<(JoinHandle<Box<dyn GameSession>>, Arc<AtomicBool>)>,
+}
+
+impl Searcher {
+    /// A searcher holding `session`.
+    pub fn new(session: Box<dyn GameSession>) -> Self {
+        Searcher {
+            session: Some(session),
+            running: None,
+        }
+    }
+
+    /// Whether a search runs.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|(handle, _)| !handle.is_finished())
+    }
+
+    /// The session, after waiting for a running search to end (stopping it first when
+    /// `stop`).
+    pub fn session(&mut self, stop: bool) -> &mut Box<dyn GameSession> {
+        if let Some((handle, flag)) = self.running.take() {
+            if stop {
+                flag.store(true, Ordering::Relaxed);
+            }
+            match handle.join() {
+                Ok(session) => self.session = Some(session),
+                // The search thread panicked: its session is gone; a fresh chess game stands
+                // in so the protocol keeps answering.
+                Err(_) => self.session = chaturanga_session::open("chess", DEFAULT_HASH_MB).ok(),
+            }
+        }
+        self.session
+            .as_mut()
+            .expect("the session is here whenever no search runs")
+    }
+
+    /// Starts a search; `report` gets every iteration and `done` the decision, both on the
+    /// search thread.
+    pub fn start(
+        &mut self,
+        limits: Limits,
+        mut report: impl FnMut(&Thinking) + Send + 'static,
+        done: impl FnOnce(&mut dyn GameSession, Decision) + Send + 'static,
+    ) {
+        let mut session = match self.session.take() {
+            Some(session) => session,
+            None => {
+                self.session(true);
+                match self.session.take() {
+                    Some(session) => session,
+                    None => return,
+                }
+            }
+        };
+        let flag = session.stop_flag();
+        flag.store(false, Ordering::Relaxed);
+        let handle = std::thread::spawn(move || {
+            let decision = session.search(&limits, &mut |thinking| report(thinking));
+            done(session.as_mut(), decision);
+            session
+        });
+        self.running = Some((handle, flag));
+    }
+}
+
+/// A score as UCI and USI write it (`cp 35`, `mate 3`, `mate -2`).
+pub fn score_text(score: Score) -> String {
+    match (score, score.mate_in_moves()) {
+        (_, Some(moves)) => format!("mate {moves}"),
+        (Score::Centipawns(cp), None) => format!("cp {cp}"),
+        (Score::Win { plies }, None) => format!("mate {plies}"),
+    }
+}
+
+/// The `info` line of one iteration (UCI and USI share it).
+pub fn info_line(thinking: &Thinking, pv: &[String]) -> String {
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        thinking.depth,
+        thinking.seldepth,
+        score_text(thinking.score),
+        thinking.nodes,
+        thinking.nps,
+        thinking.elapsed.as_millis(),
+        thinking.hashfull,
+        pv.join(" ")
+    )
+}
+
+/// Reads a number argument of a command, with a clear error.
+pub fn number<T: std::str::FromStr>(words: &[&str], i: usize, name: &str) -> Result<T, String> {
+    words
+        .get(i)
+        .ok_or_else(|| format!("{name} needs a value"))?
+        .parse()
+        .map_err(|_| format!("bad value for {name}: {:?}", cut(words[i])))
+}
+
+/// At most 40 characters of untrusted text, for error messages.
+pub fn cut(text: &str) -> String {
+    text.chars().take(40).collect()
+}

@@ -1,0 +1,519 @@
+//! `chaturanga uci`: the Universal Chess Interface, for every ruleset.
+//!
+//! The ruleset is chosen with the `UCI_Variant` option (Fairy-Stockfish's names where that
+//! engine has the game, our ids otherwise; both are accepted). Moves are in our coordinate
+//! notation, which is UCI's for the chess family (`e2e4`, `e7e8q`, `a10a9` on ten-rank
+//! boards, `P@e4` drops). When a variant is chosen, an `info string variant …` line tells
+//! the GUI its geometry and start position, as Fairy-Stockfish does for variants a GUI may
+//! not know.
+
+use super::{DEFAULT_HASH_MB, Line, MAX_HASH_MB, Output, Searcher, cut, info_line, number};
+use chaturanga_engine::{Clock, Limits};
+use chaturanga_session::{GameSession, SessionError, open};
+use chaturanga_variants::{VariantInfo, implemented};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// Kept back from every time budget by default, in milliseconds.
+const DEFAULT_OVERHEAD_MS: u64 = 30;
+/// Largest `Move Overhead`.
+const MAX_OVERHEAD_MS: u64 = 5000;
+/// Deepest `go perft`.
+const MAX_PERFT_DEPTH: u32 = 12;
+
+/// The name a GUI uses for a ruleset.
+pub fn uci_name(info: &VariantInfo) -> &'static str {
+    info.fairy_stockfish.unwrap_or(info.id)
+}
+
+/// The ruleset a GUI's variant name means (its UCI name or our id).
+pub fn variant_id(name: &str) -> Option<&'static str> {
+    let name = name.trim().to_ascii_lowercase();
+    implemented()
+        .find(|v| v.id == name || uci_name(v) == name)
+        .map(|v| v.id)
+}
+
+/// The `info string variant` line describing a ruleset to a GUI.
+pub fn variant_announcement(session: &dyn GameSession) -> String {
+    let info = session.variant();
+    let mut text = format!(
+        "info string variant {} players {}",
+        uci_name(info),
+        session.players()
+    );
+    if let Some(geometry) = session.geometry() {
+        let (files, ranks) = geometry.bounding_box();
+        text.push_str(&format!(" files {files} ranks {ranks}"));
+    }
+    text.push_str(&format!(" startpos {}", session.start_fen()));
+    text
+}
+
+/// Sets the game to `fen` (or the start) and plays `moves`; on any error the previous game
+/// stays as it was.
+pub fn set_position(
+    session: &mut dyn GameSession,
+    fen: Option<&str>,
+    moves: &[&str],
+    translate: fn(&dyn GameSession, &str) -> String,
+) -> Result<(), String> {
+    let old_start = session.start_fen();
+    let old_moves = session.moves_played();
+    let attempt = |session: &mut dyn GameSession| -> Result<(), String> {
+        session.reset(fen).map_err(|e| e.to_string())?;
+        for (i, mv) in moves.iter().enumerate() {
+            let ours = translate(session, mv);
+            session
+                .play(&ours)
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, cut(mv)))?;
+        }
+        Ok(())
+    };
+    let result = attempt(session);
+    if result.is_err() {
+        // The old game was legal when it was set up, so it replays.
+        let _ = session.reset(Some(&old_start));
+        for mv in &old_moves {
+            let _ = session.play(mv);
+        }
+    }
+    result
+}
+
+/// Limits of a `go` command (UCI and USI words), for the player to move.
+pub fn go_limits(words: &[&str], to_move: usize, overhead: Duration) -> Result<Limits, String> {
+    let mut limits = Limits {
+        overhead,
+        ..Limits::default()
+    };
+    let mut times = [None::<u64>; 2];
+    let mut increments = [0u64; 2];
+    let mut moves_to_go = None;
+    let mut byoyomi = 0u64;
+    let mut i = 1;
+    while i < words.len() {
+        let word = words[i];
+        let ms = |i: usize| number::<u64>(words, i + 1, word);
+        match word {
+            "wtime" | "btime" => times[usize::from(word == "btime")] = Some(ms(i)?),
+            "winc" | "binc" => increments[usize::from(word == "binc")] = ms(i)?,
+            "movestogo" => moves_to_go = Some(number::<u32>(words, i + 1, word)?),
+            "byoyomi" => byoyomi = ms(i)?,
+            "depth" => limits.depth = Some(number::<u32>(words, i + 1, word)?.min(200)),
+            "nodes" => limits.nodes = Some(number::<u64>(words, i + 1, word)?),
+            "movetime" => limits.move_time = Some(Duration::from_millis(ms(i)?)),
+            "mate" => {
+                // Searching to a depth that finds a mate in that many moves.
+                let moves = number::<u32>(words, i + 1, word)?.min(100);
+                limits.depth = Some(moves * 2);
+            }
+            "infinite" => {
+                limits.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                return Err("searchmoves is not supported".to_string());
+            }
+            other => return Err(format!("unknown go parameter {:?}", cut(other))),
+        }
+        i += 2;
+    }
+    let side = to_move.min(1);
+    if let Some(remaining) = times[side] {
+        limits.clock = Some(Clock {
+            remaining: Duration::from_millis(remaining),
+            increment: Duration::from_millis(increments[side]),
+            moves_to_go,
+            byoyomi: Duration::from_millis(byoyomi),
+        });
+    } else if byoyomi > 0 {
+        limits.move_time = Some(Duration::from_millis(byoyomi));
+    }
+    Ok(limits)
+}
+
+struct Uci {
+    searcher: Searcher,
+    out: Output,
+    overhead: Duration,
+    chess960: bool,
+}
+
+/// Runs the UCI loop until `quit` or end of input.
+pub fn run(lines: Receiver<Line>, out: Output) {
+    let session = match open("chess", DEFAULT_HASH_MB) {
+        Ok(session) => session,
+        Err(e) => {
+            out.line(&format!("info string error: {e}"));
+            return;
+        }
+    };
+    let mut uci = Uci {
+        searcher: Searcher::new(session),
+        out,
+        overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+        chess960: false,
+    };
+    for line in lines {
+        match line {
+            Line::Rejected(why) => uci.out.line(&format!("info string error: {why}")),
+            Line::Text(text) => {
+                if !uci.command(&text) {
+                    break;
+                }
+            }
+        }
+    }
+    // End of input or `quit`: stop thinking and leave.
+    uci.searcher.session(true);
+}
+
+impl Uci {
+    /// Handles one command; `false` on `quit`.
+    fn command(&mut self, text: &str) -> bool {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(&first) = words.first() else {
+            return true;
+        };
+        let result = match first {
+            "uci" => {
+                self.identify();
+                Ok(())
+            }
+            "isready" => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            "debug" | "register" | "ponderhit" => Ok(()),
+            "setoption" => self.set_option(text),
+            "ucinewgame" => {
+                self.searcher.session(true).new_game();
+                Ok(())
+            }
+            "position" => self.position(&words),
+            "go" => self.go(&words),
+            "stop" => {
+                self.searcher.session(true);
+                Ok(())
+            }
+            "d" => {
+                let session = self.searcher.session(false);
+                let text = format!("{}Fen: {}", session.diagram(), session.fen());
+                for line in text.lines() {
+                    self.out.line(line);
+                }
+                Ok(())
+            }
+            "quit" => return false,
+            other => Err(format!("unknown command {:?}", cut(other))),
+        };
+        if let Err(e) = result {
+            self.out.line(&format!("info string error: {e}"));
+        }
+        true
+    }
+
+    fn identify(&mut self) {
+        self.out
+            .line(&format!("id name Chaturanga {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Chaturanga developers");
+        let current = uci_name(self.searcher.session(true).variant());
+        let names: Vec<&str> = implemented().map(uci_name).collect();
+        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        self.out.line(&format!(
+            "option name UCI_Variant type combo default {current}{vars}"
+        ));
+        self.out
+            .line("option name UCI_Chess960 type check default false");
+        self.out.line(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out
+            .line("option name MultiPV type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+        ));
+        self.out
+            .line("option name RuleOptions type string default <empty>");
+        self.out.line("uciok");
+    }
+
+    fn set_option(&mut self, text: &str) -> Result<(), String> {
+        let (name, value) = option_name_value(text)?;
+        let session = self.searcher.session(true);
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let id = variant_id(&value)
+                    .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
+                let fresh = open(id, DEFAULT_HASH_MB).map_err(|e: SessionError| e.to_string())?;
+                *session = fresh;
+                let line = variant_announcement(session.as_ref());
+                self.out.line(&line);
+            }
+            "uci_chess960" => self.chess960 = parse_check(&value)?,
+            "hash" => {
+                let mb = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
+                    .ok_or_else(|| format!("Hash must be 1 to {MAX_HASH_MB}"))?;
+                session.set_hash(mb);
+            }
+            "threads" | "multipv" => {
+                if value.trim() != "1" {
+                    return Err(format!("{name} can only be 1"));
+                }
+            }
+            "move overhead" => {
+                let ms = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&ms| ms <= MAX_OVERHEAD_MS)
+                    .ok_or_else(|| format!("Move Overhead must be 0 to {MAX_OVERHEAD_MS}"))?;
+                self.overhead = Duration::from_millis(ms);
+            }
+            "ruleoptions" => {
+                let options: Vec<String> = value
+                    .split_whitespace()
+                    .filter(|w| *w != "<empty>")
+                    .map(str::to_string)
+                    .collect();
+                session
+                    .set_rule_options(&options)
+                    .map_err(|e| e.to_string())?;
+                session.reset(None).map_err(|e| e.to_string())?;
+            }
+            _ => return Err(format!("unknown option {:?}", cut(&name))),
+        }
+        if self.chess960 {
+            self.out.line(
+                "info string UCI_Chess960: castling is read and written as the king \
+                 taking its own rook",
+            );
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, words: &[&str]) -> Result<(), String> {
+        let moves_at = words.iter().position(|&w| w == "moves");
+        let setup = &words[1..moves_at.unwrap_or(words.len())];
+        let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
+        let fen = match setup {
+            ["startpos"] => None,
+            ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+            _ => return Err("position needs startpos or fen …".to_string()),
+        };
+        let chess960 = self.chess960;
+        let session = self.searcher.session(true);
+        let translate = if chess960 {
+            castling::from_king_takes_rook
+        } else {
+            as_given
+        };
+        set_position(session.as_mut(), fen.as_deref(), moves, translate)
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        if words.get(1) == Some(&"perft") {
+            return self.perft(words);
+        }
+        let overhead = self.overhead;
+        let chess960 = self.chess960;
+        let session = self.searcher.session(true);
+        let limits = go_limits(words, session.side_to_move(), overhead)?;
+        if session.finished().is_some() || session.legal_moves().is_empty() {
+            self.out.line("info string the game is over");
+            self.out.line("bestmove (none)");
+            return Ok(());
+        }
+        let out = self.out.clone();
+        let done_out = self.out.clone();
+        self.searcher.start(
+            limits,
+            move |thinking| out.line(&info_line(thinking, &thinking.pv)),
+            move |session, decision| {
+                let mut shown = |text: &str| {
+                    if chess960 {
+                        castling::to_king_takes_rook(session, text)
+                    } else {
+                        text.to_string()
+                    }
+                };
+                let line = match (&decision.best, &decision.ponder) {
+                    (Some(best), Some(ponder)) if !chess960 => {
+                        format!("bestmove {} ponder {ponder}", shown(best))
+                    }
+                    (Some(best), _) => format!("bestmove {}", shown(best)),
+                    (None, _) => "bestmove (none)".to_string(),
+                };
+                done_out.line(&line);
+            },
+        );
+        Ok(())
+    }
+
+    fn perft(&mut self, words: &[&str]) -> Result<(), String> {
+        let depth: u32 = number(words, 2, "perft")?;
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!("perft depth must be at most {MAX_PERFT_DEPTH}"));
+        }
+        let start = Instant::now();
+        let session = self.searcher.session(true);
+        let mut split = session.perft_divide(depth.max(1));
+        split.sort();
+        let mut total = 0;
+        for (mv, n) in &split {
+            let n = if depth == 0 { 1 } else { *n };
+            self.out.line(&format!("{mv}: {n}"));
+            total += n;
+        }
+        let total = if depth == 0 { 1 } else { total };
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        let ms = start.elapsed().as_millis().max(1);
+        self.out.line(&format!(
+            "info string perft {total} nodes in {ms} ms ({} nodes/s)",
+            total as u128 * 1000 / ms
+        ));
+        Ok(())
+    }
+}
+
+/// `setoption name <name words> [value <value words>]`.
+pub fn option_name_value(text: &str) -> Result<(String, String), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.get(1) != Some(&"name") {
+        return Err("setoption needs `name`".to_string());
+    }
+    let value_at = words.iter().position(|&w| w == "value");
+    let name = words[2..value_at.unwrap_or(words.len())].join(" ");
+    let value = value_at.map_or(String::new(), |i| words[i + 1..].join(" "));
+    if name.is_empty() {
+        return Err("setoption needs an option name".to_string());
+    }
+    Ok((name, value))
+}
+
+/// A move as the GUI wrote it.
+pub fn as_given(_session: &dyn GameSession, text: &str) -> String {
+    text.to_string()
+}
+
+fn parse_check(value: &str) -> Result<bool, String> {
+    match value.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(format!("expected true or false, not {:?}", cut(other))),
+    }
+}
+
+/// Castling as Chess960 GUIs write it: the king "takes" its own rook (`e1h1` for `O-O`).
+mod castling {
+    use chaturanga_session::GameSession;
+
+    /// Expands a FEN's board field into rows of cells (`None` = empty), top row first.
+    fn rows(fen: &str) -> Vec<Vec<Option<char>>> {
+        let board = fen.split_whitespace().next().unwrap_or("");
+        board
+            .split('/')
+            .map(|row| {
+                let mut cells = Vec::new();
+                let mut digits = String::new();
+                for c in row.chars() {
+                    if c.is_ascii_digit() {
+                        digits.push(c);
+                        continue;
+                    }
+                    if let Ok(n) = digits.parse::<usize>() {
+                        cells.extend(std::iter::repeat_n(None, n.min(64)));
+                    }
+                    digits.clear();
+                    cells.push(Some(c));
+                }
+                if let Ok(n) = digits.parse::<usize>() {
+                    cells.extend(std::iter::repeat_n(None, n.min(64)));
+                }
+                cells
+            })
+            .collect()
+    }
+
+    /// The castling move `ours` (king two steps) as king-takes-rook, else `ours` itself.
+    pub fn to_king_takes_rook(session: &mut dyn GameSession, ours: &str) -> String {
+        let before = rows(&session.fen());
+        if session.play(ours).is_err() {
+            return ours.to_string();
+        }
+        let after = rows(&session.fen());
+        session.undo();
+        let bytes = ours.as_bytes();
+        if bytes.len() != 4 || before.len() != after.len() {
+            return ours.to_string();
+        }
+        let (from_file, to_file) = (bytes[0], bytes[2]);
+        // A rook that left its cell on the king's rank, in the direction the king went two
+        // steps, marks castling.
+        if bytes[1] != bytes[3] || from_file.abs_diff(to_file) != 2 || !bytes[1].is_ascii_digit() {
+            return ours.to_string();
+        }
+        let Some(rank_row) = before.len().checked_sub(usize::from(bytes[1] - b'0')) else {
+            return ours.to_string();
+        };
+        let (Some(row_before), Some(row_after)) = (before.get(rank_row), after.get(rank_row))
+        else {
+            return ours.to_string();
+        };
+        let towards_higher = to_file > from_file;
+        let vacated = (0..row_before.len()).find(|&x| {
+            let file = b'a' + x as u8;
+            let beyond = if towards_higher {
+                file > to_file
+            } else {
+                file < to_file
+            };
+            beyond
+                && row_before[x].is_some_and(|c| c.eq_ignore_ascii_case(&'r'))
+                && row_after.get(x).copied().flatten().is_none()
+        });
+        match vacated {
+            Some(x) => format!(
+                "{}{}{}",
+                &ours[..2],
+                char::from(b'a' + x as u8),
+                &ours[3..4]
+            ),
+            None => ours.to_string(),
+        }
+    }
+
+    /// A king-takes-rook move as our castling move, else the move itself.
+    pub fn from_king_takes_rook(session: &dyn GameSession, theirs: &str) -> String {
+        if session.legal_moves().iter().any(|m| m == theirs) {
+            return theirs.to_string();
+        }
+        let bytes = theirs.as_bytes();
+        if bytes.len() != 4 || bytes[1] != bytes[3] {
+            return theirs.to_string();
+        }
+        // King two steps towards the rook.
+        let to = if bytes[2] > bytes[0] {
+            bytes[0] + 2
+        } else {
+            bytes[0].wrapping_sub(2)
+        };
+        let candidate = format!("{}{}{}", &theirs[..2], char::from(to), &theirs[3..]);
+        if session.legal_moves().contains(&candidate) {
+            candidate
+        } else {
+            theirs.to_string()
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! `chaturanga usi`: the Universal Shogi Interface, for the shogi family.
+//!
+//! Our shogi FEN is SFEN (`lnsgkgsnl/… b - 1`) and our shogi move text is USI's (`7g7f`,
+//! `P*5e`, `8h2b+`), so positions and moves pass through unchanged. Sente is the first
+//! player, so `btime`/`binc` are the first player's clock (UCI's `wtime`). The ruleset is
+//! chosen with `USI_Variant` (shogi by default; every ruleset is accepted, as
+//! Fairy-Stockfish does).
+
+use super::uci::{as_given, go_limits, option_name_value, set_position, uci_name, variant_id};
+use super::{DEFAULT_HASH_MB, Line, MAX_HASH_MB, Output, Searcher, cut, info_line};
+use chaturanga_session::open;
+use chaturanga_variants::implemented;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// Kept back from every time budget, in milliseconds (USI has no standard option for it).
+const OVERHEAD_MS: u64 = 50;
+/// The shogi family, offered first in the `USI_Variant` list.
+const SHOGI_FAMILY: &[&str] = &[
+    "shogi",
+    "minishogi",
+    "torishogi",
+    "yarishogi",
+    "chushogi",
+    "daishogi",
+];
+
+struct Usi {
+    searcher: Searcher,
+    out: Output,
+}
+
+/// Runs the USI loop until `quit` or end of input.
+pub fn run(lines: Receiver<Line>, out: Output) {
+    let session = match open("shogi", DEFAULT_HASH_MB) {
+        Ok(session) => session,
+        Err(e) => {
+            out.line(&format!("info string error: {e}"));
+            return;
+        }
+    };
+    let mut usi = Usi {
+        searcher: Searcher::new(session),
+        out,
+    };
+    for line in lines {
+        match line {
+            Line::Rejected(why) => usi.out.line(&format!("info string error: {why}")),
+            Line::Text(text) => {
+                if !usi.command(&text) {
+                    break;
+                }
+            }
+        }
+    }
+    usi.searcher.session(true);
+}
+
+/// USI clock words as the shared `go` parser reads them (sente = the first player).
+fn as_uci_word(word: &str) -> &str {
+    match word {
+        "btime" => "wtime",
+        "wtime" => "btime",
+        "binc" => "winc",
+        "winc" => "binc",
+        other => other,
+    }
+}
+
+impl Usi {
+    fn command(&mut self, text: &str) -> bool {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let Some(&first) = words.first() else {
+            return true;
+        };
+        let result = match first {
+            "usi" => {
+                self.identify();
+                Ok(())
+            }
+            "isready" => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            "usinewgame" => {
+                self.searcher.session(true).new_game();
+                Ok(())
+            }
+            "setoption" => self.set_option(text),
+            "position" => self.position(&words),
+            "go" => self.go(&words),
+            "stop" => {
+                self.searcher.session(true);
+                Ok(())
+            }
+            "ponderhit" | "gameover" | "debug" => Ok(()),
+            "quit" => return false,
+            other => Err(format!("unknown command {:?}", cut(other))),
+        };
+        if let Err(e) = result {
+            self.out.line(&format!("info string error: {e}"));
+        }
+        true
+    }
+
+    fn identify(&mut self) {
+        self.out
+            .line(&format!("id name Chaturanga {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Chaturanga developers");
+        let current = uci_name(self.searcher.session(true).variant());
+        let mut names: Vec<&str> = SHOGI_FAMILY.to_vec();
+        names.extend(
+            implemented()
+                .map(|v| v.id)
+                .filter(|id| !SHOGI_FAMILY.contains(id)),
+        );
+        let vars: String = names
+            .iter()
+            .filter_map(|id| variant_id(id))
+            .filter_map(|id| implemented().find(|v| v.id == id))
+            .map(|v| format!(" var {}", uci_name(v)))
+            .collect();
+        self.out.line(&format!(
+            "option name USI_Variant type combo default {current}{vars}"
+        ));
+        self.out.line(&format!(
+            "option name USI_Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        self.out
+            .line("option name USI_Ponder type check default false");
+        self.out.line("usiok");
+    }
+
+    fn set_option(&mut self, text: &str) -> Result<(), String> {
+        let (name, value) = option_name_value(text)?;
+        let session = self.searcher.session(true);
+        match name.as_str() {
+            "USI_Variant" | "UCI_Variant" => {
+                let id = variant_id(&value)
+                    .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
+                *session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+            }
+            "USI_Hash" | "Hash" => {
+                let mb = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
+                    .ok_or_else(|| format!("USI_Hash must be 1 to {MAX_HASH_MB}"))?;
+                session.set_hash(mb);
+            }
+            "USI_Ponder" => {}
+            _ => return Err(format!("unknown option {:?}", cut(&name))),
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, words: &[&str]) -> Result<(), String> {
+        let moves_at = words.iter().position(|&w| w == "moves");
+        let setup = &words[1..moves_at.unwrap_or(words.len())];
+        let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
+        let fen = match setup {
+            ["startpos"] => None,
+            ["sfen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
+            _ => return Err("position needs startpos or sfen …".to_string()),
+        };
+        let session = self.searcher.session(true);
+        set_position(session.as_mut(), fen.as_deref(), moves, as_given)
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        if words.get(1) == Some(&"mate") {
+            self.out.line("checkmate notimplemented");
+            return Ok(());
+        }
+        let session = self.searcher.session(true);
+        let uci_words: Vec<&str> = words.iter().map(|w| as_uci_word(w)).collect();
+        let limits = go_limits(
+            &uci_words,
+            session.side_to_move(),
+            Duration::from_millis(OVERHEAD_MS),
+        )?;
+        if session.finished().is_some() || session.legal_moves().is_empty() {
+            self.out.line("bestmove resign");
+            return Ok(());
+        }
+        let mover = session.side_to_move();
+        let declares = session.actions().contains(&"win")
+            && session
+                .action_outcome("win")
+                .is_some_and(|f| f.quarters.get(mover) == Some(&4));
+        if declares {
+            self.out.line("bestmove win");
+            return Ok(());
+        }
+        let out = self.out.clone();
+        let done_out = self.out.clone();
+        self.searcher.start(
+            limits,
+            move |thinking| out.line(&info_line(thinking, &thinking.pv)),
+            move |_, decision| {
+                let line = match (&decision.best, &decision.ponder) {
+                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                    (Some(best), None) => format!("bestmove {best}"),
+                    (None, _) => "bestmove resign".to_string(),
+                };
+                done_out.line(&line);
+            },
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,498 @@
+//! One game of any ruleset behind one object-safe interface.
+//!
+//! The protocol front ends (UCI, USI, XBoard) and the match runner switch rulesets at run
+//! time (`setoption name UCI_Variant`, `variant xiangqi`). Rather than each of them being
+//! generic over the position type, [`open`] builds a [`GameSession`] for a ruleset id once,
+//! and everything after that speaks text: FENs, moves in the ruleset's coordinate notation,
+//! results. The generic code is compiled once per ruleset here, not once per front end.
+
+mod coordinates;
+
+pub use coordinates::{from_xboard, to_xboard};
+
+use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
+use chaturanga_geometry::Geometry;
+use chaturanga_notation::{pgn, san};
+use chaturanga_rules::{
+    Game, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset, Status,
+    perft_divide,
+};
+use chaturanga_variants::{VariantInfo, Visitor, visit};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Longest FEN or move text a session accepts.
+pub const MAX_TEXT: usize = 4096;
+/// Most moves a session keeps (a protocol's `position … moves` list included).
+pub const MAX_MOVES: usize = 20_000;
+/// Most parts of one compound turn the engine's answer is completed to.
+const MAX_TURN_PARTS: usize = 16;
+
+/// What went wrong with a request to a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionError {
+    /// No such ruleset.
+    Variant(String),
+    /// A bad FEN or rule option.
+    Setup(String),
+    /// A move that is malformed or not legal here.
+    Move(String),
+    /// Too much input.
+    TooLong(&'static str),
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionError::Variant(e) | SessionError::Setup(e) | SessionError::Move(e) => {
+                write!(f, "{e}")
+            }
+            SessionError::TooLong(what) => write!(f, "{what} is too long"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// One iteration of the engine's thinking, with its line in coordinate notation.
+#[derive(Clone, Debug)]
+pub struct Thinking {
+    /// Iteration depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score for the player to move.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Transposition table use in permille.
+    pub hashfull: u32,
+    /// Best line.
+    pub pv: Vec<String>,
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The move (a whole turn, parts joined by `;`, where the ruleset plays whole turns);
+    /// `None` when there is no legal move.
+    pub best: Option<String>,
+    /// The reply the engine expects.
+    pub ponder: Option<String>,
+    /// Score for the player to move.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    /// Each player's score in quarter points, first player first.
+    pub quarters: Vec<u8>,
+    /// The result as PGN writes it (`1-0`).
+    pub result: String,
+    /// Why the game ended.
+    pub reason: Reason,
+}
+
+impl From<&Outcome> for Finished {
+    fn from(outcome: &Outcome) -> Self {
+        Finished {
+            quarters: outcome.quarters.clone(),
+            result: outcome.result(),
+            reason: outcome.reason,
+        }
+    }
+}
+
+/// A game of one ruleset with an engine attached, driven by text.
+pub trait GameSession: Send {
+    /// The ruleset.
+    fn variant(&self) -> &'static VariantInfo;
+    /// The ruleset's options.
+    fn option_specs(&self) -> &'static [OptionSpec];
+    /// Sets rule options (`name=value`) for the games that [`GameSession::reset`] starts.
+    fn set_rule_options(&mut self, options: &[String]) -> Result<(), SessionError>;
+    /// Starts a game from `fen`, or from the start position.
+    fn reset(&mut self, fen: Option<&str>) -> Result<(), SessionError>;
+    /// Plays a move (coordinate notation, SAN, the ruleset's own notations, or a whole turn
+    /// `a;b`); returns it in coordinate notation.
+    fn play(&mut self, text: &str) -> Result<String, SessionError>;
+    /// Takes back the last move; `false` at the start.
+    fn undo(&mut self) -> bool;
+    /// The current position.
+    fn fen(&self) -> String;
+    /// The position the game started from.
+    fn start_fen(&self) -> String;
+    /// Number of players.
+    fn players(&self) -> usize;
+    /// The player to move (0 = first).
+    fn side_to_move(&self) -> usize;
+    /// A player's name (`white`, `sente`).
+    fn player_name(&self, player: usize) -> &'static str;
+    /// Moves played since the start.
+    fn moves_played(&self) -> Vec<String>;
+    /// Legal moves now, in coordinate notation.
+    fn legal_moves(&self) -> Vec<String>;
+    /// The result, once the game is over.
+    fn finished(&self) -> Option<Finished>;
+    /// Claims a draw if one may be claimed now; returns whether the game ended.
+    fn claim_draw(&mut self) -> bool;
+    /// Ends the game from outside (time forfeit, adjudication, resignation): `winner`
+    /// `None` is a draw.
+    fn end(&mut self, winner: Option<usize>, reason: Reason);
+    /// Actions other than moves the player to move may take now (`win`: declare a shogi
+    /// impasse win).
+    fn actions(&self) -> Vec<&'static str>;
+    /// What taking `action` now would end the game with, without taking it.
+    fn action_outcome(&self, action: &str) -> Option<Finished>;
+    /// Searches the current position.
+    fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Thinking)) -> Decision;
+    /// A flag that stops the running search when set.
+    fn stop_flag(&self) -> Arc<AtomicBool>;
+    /// Resizes the transposition table.
+    fn set_hash(&mut self, mb: usize);
+    /// Forgets what the engine learnt.
+    fn new_game(&mut self);
+    /// Perft split by root move, in coordinate notation.
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The board drawn as text.
+    fn diagram(&self) -> String;
+    /// The board's geometry where the position is one plain board.
+    fn geometry(&self) -> Option<&'static Geometry>;
+    /// The game as PGN with extra tags.
+    fn pgn(&self, tags: &[(String, String)]) -> Result<String, SessionError>;
+}
+
+/// Opens a session for the ruleset `id` with a transposition table of `hash_mb` MiB.
+pub fn open(id: &str, hash_mb: usize) -> Result<Box<dyn GameSession>, SessionError> {
+    visit(id, Open { hash_mb }).map_err(|e| SessionError::Variant(e.to_string()))?
+}
+
+struct Open {
+    hash_mb: usize,
+}
+
+impl Visitor for Open {
+    type Output = Result<Box<dyn GameSession>, SessionError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let options = RuleOptions::parse::<String>(P::option_specs(), &[])
+            .map_err(|e| SessionError::Setup(e.to_string()))?;
+        let start = P::start_position(&options).map_err(|e| SessionError::Setup(e.to_string()))?;
+        Ok(Box::new(Session::<P> {
+            info,
+            options,
+            game: Game::new(start),
+            engine: Engine::new(self.hash_mb),
+        }))
+    }
+}
+
+struct Session<P: Ruleset> {
+    info: &'static VariantInfo,
+    options: RuleOptions,
+    game: Game<P>,
+    engine: Engine<P>,
+}
+
+/// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.
+pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveError> {
+    if let Ok(mv) = position.parse_move(text) {
+        return Ok(mv);
+    }
+    if let Some(mv) = position
+        .notations()
+        .iter()
+        .find_map(|n| position.read_move(n, text).ok())
+    {
+        return Ok(mv);
+    }
+    match san::parse_san(position, text) {
+        Ok(mv) => Ok(mv),
+        Err(MoveError::Ambiguous(m)) => Err(MoveError::Ambiguous(m)),
+        Err(_) => position.parse_move(text),
+    }
+}
+
+fn move_error(e: impl fmt::Display) -> SessionError {
+    SessionError::Move(e.to_string())
+}
+
+impl<P: Ruleset> Session<P> {
+    /// The moves of a line in coordinate notation, as far as they are legal.
+    fn line_texts(&self, line: &[P::Move]) -> Vec<String> {
+        let mut at = self.game.position().clone();
+        let mut texts = Vec::new();
+        for &mv in line {
+            let mut moves = Vec::new();
+            at.legal_moves(&mut moves);
+            if !moves.contains(&mv) {
+                break;
+            }
+            texts.push(at.move_text(mv));
+            at.play_unchecked(mv);
+        }
+        texts
+    }
+
+    /// Completes the turn the engine began with `first` where the ruleset plays whole turns
+    /// (the position between parts has no FEN), following the line found or searching again.
+    fn complete_turn(&mut self, first: P::Move, line: &[P::Move], limits: &Limits) -> String {
+        let mover = self.game.position().side_to_move();
+        let mut game = self.game.clone();
+        let mut parts = vec![game.position().move_text(first)];
+        game.play_through_draws(first);
+        let mut rest = line.iter().skip(1).copied();
+        while parts.len() < MAX_TURN_PARTS
+            && game.position().side_to_move() == mover
+            && matches!(game.status(), Status::Ongoing { .. })
+        {
+            let legal = game.legal_moves();
+            let next = match rest.next().filter(|mv| legal.contains(mv)) {
+                Some(mv) => mv,
+                None => {
+                    let quick = Limits {
+                        depth: Some(limits.depth.unwrap_or(4).min(4)),
+                        nodes: Some(50_000),
+                        ..Limits::default()
+                    };
+                    match self.engine.search(&game, &quick, &mut |_| {}).best {
+                        Some(mv) => mv,
+                        None => break,
+                    }
+                }
+            };
+            parts.push(game.position().move_text(next));
+            game.play_through_draws(next);
+        }
+        parts.join(";")
+    }
+}
+
+impl<P: Ruleset> GameSession for Session<P> {
+    fn variant(&self) -> &'static VariantInfo {
+        self.info
+    }
+
+    fn option_specs(&self) -> &'static [OptionSpec] {
+        P::option_specs()
+    }
+
+    fn set_rule_options(&mut self, options: &[String]) -> Result<(), SessionError> {
+        self.options = RuleOptions::parse(P::option_specs(), options)
+            .map_err(|e| SessionError::Setup(e.to_string()))?;
+        Ok(())
+    }
+
+    fn reset(&mut self, fen: Option<&str>) -> Result<(), SessionError> {
+        let start = match fen {
+            Some(fen) if fen.len() > MAX_TEXT => return Err(SessionError::TooLong("the FEN")),
+            Some(fen) => P::from_fen_with(&self.options, fen.trim()),
+            None => P::start_position(&self.options),
+        }
+        .map_err(|e| SessionError::Setup(e.to_string()))?;
+        self.game = Game::new(start);
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, SessionError> {
+        if text.len() > MAX_TEXT {
+            return Err(SessionError::TooLong("the move"));
+        }
+        if self.game.moves().len() >= MAX_MOVES {
+            return Err(SessionError::TooLong("the game"));
+        }
+        if text.contains(';') {
+            let parts: Vec<&str> = text.split(';').collect();
+            let before = self.game.moves().len();
+            self.game.play_turn(&parts, true).map_err(move_error)?;
+            let played = &self.game.moves()[before..];
+            let texts = self.game.positions()[before..]
+                .iter()
+                .zip(played)
+                .map(|(p, &m)| p.move_text(m))
+                .collect::<Vec<_>>();
+            return Ok(texts.join(";"));
+        }
+        let mv = read_move(self.game.position(), text).map_err(move_error)?;
+        let canonical = self.game.position().move_text(mv);
+        self.game.play_through_draws(mv);
+        Ok(canonical)
+    }
+
+    fn undo(&mut self) -> bool {
+        self.game.undo()
+    }
+
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+
+    fn start_fen(&self) -> String {
+        self.game.start().fen()
+    }
+
+    fn players(&self) -> usize {
+        self.game.position().players()
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.game.position().side_to_move()
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        self.game.position().player_name(player)
+    }
+
+    fn moves_played(&self) -> Vec<String> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let position = self.game.position();
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|m| position.move_text(m))
+            .collect()
+    }
+
+    fn finished(&self) -> Option<Finished> {
+        match self.game.status() {
+            Status::Over(outcome) => Some(Finished::from(&outcome)),
+            Status::Ongoing { .. } => None,
+        }
+    }
+
+    fn claim_draw(&mut self) -> bool {
+        match self.game.status() {
+            Status::Ongoing { claimable } => claimable
+                .first()
+                .is_some_and(|&reason| self.game.claim_draw(reason)),
+            Status::Over(_) => false,
+        }
+    }
+
+    fn end(&mut self, winner: Option<usize>, reason: Reason) {
+        let players = self.players();
+        let outcome = match winner {
+            Some(w) if w < players => Outcome::win(players, w, reason),
+            _ => Outcome::draw(players, reason),
+        };
+        self.game.end(outcome);
+    }
+
+    fn actions(&self) -> Vec<&'static str> {
+        self.game.position().actions()
+    }
+
+    fn action_outcome(&self, action: &str) -> Option<Finished> {
+        self.game
+            .position()
+            .perform(action)
+            .ok()
+            .map(|outcome| Finished::from(&outcome))
+    }
+
+    fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Thinking)) -> Decision {
+        let root = self.game.position().clone();
+        let mut report = |info: &SearchInfo<P::Move>| {
+            let mut at = root.clone();
+            let pv = info
+                .pv
+                .iter()
+                .map(|&mv| {
+                    let text = at.move_text(mv);
+                    at.play_unchecked(mv);
+                    text
+                })
+                .collect();
+            on_info(&Thinking {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                score: info.score,
+                nodes: info.nodes,
+                nps: info.nodes_per_second(),
+                elapsed: info.elapsed,
+                hashfull: info.hashfull,
+                pv,
+            });
+        };
+        // Through the player's view where the ruleset hides information: the engine never
+        // reads what the player to move cannot see.
+        let result =
+            self.engine
+                .search_hidden(&self.game, limits, &Sampling::default(), &mut report);
+        let line = self.line_texts(&result.pv);
+        let best = result.best.map(|mv| {
+            if root.whole_turns() {
+                self.complete_turn(mv, &result.pv, limits)
+            } else {
+                root.move_text(mv)
+            }
+        });
+        let ponder = if root.whole_turns() {
+            None
+        } else {
+            line.get(1).cloned()
+        };
+        Decision {
+            best,
+            ponder,
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+        }
+    }
+
+    fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.engine.stop_flag()
+    }
+
+    fn set_hash(&mut self, mb: usize) {
+        self.engine.set_hash_size(mb);
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let position = self.game.position();
+        perft_divide(position, depth)
+            .into_iter()
+            .map(|(m, n)| (position.move_text(m), n))
+            .collect()
+    }
+
+    fn diagram(&self) -> String {
+        self.game.position().diagram()
+    }
+
+    fn geometry(&self) -> Option<&'static Geometry> {
+        self.game.position().board_geometry()
+    }
+
+    fn pgn(&self, extra: &[(String, String)]) -> Result<String, SessionError> {
+        let mut tags = pgn::Tags::for_game(self.info.id, &self.game);
+        for (name, value) in extra {
+            tags.set(name, value);
+        }
+        pgn::write(&self.game, &tags).map_err(move_error)
+    }
+}
