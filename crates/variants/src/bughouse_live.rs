@@ -384,12 +384,9 @@ impl LiveGame {
     }
 }
 
-/// The teams that lose in `outcome` (none for a draw).
+/// The teams that lose in `outcome` (none for a draw). Seat 0 is in team 0, seat 1 in team 1.
 fn losing_teams(outcome: &Outcome) -> Vec<usize> {
     (0..2)
-        .filter(|&t| {
-            outcome.quarters.get(if t == 0 { 0 } else { 1 }) == Some(&0)
-                && outcome.quarters.iter().any(|&q| q == 4)
-        })
+        .filter(|&t| outcome.quarters.get(t) == Some(&0) && outcome.quarters.contains(&4))
         .collect()
 }
