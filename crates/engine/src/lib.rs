@@ -12,6 +12,7 @@
 
 mod hidden;
 mod limits;
+mod maxn;
 mod ordering;
 mod score;
 mod search;
@@ -20,4 +21,4 @@ mod tt;
 pub use hidden::{DEFAULT_SAMPLES, Sampling};
 pub use limits::{Clock, Limits};
 pub use score::Score;
-pub use search::{Engine, SearchInfo, SearchResult};
+pub use search::{Engine, Multiplayer, SearchInfo, SearchResult};

@@ -16,11 +16,11 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 /// Deepest ply the search reaches (extensions and quiescence included).
-const MAX_PLY: usize = 96;
+pub(crate) const MAX_PLY: usize = 96;
 /// Deepest quiescence plies below the horizon.
-const MAX_QUIESCENCE_PLY: usize = 16;
+pub(crate) const MAX_QUIESCENCE_PLY: usize = 16;
 /// Nodes between checks of the clock and the stop flag.
-const CHECK_INTERVAL: u64 = 1024;
+pub(crate) const CHECK_INTERVAL: u64 = 1024;
 /// Depths at which a static evaluation far above beta returns at once.
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
 /// Margin per ply of that test.
@@ -31,7 +31,7 @@ const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
 /// Captures that cannot lift the score to alpha even with this much extra are skipped in
 /// quiescence.
-const DELTA_MARGIN: i32 = 200;
+pub(crate) const DELTA_MARGIN: i32 = 200;
 /// Moves searched at full depth before late quiet moves are reduced.
 const FULL_DEPTH_MOVES: usize = 3;
 /// Least depth at which late moves are reduced.
@@ -41,7 +41,7 @@ const ASPIRATION_WINDOW: i32 = 40;
 /// Least depth searched with an aspiration window.
 const ASPIRATION_DEPTH: u32 = 5;
 /// A new iteration is not started after this share (in 1/16) of the planned time.
-const ITERATION_START_SHARE: u32 = 9;
+pub(crate) const ITERATION_START_SHARE: u32 = 9;
 
 /// What the search reports after each completed iteration.
 #[derive(Clone, Debug)]
@@ -92,6 +92,7 @@ pub struct Engine<P: Position> {
     tt: TranspositionTable<P::Move>,
     ordering: Ordering<P::Move>,
     stop: Arc<AtomicBool>,
+    multiplayer: Multiplayer,
 }
 
 /// Default transposition table size in MiB.
@@ -110,7 +111,18 @@ impl<P: Position> Engine<P> {
             tt: TranspositionTable::new(hash_mb),
             ordering: Ordering::new(MAX_PLY),
             stop: Arc::new(AtomicBool::new(false)),
+            multiplayer: Multiplayer::default(),
         }
+    }
+
+    /// How games of more than two teams are searched from now on.
+    pub fn set_multiplayer(&mut self, mode: Multiplayer) {
+        self.multiplayer = mode;
+    }
+
+    /// How games of more than two teams are searched.
+    pub fn multiplayer(&self) -> Multiplayer {
+        self.multiplayer
     }
 
     /// Resizes (and clears) the transposition table.
@@ -166,9 +178,12 @@ impl<P: Position> Engine<P> {
         on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
     ) -> SearchResult<P::Move> {
         let start = Instant::now();
+        let root = game.position();
+        if self.multiplayer == Multiplayer::MaxN && team_count(root) > 2 {
+            return crate::maxn::search(game, limits, &self.stop, on_info);
+        }
         self.tt.new_search();
         self.ordering.new_search();
-        let root = game.position();
         let root_player = root.side_to_move();
         let mut root_moves: Vec<RootMove<P::Move>> = game
             .legal_moves()
@@ -252,6 +267,26 @@ impl<P: Position> Engine<P> {
     }
 }
 
+/// How games of more than two teams are searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Multiplayer {
+    /// The root player's team against all the others as one (alpha-beta applies). The
+    /// default: it won the measured match against max^n (`docs/performance.md`).
+    #[default]
+    Paranoid,
+    /// Max^n: every player picks the move best for himself by his own evaluation
+    /// (`crate::maxn`).
+    MaxN,
+}
+
+/// Number of different teams among the position's players.
+fn team_count<P: Position>(position: &P) -> usize {
+    let mut teams: Vec<usize> = (0..position.players()).map(|p| position.team(p)).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    teams.len()
+}
+
 /// A root move with its latest score.
 struct RootMove<M> {
     mv: M,
@@ -270,15 +305,27 @@ struct Scored<M> {
 }
 
 /// The hashes of the game's positions at repetition points (0 elsewhere), oldest first.
-fn history_hashes<P: Position>(game: &Game<P>) -> Vec<u64> {
+pub(crate) fn history_hashes<P: Position>(game: &Game<P>) -> Vec<u64> {
     game.positions()
         .iter()
         .map(|p| if p.repetition_point() { p.hash() } else { 0 })
         .collect()
 }
 
+/// Whether a draw rule (moves without progress, the game-length cap) ends the game here.
+pub(crate) fn drawn_by_rule<P: Position>(pos: &P) -> bool {
+    let rules = pos.draw_rules();
+    rules
+        .quiet_plies
+        .is_some_and(|(n, _)| pos.quiet_plies() >= n)
+        || rules
+            .ply_cap
+            .is_some_and(|cap| pos.ply() >= cap && !pos.is_check())
+        || pos.is_dead()
+}
+
 /// The value of a finished game for the root player, `ply` plies from the root.
-fn outcome_for_root(outcome: &Outcome, root_player: usize, ply: usize) -> i32 {
+pub(crate) fn outcome_for_root(outcome: &Outcome, root_player: usize, ply: usize) -> i32 {
     match outcome.quarters.get(root_player).copied().unwrap_or(2) {
         4 => MATE - ply as i32,
         0 => -(MATE - ply as i32),
@@ -365,16 +412,8 @@ impl<P: Position> Searcher<'_, P> {
         self.path[end.saturating_sub(window)..end].contains(&hash)
     }
 
-    /// Whether a draw rule (moves without progress, the game-length cap) ends the game here.
     fn drawn_by_rule(pos: &P) -> bool {
-        let rules = pos.draw_rules();
-        rules
-            .quiet_plies
-            .is_some_and(|(n, _)| pos.quiet_plies() >= n)
-            || rules
-                .ply_cap
-                .is_some_and(|cap| pos.ply() >= cap && !pos.is_check())
-            || pos.is_dead()
+        drawn_by_rule(pos)
     }
 
     fn should_end_after_iteration(
