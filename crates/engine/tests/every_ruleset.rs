@@ -1,7 +1,9 @@
 //! The engine in every implemented ruleset: it only ever returns legal moves, plays games to
-//! their end without a panic, keeps to its time limit, and beats a random mover.
+//! their end without a panic, keeps to its time limit, and beats a random mover. It is called
+//! as the front ends call it (`search_hidden`: hidden-information rulesets are searched through
+//! the player's view, the others as they are).
 
-use chaturanga_engine::{Engine, Limits};
+use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, implemented, visit};
 use std::time::{Duration, Instant};
@@ -73,7 +75,8 @@ impl Visitor for NeverIllegal {
                 let legal = game.legal_moves();
                 if ply % 5 == 0 {
                     let limits = Limits::nodes(1_500);
-                    let result = engine.search(&game, &limits, &mut |_| {});
+                    let result =
+                        engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
                     let best = result.best.expect("a move when the game is on");
                     assert!(legal.contains(&best), "{}: illegal best move", info.id);
                     assert_line_legal(info.id, &game, &result.pv);
@@ -104,7 +107,12 @@ impl Visitor for SelfPlay {
         let mut engine = Engine::<P>::new(4);
         let mut game = start::<P>();
         while !is_over(&game) && game.moves().len() < SELF_PLAY_CAP {
-            let result = engine.search(&game, &Limits::nodes(300), &mut |_| {});
+            let result = engine.search_hidden(
+                &game,
+                &Limits::nodes(300),
+                &Sampling::default(),
+                &mut |_| {},
+            );
             let best = result.best.expect("a move when the game is on");
             game.play(best).expect("the engine's move is legal");
         }
@@ -136,7 +144,12 @@ impl Visitor for KeepsTime {
         let mut engine = Engine::<P>::new(4);
         let game = start::<P>();
         let t = Instant::now();
-        let result = engine.search(&game, &Limits::move_time(MOVE_TIME), &mut |_| {});
+        let result = engine.search_hidden(
+            &game,
+            &Limits::move_time(MOVE_TIME),
+            &Sampling::default(),
+            &mut |_| {},
+        );
         let spent = t.elapsed();
         assert!(result.best.is_some());
         assert!(
@@ -180,7 +193,7 @@ impl Visitor for BeatsRandom {
                 let mv = if game.position().side_to_move() == engine_seat {
                     let limits = Limits::nodes(NODES_PER_MOVE);
                     engine
-                        .search(&game, &limits, &mut |_| {})
+                        .search_hidden(&game, &limits, &Sampling::default(), &mut |_| {})
                         .best
                         .expect("a move")
                 } else {

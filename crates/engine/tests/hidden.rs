@@ -267,3 +267,43 @@ fn searching_a_view_of_a_ruleset_without_hidden_information_is_an_error() {
         "e1's neighbours must be seen: the view is inconsistent"
     );
 }
+
+#[test]
+fn beats_a_random_mover_through_its_view() {
+    // As `every_ruleset.rs` asks of every ruleset (2,000 nodes per move, each side in turn),
+    // but searching only what the engine's player sees.
+    let mut rng = SplitMix64::new(0xC0FFEE);
+    let mut engine = Engine::<P>::new(4);
+    let mut lost = Vec::new();
+    for g in 0..20 {
+        let mut game = Game::new(from_fen(chaturanga_variants::darkchess::START_FEN));
+        let seat = g % 2;
+        engine.new_game();
+        while matches!(game.status(), Status::Ongoing { .. }) && game.moves().len() < 1_000 {
+            let mv = if game.position().side_to_move() == seat {
+                engine
+                    .search_hidden(
+                        &game,
+                        &Limits::nodes(2_000),
+                        &Sampling::default(),
+                        &mut |_| {},
+                    )
+                    .best
+                    .expect("a move")
+            } else {
+                let legal = game.legal_moves();
+                legal[rng.below(legal.len() as u64) as usize]
+            };
+            game.play(mv).expect("legal");
+        }
+        let won = matches!(game.status(), Status::Over(o) if o.quarters[seat] == 4);
+        if !won {
+            lost.push(format!(
+                "game {g}: {} after {} plies",
+                game.status(),
+                game.moves().len()
+            ));
+        }
+    }
+    assert!(lost.is_empty(), "not won: {lost:?}");
+}
