@@ -851,4 +851,27 @@ mod tests {
             let _ = read(t);
         }
     }
+
+    #[test]
+    fn mutated_records_never_panic() {
+        let text = "[WhiteA \"a\"]\n[TimeControl \"180+0\"]\n\n1A. e4 {179.5} 1B. d4 {178.25} 1a. d5 1b. e5 2A. exd5 2B. dxe5 2a. Qxd5 2b. P@e4 3A. Nf3 *\n";
+        if let Err(e) = read(text) {
+            panic!("{e}");
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut variants = 0;
+        for i in 0..chars.len() {
+            let deleted: String = chars[..i].iter().chain(&chars[i + 1..]).collect();
+            let _ = read(&deleted);
+            for extra in [
+                '.', '{', '}', '@', '#', '=', 'x', '9', 'a', 'B', ' ', '\u{e9}', '"', ']',
+            ] {
+                let mut inserted = chars.clone();
+                inserted.insert(i, extra);
+                let _ = read(&inserted.into_iter().collect::<String>());
+                variants += 1;
+            }
+        }
+        assert!(variants > 1000);
+    }
 }
