@@ -226,3 +226,23 @@ fn play_with_hidden_information_shows_only_the_players_view() {
         "{text}"
     );
 }
+
+#[test]
+fn search_with_hidden_information_goes_through_the_view() {
+    // The rook sees the black king up the open file: the samples all take it. One info line
+    // per sample, its line the voted move alone.
+    let out = run(&[
+        "search",
+        "darkchess",
+        "--fen",
+        "4k3/pppp1ppp/8/8/8/8/8/4RK2 w - - 0 1",
+        "--nodes",
+        "4000",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"bestmove e1e8"), "{text}");
+    assert_eq!(lines.len(), 9, "{text}");
+    assert!(lines[7].ends_with(" pv e1e8"), "{text}");
+}
