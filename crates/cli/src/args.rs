@@ -37,6 +37,14 @@ commands:
                                             perft speed from each start position and a
                                             fixed-depth search (both unless one is chosen)
   rules [variant]                           rule options of a ruleset
+  match <variant> --first P --second P [--games N] [--tc TC] [--openings FILE]
+        [--random-plies N] [--pgn FILE] [--max-plies N] [--sprt ELO0,ELO1[,A,B]]
+        [--time-margin MS] [--seed N] [--option name=value]
+                                            play two engines against each other (P:
+                                            chaturanga[:hash=MB,depth=N,nodes=N], uci:CMD,
+                                            usi:CMD, xboard:CMD or gnushogi:CMD; TC: BASE+INC
+                                            seconds, MOVES/SECONDS or st=SECONDS per move);
+                                            prints W-D-L, Elo ± 95 % and infractions
   uci | usi | xboard                        speak an engine protocol on standard input and
                                             output (UCI with UCI_Variant for every ruleset; USI
                                             for the shogi family; XBoard/CECP v2)
@@ -49,7 +57,7 @@ position: [--fen FEN] [--moves M ...] [--option name=value ...]
   notation (xiangqi WXF: C2=5; shogi CSA: +7776FU, KIF: ７六歩(77))";
 
 /// A parsed command line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// `variants`.
     Variants {
@@ -126,6 +134,8 @@ pub enum Command {
         /// Which variant (all when none).
         variant: Option<String>,
     },
+    /// `match`: two engines play each other.
+    Match(crate::tournament::MatchSettings),
     /// `uci`, `usi` or `xboard`: speak an engine protocol on standard input and output.
     Protocol(Protocol),
     /// `help`.
@@ -240,6 +250,9 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
     };
     match command.as_str() {
         "help" | "--help" | "-h" => Ok(Command::Help),
+        "match" => Ok(Command::Match(crate::tournament::MatchSettings::parse(
+            rest,
+        )?)),
         "uci" | "usi" | "xboard" => {
             Flags::parse(rest, &[], &[])?.no_positionals()?;
             Ok(Command::Protocol(match command.as_str() {

@@ -19,6 +19,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         Command::Help => writeln!(out, "{USAGE}")?,
         Command::Protocol(protocol) => crate::protocol::serve(protocol),
+        Command::Match(settings) => crate::tournament::run(&settings, out)?,
         Command::Variants { all } => {
             if all {
                 for v in CATALOGUE {

@@ -4,6 +4,7 @@ mod args;
 mod commands;
 mod play;
 mod protocol;
+mod tournament;
 
 use std::process::ExitCode;
 

@@ -143,6 +143,9 @@ pub trait GameSession: Send {
     fn moves_played(&self) -> Vec<String>;
     /// Legal moves now, in coordinate notation.
     fn legal_moves(&self) -> Vec<String>;
+    /// A legal move that leaves the board as it is and only passes the turn (chu shogi's
+    /// lion pass), which XBoard writes as the null move `@@@@`.
+    fn pass_move(&self) -> Option<String>;
     /// The result, once the game is over.
     fn finished(&self) -> Option<Finished>;
     /// Claims a draw if one may be claimed now; returns whether the game ended.
@@ -372,6 +375,18 @@ impl<P: Ruleset> GameSession for Session<P> {
             .collect()
     }
 
+    fn pass_move(&self) -> Option<String> {
+        let position = self.game.position();
+        let board = |fen: &str| fen.split_whitespace().next().unwrap_or("").to_string();
+        let before = board(&position.fen());
+        self.game.legal_moves().into_iter().find_map(|mv| {
+            let mut after = position.clone();
+            after.play_unchecked(mv);
+            (board(&after.fen()) == before && after.side_to_move() != position.side_to_move())
+                .then(|| position.move_text(mv))
+        })
+    }
+
     fn finished(&self) -> Option<Finished> {
         match self.game.status() {
             Status::Over(outcome) => Some(Finished::from(&outcome)),
@@ -493,6 +508,36 @@ impl<P: Ruleset> GameSession for Session<P> {
         for (name, value) in extra {
             tags.set(name, value);
         }
-        pgn::write(&self.game, &tags).map_err(move_error)
+        match pgn::write(&self.game, &tags) {
+            Ok(text) => Ok(text),
+            // Rulesets without SAN: the same record with moves in coordinate notation.
+            Err(_) => {
+                let mut text = String::new();
+                for (name, value) in &tags.0 {
+                    text.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
+                }
+                text.push('\n');
+                let mut line = String::new();
+                for (i, mv) in self.moves_played().iter().enumerate() {
+                    let word = if i % 2 == 0 {
+                        format!("{}. {mv}", i / 2 + 1)
+                    } else {
+                        mv.clone()
+                    };
+                    if line.len() + word.len() + 1 > 80 {
+                        text.push_str(line.trim_end());
+                        text.push('\n');
+                        line.clear();
+                    }
+                    line.push_str(&word);
+                    line.push(' ');
+                }
+                let result = self.finished().map_or("*".to_string(), |f| f.result);
+                line.push_str(&result);
+                text.push_str(&line);
+                text.push('\n');
+                Ok(text)
+            }
+        }
     }
 }

@@ -98,10 +98,13 @@ impl Output {
     }
 }
 
+/// A running search: the thread that gives the session back, and its stop flag.
+type RunningSearch = (JoinHandle<Box<dyn GameSession>>, Arc<AtomicBool>);
+
 /// Lends the game session to a search thread.
 pub struct Searcher {
     session: Option<Box<dyn GameSession>>,
-    running: Option<(JoinHandle<Box<dyn GameSession>>, Arc<AtomicBool>)>,
+    running: Option<RunningSearch>,
 }
 
 impl Searcher {

@@ -303,7 +303,11 @@ impl XBoard {
 
     fn user_move(&mut self, text: &str) -> Result<(), String> {
         let session = self.searcher.session(true);
-        let ours = from_xboard(session.geometry(), text);
+        let ours = if text == "@@@@" {
+            session.pass_move().unwrap_or_else(|| text.to_string())
+        } else {
+            from_xboard(session.geometry(), text)
+        };
         let played = session
             .play(&ours)
             .or_else(|_| session.play(&ours.replace('@', "*")));

@@ -1,0 +1,570 @@
+//! `chaturanga match`: two engines play each other in any two-player ruleset.
+//!
+//! A referee (a [`GameSession`] of the ruleset, its engine unused) checks every move and
+//! ends the game by the rules: results, draws by rule (claimed for the players as soon as a
+//! claim is possible), a ply cap, time forfeits, illegal moves, crashes and resignations.
+//! Each opening is played twice with the colours swapped. Games are played one after the
+//! other: both engines get a core of their own on a two-core machine.
+
+mod clock;
+mod players;
+mod stats;
+
+pub use clock::TimeControl;
+pub use players::PlayerSpec;
+pub use stats::{Sprt, Tally, Verdict};
+
+use crate::args::CliError;
+use chaturanga_rules::Reason;
+use chaturanga_session::{GameSession, open};
+use clock::Clocks;
+use players::{Player, PlayerError};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Most games one match plays.
+const MAX_GAMES: u32 = 100_000;
+/// Largest opening file read.
+const MAX_OPENINGS_BYTES: u64 = 16 << 20;
+/// Largest random opening.
+const MAX_RANDOM_PLIES: u32 = 40;
+/// Draws of a random opening before the least unbalanced is taken.
+const RANDOM_OPENING_TRIES: u32 = 20;
+/// A random opening whose shallow search score is within this many centipawns is balanced.
+const BALANCED_CP: i32 = 120;
+/// Width of the progress bar.
+const BAR_WIDTH: usize = 30;
+
+/// The settings of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSettings {
+    /// Ruleset id.
+    pub variant: String,
+    /// The two players.
+    pub players: [PlayerSpec; 2],
+    /// Games to play (at most; an SPRT may stop earlier).
+    pub games: u32,
+    /// Clocks.
+    pub time_control: TimeControl,
+    /// Grace beyond the clock before a flag counts.
+    pub time_margin: Duration,
+    /// Openings file.
+    pub openings: Option<PathBuf>,
+    /// Random plies from the start for each pair of games (when there is no openings file).
+    pub random_plies: u32,
+    /// PGN file to write the games to.
+    pub pgn: Option<PathBuf>,
+    /// Plies after which a game is drawn by adjudication.
+    pub max_plies: u32,
+    /// Stop when the test decides.
+    pub sprt: Option<Sprt>,
+    /// Seed of random openings.
+    pub seed: u64,
+    /// Rule options of the ruleset.
+    pub rule_options: Vec<String>,
+}
+
+fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}
+
+impl MatchSettings {
+    /// Reads `match <variant> --first P --second P [--games N] [--tc TC] …`.
+    pub fn parse(args: &[String]) -> Result<MatchSettings, CliError> {
+        let mut variant = None;
+        let mut first = None;
+        let mut second = None;
+        let mut settings = MatchSettings {
+            variant: String::new(),
+            players: [
+                PlayerSpec::parse("chaturanga").map_err(usage)?,
+                PlayerSpec::parse("chaturanga").map_err(usage)?,
+            ],
+            games: 2,
+            time_control: TimeControl::parse("10+0.1").map_err(usage)?,
+            time_margin: Duration::from_millis(500),
+            openings: None,
+            random_plies: 0,
+            pgn: None,
+            max_plies: 1000,
+            sprt: None,
+            seed: 1,
+            rule_options: Vec::new(),
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let flag = args[i].as_str();
+            if !flag.starts_with("--") {
+                if variant.is_some() {
+                    return Err(usage(format!("unexpected argument {:?}", cut(flag))));
+                }
+                variant = Some(flag.to_string());
+                i += 1;
+                continue;
+            }
+            let value = args
+                .get(i + 1)
+                .ok_or_else(|| usage(format!("{flag} needs a value")))?;
+            let number = |max: u64| {
+                value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= max)
+                    .ok_or_else(|| usage(format!("{flag} must be a number up to {max}")))
+            };
+            match flag {
+                "--first" => first = Some(PlayerSpec::parse(value).map_err(usage)?),
+                "--second" => second = Some(PlayerSpec::parse(value).map_err(usage)?),
+                "--games" => settings.games = number(u64::from(MAX_GAMES))?.max(1) as u32,
+                "--tc" => settings.time_control = TimeControl::parse(value).map_err(usage)?,
+                "--time-margin" => {
+                    settings.time_margin = Duration::from_millis(number(60_000)?);
+                }
+                "--openings" => settings.openings = Some(PathBuf::from(value)),
+                "--random-plies" => {
+                    settings.random_plies = number(u64::from(MAX_RANDOM_PLIES))? as u32;
+                }
+                "--pgn" => settings.pgn = Some(PathBuf::from(value)),
+                "--max-plies" => settings.max_plies = number(100_000)?.max(1) as u32,
+                "--sprt" => settings.sprt = Some(Sprt::parse(value).map_err(usage)?),
+                "--seed" => settings.seed = number(u64::MAX)?,
+                "--option" => settings.rule_options.push(value.clone()),
+                other => return Err(usage(format!("unknown flag {:?}", cut(other)))),
+            }
+            i += 2;
+        }
+        settings.variant = variant.ok_or_else(|| usage("match needs a variant"))?;
+        settings.players = [
+            first.ok_or_else(|| usage("match needs --first"))?,
+            second.ok_or_else(|| usage("match needs --second"))?,
+        ];
+        Ok(settings)
+    }
+}
+
+fn cut(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// Where a game starts: a FEN (or the start position) and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Opening {
+    fen: Option<String>,
+    moves: Vec<String>,
+}
+
+/// Reads an openings file: one opening per line, a FEN (with `moves …` after it if
+/// wished) or a list of moves from the start; `#` starts a comment line.
+fn read_openings(path: &PathBuf) -> Result<Vec<Opening>, CliError> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_OPENINGS_BYTES),
+        &mut text,
+    )
+    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    let mut openings = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (setup, moves) = match line.split_once(" moves ") {
+            Some((setup, moves)) => (setup.trim(), moves),
+            None if line.contains('/') => (line, ""),
+            None => ("", line),
+        };
+        let setup = setup.strip_prefix("fen ").unwrap_or(setup).trim();
+        openings.push(Opening {
+            fen: (!setup.is_empty()).then(|| setup.to_string()),
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        });
+    }
+    if openings.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no openings in the file",
+            path.display()
+        )));
+    }
+    Ok(openings)
+}
+
+/// A small random number generator for random openings (reproducible from the seed).
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        // SplitMix64.
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n.max(1) as u64) as usize
+    }
+}
+
+/// A random opening of `plies` moves that a shallow search of our engine finds balanced.
+fn random_opening(session: &mut dyn GameSession, plies: u32, random: &mut Random) -> Opening {
+    let mut best: Option<(i32, Vec<String>)> = None;
+    for _ in 0..RANDOM_OPENING_TRIES {
+        if session.reset(None).is_err() {
+            break;
+        }
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let legal = session.legal_moves();
+            if legal.is_empty() || session.finished().is_some() {
+                break;
+            }
+            let mv = legal[random.below(legal.len())].clone();
+            if session.play(&mv).is_err() {
+                break;
+            }
+            moves.push(mv);
+        }
+        if session.finished().is_some() || session.legal_moves().is_empty() {
+            continue;
+        }
+        let limits = chaturanga_engine::Limits {
+            depth: Some(4),
+            nodes: Some(200_000),
+            ..Default::default()
+        };
+        let balance = match session.search(&limits, &mut |_| {}).score {
+            chaturanga_engine::Score::Centipawns(cp) => cp.abs(),
+            chaturanga_engine::Score::Win { .. } => i32::MAX,
+        };
+        if best.as_ref().is_none_or(|(b, _)| balance < *b) {
+            best = Some((balance, moves));
+        }
+        if balance <= BALANCED_CP {
+            break;
+        }
+    }
+    Opening {
+        fen: None,
+        moves: best.map(|(_, m)| m).unwrap_or_default(),
+    }
+}
+
+/// How one game ended, beyond the result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Infraction {
+    IllegalMove,
+    Crash,
+    TimeForfeit,
+}
+
+/// One finished game.
+struct GameRecord {
+    /// Score of the match's first player in quarter points.
+    first_quarters: u8,
+    result: String,
+    termination: String,
+    /// The match player (0 or 1) who committed an infraction, and which.
+    infraction: Option<(usize, Infraction)>,
+    pgn: Option<String>,
+}
+
+/// Runs a match, reporting progress and the result to `out`.
+pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut referee = open(&settings.variant, 1).map_err(|e| CliError::Input(e.to_string()))?;
+    if referee.players() != 2 {
+        return Err(CliError::Input(format!(
+            "a match needs a two-player ruleset; {} has {} players",
+            settings.variant,
+            referee.players()
+        )));
+    }
+    referee
+        .set_rule_options(&settings.rule_options)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    referee
+        .reset(None)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    let openings = match &settings.openings {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
+    let mut pgn_file = match &settings.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let mut players: Vec<Box<dyn Player>> = Vec::new();
+    for (i, spec) in settings.players.iter().enumerate() {
+        players.push(build(spec, i, settings)?);
+    }
+    let names: Vec<String> = players.iter().map(|p| p.name()).collect();
+    writeln!(
+        out,
+        "match: {} vs {} in {}, {} games, time control {}",
+        names[0], names[1], settings.variant, settings.games, settings.time_control
+    )?;
+    let mut random = Random(settings.seed);
+    let mut tally = Tally::default();
+    let mut infractions = [[0u32; 3]; 2];
+    let mut opening = Opening {
+        fen: None,
+        moves: Vec::new(),
+    };
+    for game_index in 0..settings.games {
+        // A new opening every two games; the second game of a pair swaps the colours.
+        if game_index % 2 == 0 {
+            opening = if !openings.is_empty() {
+                openings[(game_index / 2) as usize % openings.len()].clone()
+            } else if settings.random_plies > 0 {
+                random_opening(referee.as_mut(), settings.random_plies, &mut random)
+            } else {
+                Opening {
+                    fen: None,
+                    moves: Vec::new(),
+                }
+            };
+        }
+        let first_moves_first = game_index % 2 == 0;
+        let record = play_game(
+            referee.as_mut(),
+            &mut players,
+            &names,
+            &opening,
+            first_moves_first,
+            game_index + 1,
+            settings,
+        )?;
+        match record.first_quarters {
+            4 => tally.wins += 1,
+            0 => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        if let Some((who, what)) = record.infraction {
+            infractions[who][what as usize] += 1;
+            if what == Infraction::Crash {
+                players[who] = build(&settings.players[who], who, settings)?;
+            }
+        }
+        if let (Some(file), Some(pgn)) = (pgn_file.as_mut(), &record.pgn) {
+            writeln!(file, "{pgn}")?;
+        }
+        let done = game_index + 1;
+        let filled = (done as usize * BAR_WIDTH) / settings.games as usize;
+        writeln!(
+            out,
+            "[{}{}] {done}/{}  game {done}: {} {} ({})  W-D-L {}-{}-{}",
+            "#".repeat(filled),
+            "-".repeat(BAR_WIDTH - filled),
+            settings.games,
+            if first_moves_first {
+                format!("{}-{}", names[0], names[1])
+            } else {
+                format!("{}-{}", names[1], names[0])
+            },
+            record.result,
+            record.termination,
+            tally.wins,
+            tally.draws,
+            tally.losses
+        )?;
+        out.flush()?;
+        if let Some(sprt) = &settings.sprt
+            && sprt.verdict(&tally) != Verdict::Continue
+        {
+            break;
+        }
+    }
+    summary(out, settings, &names, &tally, &infractions)?;
+    Ok(())
+}
+
+fn build(
+    spec: &PlayerSpec,
+    index: usize,
+    settings: &MatchSettings,
+) -> Result<Box<dyn Player>, CliError> {
+    let label = if matches!(spec, PlayerSpec::Own { .. }) {
+        format!("Chaturanga{}", if index == 0 { "" } else { " (2)" })
+    } else {
+        String::new()
+    };
+    spec.build(&label, &settings.rule_options)
+        .map_err(|e| CliError::Input(format!("player {}: {e}", index + 1)))
+}
+
+fn summary(
+    out: &mut dyn Write,
+    settings: &MatchSettings,
+    names: &[String],
+    tally: &Tally,
+    infractions: &[[u32; 3]; 2],
+) -> Result<(), CliError> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "result: {} vs {} in {}: {} games",
+        names[0],
+        names[1],
+        settings.variant,
+        tally.games()
+    )?;
+    writeln!(
+        out,
+        "W-D-L {}-{}-{} for {}, score {:.1} % ({:.1} of {})",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        names[0],
+        tally.score() * 100.0,
+        f64::from(tally.wins) + 0.5 * f64::from(tally.draws),
+        tally.games()
+    )?;
+    match tally.elo() {
+        _ if tally.games() > 0
+            && (tally.wins == tally.games() || tally.losses == tally.games()) =>
+        {
+            writeln!(
+                out,
+                "Elo difference: unbounded (every game won by one side; no finite estimate)"
+            )?
+        }
+        Some((elo, error)) => writeln!(out, "Elo difference: {elo:+.1} ± {error:.1} (95 %)")?,
+        None => writeln!(out, "Elo difference: too few games")?,
+    }
+    if let Some(sprt) = &settings.sprt {
+        let (lower, upper) = sprt.bounds();
+        let verdict = match sprt.verdict(tally) {
+            Verdict::H1 => "H1 accepted",
+            Verdict::H0 => "H0 accepted",
+            Verdict::Continue => "undecided",
+        };
+        writeln!(
+            out,
+            "SPRT [{}, {}]: LLR {:.2} ({lower:.2}, {upper:.2}) {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            tally.llr(sprt.elo0, sprt.elo1)
+        )?;
+    }
+    for (i, name) in names.iter().enumerate() {
+        let [illegal, crashes, forfeits] = infractions[i];
+        writeln!(
+            out,
+            "{name}: illegal moves {illegal}, crashes {crashes}, time forfeits {forfeits}"
+        )?;
+    }
+    Ok(())
+}
+
+/// Plays one game; `first_moves_first` seats match player 0 as the first player.
+fn play_game(
+    referee: &mut dyn GameSession,
+    players: &mut [Box<dyn Player>],
+    names: &[String],
+    opening: &Opening,
+    first_moves_first: bool,
+    round: u32,
+    settings: &MatchSettings,
+) -> Result<GameRecord, CliError> {
+    referee
+        .reset(opening.fen.as_deref())
+        .map_err(|e| CliError::Input(format!("opening: {e}")))?;
+    for mv in &opening.moves {
+        referee
+            .play(mv)
+            .map_err(|e| CliError::Input(format!("opening move {}: {e}", cut(mv))))?;
+    }
+    let opening_plies = referee.moves_played().len();
+    // seat[side] = the match player playing that side.
+    let seat = if first_moves_first { [0, 1] } else { [1, 0] };
+    let mut infraction = None;
+    for &p in &seat {
+        if let Err(e) =
+            players[p].start_game(referee, &settings.time_control, opening.fen.is_some())
+        {
+            return Err(CliError::Input(format!("{}: {e}", names[p])));
+        }
+    }
+    let mut clocks = Clocks::new(settings.time_control, settings.time_margin);
+    let mut termination = String::from("normal");
+    loop {
+        if referee.finished().is_some() {
+            break;
+        }
+        if referee.claim_draw() {
+            break;
+        }
+        if referee.moves_played().len() - opening_plies >= settings.max_plies as usize {
+            referee.end(None, Reason::MoveLimit);
+            termination = "adjudication".to_string();
+            break;
+        }
+        let side = referee.side_to_move().min(1);
+        let player = seat[side];
+        clocks.start();
+        let answer = players[player].choose(referee, &clocks);
+        let in_time = clocks.stop(side);
+        let winner = Some(1 - side);
+        match answer {
+            Ok(_) if !in_time => {
+                referee.end(winner, Reason::TimeForfeit);
+                termination = "time forfeit".to_string();
+                infraction = Some((player, Infraction::TimeForfeit));
+            }
+            Ok(mv) => {
+                if let Err(e) = referee.play(&mv) {
+                    referee.end(winner, Reason::Resignation);
+                    termination = format!("rules infraction: {} ({e})", cut(&mv));
+                    infraction = Some((player, Infraction::IllegalMove));
+                }
+            }
+            Err(PlayerError::Timeout) => {
+                referee.end(winner, Reason::TimeForfeit);
+                termination = "time forfeit".to_string();
+                infraction = Some((player, Infraction::TimeForfeit));
+            }
+            Err(PlayerError::Resigned) => {
+                referee.end(winner, Reason::Resignation);
+            }
+            Err(e @ (PlayerError::Crashed(_) | PlayerError::Start(_))) => {
+                referee.end(winner, Reason::Resignation);
+                termination = format!("abandoned: {e}");
+                infraction = Some((player, Infraction::Crash));
+            }
+            Err(PlayerError::Protocol(e)) => {
+                referee.end(winner, Reason::Resignation);
+                termination = format!("rules infraction: {e}");
+                infraction = Some((player, Infraction::IllegalMove));
+            }
+        }
+    }
+    let finished = referee
+        .finished()
+        .ok_or_else(|| CliError::Input("the game did not end".to_string()))?;
+    if termination == "normal" {
+        termination = finished.reason.as_str().to_string();
+    }
+    for p in players.iter_mut() {
+        p.game_over(&finished.result);
+    }
+    let first_side = if first_moves_first { 0 } else { 1 };
+    let first_quarters = finished.quarters.get(first_side).copied().unwrap_or(2);
+    let tags = vec![
+        ("Event".to_string(), "chaturanga match".to_string()),
+        ("Round".to_string(), round.to_string()),
+        ("White".to_string(), names[seat[0]].clone()),
+        ("Black".to_string(), names[seat[1]].clone()),
+        ("TimeControl".to_string(), settings.time_control.to_string()),
+        ("Termination".to_string(), termination.clone()),
+    ];
+    let pgn = referee.pgn(&tags).ok();
+    Ok(GameRecord {
+        first_quarters,
+        result: finished.result,
+        termination,
+        infraction,
+        pgn,
+    })
+}

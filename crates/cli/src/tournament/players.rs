@@ -1,0 +1,788 @@
+//! The players of a match: our engine in process, or an external engine speaking UCI, USI,
+//! XBoard, or GNU Shogi's own line protocol.
+//!
+//! Every player answers one question, [`Player::choose`]: the move to play in the referee's
+//! game with the clocks as they stand. External engines are kept in sync incrementally
+//! where their protocol allows (XBoard, GNU Shogi) and sent the whole game where it is
+//! stateless (UCI, USI).
+
+use super::clock::{Clocks, TimeControl};
+use chaturanga_engine::Limits;
+use chaturanga_session::{GameSession, from_xboard, open, to_xboard};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to start up and answer its handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest line read from an engine.
+const MAX_ENGINE_LINE: usize = 1 << 16;
+
+/// Why a player gave no move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerError {
+    /// The engine process ended or its output closed.
+    Crashed(String),
+    /// No move before the flag fell.
+    Timeout,
+    /// The engine said something the protocol does not allow.
+    Protocol(String),
+    /// The engine resigned.
+    Resigned,
+    /// The engine could not be started.
+    Start(String),
+}
+
+impl std::fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerError::Crashed(e) => write!(f, "crashed: {e}"),
+            PlayerError::Timeout => write!(f, "no move in time"),
+            PlayerError::Protocol(e) => write!(f, "protocol error: {e}"),
+            PlayerError::Resigned => write!(f, "resigned"),
+            PlayerError::Start(e) => write!(f, "cannot start: {e}"),
+        }
+    }
+}
+
+/// A participant of a match.
+pub trait Player {
+    /// Name for the PGN.
+    fn name(&self) -> String;
+    /// A new game of `game`'s ruleset begins: from the ruleset's start position, or from
+    /// `game`'s start FEN when `custom_start`; the opening's moves follow in `game`.
+    fn start_game(
+        &mut self,
+        game: &dyn GameSession,
+        tc: &TimeControl,
+        custom_start: bool,
+    ) -> Result<(), PlayerError>;
+    /// The move to play now, in any notation the referee reads.
+    fn choose(&mut self, game: &dyn GameSession, clocks: &Clocks) -> Result<String, PlayerError>;
+    /// The game is over.
+    fn game_over(&mut self, _result: &str) {}
+}
+
+/// How to make a player, from the command line's `--first`/`--second`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// Our engine, in process.
+    Own {
+        /// Transposition table in MiB.
+        hash_mb: usize,
+        /// Depth cap per move.
+        depth: Option<u32>,
+        /// Node cap per move.
+        nodes: Option<u64>,
+    },
+    /// An external engine.
+    External {
+        /// Its protocol.
+        protocol: Protocol,
+        /// The command line, split at whitespace.
+        command: Vec<String>,
+        /// Depth cap (XBoard `sd`, GNU Shogi `depth`).
+        depth: Option<u32>,
+    },
+}
+
+/// External engine protocols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI.
+    Uci,
+    /// USI.
+    Usi,
+    /// XBoard / CECP.
+    XBoard,
+    /// GNU Shogi's own protocol (moves in, `N. ... move` out).
+    GnuShogi,
+}
+
+impl PlayerSpec {
+    /// Reads `chaturanga[:hash=64,depth=8,nodes=100000]` or `uci:CMD`, `usi:CMD`,
+    /// `xboard:CMD`, `gnushogi:CMD`; the last two may carry a depth cap,
+    /// `xboard,depth=4:CMD`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let (kind, depth) = match kind.split_once(",depth=") {
+            Some((kind, depth)) => (
+                kind,
+                Some(
+                    depth
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|d| (1..=64).contains(d))
+                        .ok_or_else(|| format!("bad depth {depth:?}"))?,
+                ),
+            ),
+            None => (kind, None),
+        };
+        if depth.is_some() && !matches!(kind, "xboard" | "gnushogi") {
+            return Err(format!(
+                "{kind}: a depth cap is for xboard and gnushogi engines"
+            ));
+        }
+        let protocol = match kind {
+            "chaturanga" | "self" => return parse_own(rest),
+            "uci" => Protocol::Uci,
+            "usi" => Protocol::Usi,
+            "xboard" => Protocol::XBoard,
+            "gnushogi" => Protocol::GnuShogi,
+            other => {
+                return Err(format!(
+                    "player must be chaturanga[:settings], uci:CMD, usi:CMD, xboard:CMD or \
+                     gnushogi:CMD, not {:?}",
+                    other.chars().take(40).collect::<String>()
+                ));
+            }
+        };
+        let command: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+        if command.is_empty() {
+            return Err(format!("{kind}: needs a command line"));
+        }
+        Ok(PlayerSpec::External {
+            protocol,
+            command,
+            depth,
+        })
+    }
+
+    /// Makes the player.
+    pub fn build(
+        &self,
+        label: &str,
+        rule_options: &[String],
+    ) -> Result<Box<dyn Player>, PlayerError> {
+        Ok(match self {
+            PlayerSpec::Own {
+                hash_mb,
+                depth,
+                nodes,
+            } => Box::new(OwnEngine {
+                label: label.to_string(),
+                rule_options: rule_options.to_vec(),
+                session: None,
+                hash_mb: *hash_mb,
+                depth: *depth,
+                nodes: *nodes,
+            }),
+            PlayerSpec::External {
+                protocol,
+                command,
+                depth,
+            } => {
+                let process = EngineProcess::spawn(command)?;
+                match protocol {
+                    Protocol::Uci | Protocol::Usi => Box::new(UciEngine::new(process, *protocol)?),
+                    Protocol::XBoard => Box::new(XBoardEngine::new(process, *depth)?),
+                    Protocol::GnuShogi => Box::new(GnuShogi::new(process, *depth)),
+                }
+            }
+        })
+    }
+}
+
+fn parse_own(settings: &str) -> Result<PlayerSpec, String> {
+    let mut hash_mb = 64;
+    let mut depth = None;
+    let mut nodes = None;
+    for setting in settings.split(',').filter(|s| !s.is_empty()) {
+        let (key, value) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("setting {setting:?} needs key=value"))?;
+        let bad = || format!("bad value for {key}: {value:?}");
+        match key {
+            "hash" => {
+                hash_mb = value
+                    .parse()
+                    .ok()
+                    .filter(|mb| (1..=4096).contains(mb))
+                    .ok_or_else(bad)?
+            }
+            "depth" => {
+                depth = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=64).contains(d))
+                        .ok_or_else(bad)?,
+                )
+            }
+            "nodes" => nodes = Some(value.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?),
+            other => return Err(format!("unknown setting {other:?} (hash, depth, nodes)")),
+        }
+    }
+    Ok(PlayerSpec::Own {
+        hash_mb,
+        depth,
+        nodes,
+    })
+}
+
+/// Our engine, searching a copy of the referee's game.
+struct OwnEngine {
+    label: String,
+    rule_options: Vec<String>,
+    session: Option<Box<dyn GameSession>>,
+    hash_mb: usize,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+}
+
+impl Player for OwnEngine {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn start_game(
+        &mut self,
+        game: &dyn GameSession,
+        _tc: &TimeControl,
+        _custom_start: bool,
+    ) -> Result<(), PlayerError> {
+        let reuse = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.variant().id == game.variant().id);
+        if !reuse {
+            self.session = Some(
+                open(game.variant().id, self.hash_mb)
+                    .map_err(|e| PlayerError::Start(e.to_string()))?,
+            );
+        }
+        if let Some(session) = self.session.as_mut() {
+            session
+                .set_rule_options(&self.rule_options)
+                .map_err(|e| PlayerError::Start(e.to_string()))?;
+            session.new_game();
+        }
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &dyn GameSession, clocks: &Clocks) -> Result<String, PlayerError> {
+        let session = self
+            .session
+            .as_mut()
+            .ok_or_else(|| PlayerError::Protocol("no game started".to_string()))?;
+        // The referee's options and moves, replayed (cheap next to a search).
+        session
+            .reset(Some(&game.start_fen()))
+            .map_err(|e| PlayerError::Protocol(e.to_string()))?;
+        for mv in game.moves_played() {
+            session
+                .play(&mv)
+                .map_err(|e| PlayerError::Protocol(e.to_string()))?;
+        }
+        let mut limits: Limits = clocks.limits_for(game.side_to_move());
+        limits.depth = self.depth;
+        limits.nodes = self.nodes;
+        let decision = session.search(&limits, &mut |_| {});
+        decision.best.ok_or(PlayerError::Resigned)
+    }
+}
+
+/// A running engine process and the lines it writes.
+struct EngineProcess {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+    /// Where to copy the conversation (`CHATURANGA_ENGINE_LOG`), for debugging engines.
+    log: Option<std::sync::Arc<std::sync::Mutex<std::fs::File>>>,
+}
+
+/// Appends a line to the engine log, if there is one.
+fn log_line(
+    log: &Option<std::sync::Arc<std::sync::Mutex<std::fs::File>>>,
+    name: &str,
+    arrow: &str,
+    line: &str,
+) {
+    if let Some(file) = log
+        && let Ok(mut file) = file.lock()
+    {
+        let _ = writeln!(file, "{name} {arrow} {line}");
+    }
+}
+
+impl EngineProcess {
+    fn spawn(command: &[String]) -> Result<EngineProcess, PlayerError> {
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| PlayerError::Start("empty command".to_string()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| PlayerError::Start(format!("{program}: {e}")))?;
+        let input = child
+            .stdin
+            .take()
+            .ok_or_else(|| PlayerError::Start("no stdin".to_string()))?;
+        let output = child
+            .stdout
+            .take()
+            .ok_or_else(|| PlayerError::Start("no stdout".to_string()))?;
+        let log = std::env::var_os("CHATURANGA_ENGINE_LOG")
+            .and_then(|path| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .ok()
+            })
+            .map(|file| std::sync::Arc::new(std::sync::Mutex::new(file)));
+        let name = std::path::Path::new(program)
+            .file_name()
+            .map_or(program.clone(), |n| n.to_string_lossy().into_owned());
+        let reader_log = log.clone();
+        let reader_name = name.clone();
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(output);
+            loop {
+                let mut bytes = Vec::new();
+                match std::io::Read::take(&mut reader, MAX_ENGINE_LINE as u64)
+                    .read_until(b'\n', &mut bytes)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
+                log_line(&reader_log, &reader_name, "<", &line);
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EngineProcess {
+            child,
+            input,
+            lines,
+            name,
+            log,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        log_line(&self.log, &self.name, ">", line);
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| PlayerError::Crashed(e.to_string()))
+    }
+
+    /// The next line, waiting until `deadline`.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, PlayerError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(PlayerError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => {
+                Err(PlayerError::Crashed("output closed".to_string()))
+            }
+        }
+    }
+
+    /// Reads lines until one satisfies `want`, returning what it extracts.
+    fn wait_for<T>(
+        &mut self,
+        deadline: Instant,
+        mut want: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, PlayerError> {
+        loop {
+            let line = self.next_line(deadline)?;
+            if let Some(found) = want(&line) {
+                return Ok(found);
+            }
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A UCI or USI engine: stateless, sent the whole game before every move.
+struct UciEngine {
+    process: EngineProcess,
+    protocol: Protocol,
+    name: String,
+}
+
+impl UciEngine {
+    fn new(mut process: EngineProcess, protocol: Protocol) -> Result<UciEngine, PlayerError> {
+        let (hello, done) = match protocol {
+            Protocol::Usi => ("usi", "usiok"),
+            _ => ("uci", "uciok"),
+        };
+        process.send(hello)?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut name = process.name.clone();
+        process.wait_for(deadline, |line| {
+            if let Some(n) = line.strip_prefix("id name ") {
+                name = n.trim().to_string();
+            }
+            (line.trim() == done).then_some(())
+        })?;
+        Ok(UciEngine {
+            process,
+            protocol,
+            name,
+        })
+    }
+
+    fn ready(&mut self) -> Result<(), PlayerError> {
+        self.process.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        self.process
+            .wait_for(deadline, |line| (line.trim() == "readyok").then_some(()))
+    }
+}
+
+impl Player for UciEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn start_game(
+        &mut self,
+        game: &dyn GameSession,
+        _tc: &TimeControl,
+        _custom_start: bool,
+    ) -> Result<(), PlayerError> {
+        let info = game.variant();
+        let name = info.fairy_stockfish.unwrap_or(info.id);
+        if info.id != "chess" && !(self.protocol == Protocol::Usi && info.id == "shogi") {
+            let option = if self.protocol == Protocol::Usi {
+                "USI_Variant"
+            } else {
+                "UCI_Variant"
+            };
+            self.process
+                .send(&format!("setoption name {option} value {name}"))?;
+        }
+        self.process.send(if self.protocol == Protocol::Usi {
+            "usinewgame"
+        } else {
+            "ucinewgame"
+        })?;
+        self.ready()
+    }
+
+    fn choose(&mut self, game: &dyn GameSession, clocks: &Clocks) -> Result<String, PlayerError> {
+        let moves = game.moves_played();
+        let fen_word = if self.protocol == Protocol::Usi {
+            "sfen"
+        } else {
+            "fen"
+        };
+        let mut position = format!("position {fen_word} {}", game.start_fen());
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        self.process.send(&position)?;
+        self.process
+            .send(&clocks.go_command(self.protocol == Protocol::Usi))?;
+        let deadline = clocks.deadline(game.side_to_move());
+        let answer = self.process.wait_for(deadline, |line| {
+            let mut words = line.split_whitespace();
+            (words.next() == Some("bestmove")).then(|| words.next().unwrap_or("").to_string())
+        });
+        match answer {
+            Ok(mv) if mv == "resign" || mv == "(none)" || mv == "0000" || mv.is_empty() => {
+                Err(PlayerError::Resigned)
+            }
+            Ok(mv) => Ok(mv),
+            Err(PlayerError::Timeout) => {
+                // Collect the late answer so the next position starts clean.
+                let _ = self.process.send("stop");
+                let _ = self
+                    .process
+                    .wait_for(Instant::now() + HANDSHAKE_TIMEOUT, |line| {
+                        line.starts_with("bestmove").then_some(())
+                    });
+                Err(PlayerError::Timeout)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// An XBoard engine, kept in step move by move.
+struct XBoardEngine {
+    process: EngineProcess,
+    depth: Option<u32>,
+    name: String,
+    usermove: bool,
+    setboard: bool,
+    /// Moves of the game the engine knows.
+    synced: usize,
+    /// Whether the engine is in force mode (not playing a side).
+    forced: bool,
+}
+
+impl XBoardEngine {
+    fn new(mut process: EngineProcess, depth: Option<u32>) -> Result<XBoardEngine, PlayerError> {
+        process.send("xboard")?;
+        process.send("protover 2")?;
+        let mut name = process.name.clone();
+        let mut usermove = false;
+        let mut setboard = false;
+        // Version 1 engines never send `feature done=1`: a short wait then goes on.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let _ = process.wait_for(deadline, |line| {
+            let Some(features) = line.strip_prefix("feature ") else {
+                return None;
+            };
+            if let Some(start) = features.find("myname=\"") {
+                let rest = &features[start + 8..];
+                if let Some(end) = rest.find('"') {
+                    name = rest[..end].to_string();
+                }
+            }
+            usermove |= features.contains("usermove=1");
+            setboard |= features.contains("setboard=1");
+            features.contains("done=1").then_some(())
+        });
+        Ok(XBoardEngine {
+            process,
+            depth,
+            name,
+            usermove,
+            setboard,
+            synced: 0,
+            forced: true,
+        })
+    }
+
+    fn send_move(&mut self, mv: &str) -> Result<(), PlayerError> {
+        if self.usermove {
+            self.process.send(&format!("usermove {mv}"))
+        } else {
+            self.process.send(mv)
+        }
+    }
+}
+
+/// XBoard's null move: a pass.
+const XBOARD_NULL_MOVE: &str = "@@@@";
+
+/// XBoard's name of a ruleset.
+fn xboard_variant(id: &str) -> &str {
+    crate::protocol::xboard::xboard_name(id)
+}
+
+impl Player for XBoardEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn start_game(
+        &mut self,
+        game: &dyn GameSession,
+        tc: &TimeControl,
+        custom_start: bool,
+    ) -> Result<(), PlayerError> {
+        self.process.send("new")?;
+        let variant = xboard_variant(game.variant().id);
+        if variant != "normal" {
+            self.process.send(&format!("variant {variant}"))?;
+        }
+        self.process.send("memory 64")?;
+        self.process.send("post")?;
+        self.process.send(&tc.xboard_level())?;
+        self.process.send("force")?;
+        self.forced = true;
+        self.synced = 0;
+        if let Some(depth) = self.depth {
+            self.process.send(&format!("sd {depth}"))?;
+        }
+        if custom_start {
+            if !self.setboard {
+                return Err(PlayerError::Start(
+                    "the engine cannot set up a position (no setboard)".to_string(),
+                ));
+            }
+            self.process
+                .send(&format!("setboard {}", game.start_fen()))?;
+        }
+        self.process.send("ping 1")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        self.process
+            .wait_for(deadline, |line| (line.trim() == "pong 1").then_some(()))
+    }
+
+    fn choose(&mut self, game: &dyn GameSession, clocks: &Clocks) -> Result<String, PlayerError> {
+        let geometry = game.geometry();
+        let moves = game.moves_played();
+        let mover = game.side_to_move();
+        if let Some(time) = clocks.xboard_time(mover) {
+            self.process.send(&time)?;
+        }
+        let pending: Vec<String> = moves[self.synced.min(moves.len())..]
+            .iter()
+            .map(|m| to_xboard(geometry, m))
+            .collect();
+        if self.forced || pending.len() != 1 {
+            if !self.forced {
+                self.process.send("force")?;
+            }
+            for mv in &pending {
+                self.send_move(mv)?;
+            }
+            self.process.send("go")?;
+            self.forced = false;
+        } else {
+            self.send_move(&pending[0])?;
+        }
+        self.synced = moves.len();
+        let deadline = clocks.deadline(mover);
+        let answer = self.process.wait_for(deadline, |line| {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("move") => Some(Ok(words.next().unwrap_or("").to_string())),
+                Some("resign") => Some(Err(PlayerError::Resigned)),
+                Some(w) if w.starts_with("Illegal") || w.starts_with("Error") => {
+                    Some(Err(PlayerError::Protocol(line.chars().take(80).collect())))
+                }
+                Some("1-0" | "0-1" | "1/2-1/2") => Some(Err(PlayerError::Protocol(format!(
+                    "claimed {}",
+                    line.chars().take(80).collect::<String>()
+                )))),
+                _ => None,
+            }
+        })?;
+        let mut theirs = answer?;
+        // HaChu sends a move of two legs as two `move` lines, the first ending in a comma.
+        while theirs.ends_with(',') && theirs.len() < 64 {
+            let next = self.process.wait_for(deadline, |line| {
+                line.strip_prefix("move ").map(|m| m.trim().to_string())
+            })?;
+            theirs.push_str(&next);
+        }
+        self.synced += 1;
+        if theirs == XBOARD_NULL_MOVE {
+            return game
+                .pass_move()
+                .ok_or_else(|| PlayerError::Protocol("a null move with no pass".to_string()));
+        }
+        Ok(from_xboard(geometry, &theirs))
+    }
+
+    fn game_over(&mut self, result: &str) {
+        let _ = self.process.send(&format!("result {result} {{match}}"));
+        let _ = self.process.send("force");
+        self.forced = true;
+    }
+}
+
+/// GNU Shogi 1.4 in its default (xshogi) mode: moves in USI-like text, the engine answers
+/// `N. ... move clock`.
+struct GnuShogi {
+    process: EngineProcess,
+    synced: usize,
+    depth: Option<u32>,
+}
+
+impl GnuShogi {
+    fn new(process: EngineProcess, depth: Option<u32>) -> GnuShogi {
+        GnuShogi {
+            process,
+            synced: 0,
+            depth,
+        }
+    }
+}
+
+impl Player for GnuShogi {
+    fn name(&self) -> String {
+        "GNU Shogi".to_string()
+    }
+
+    fn start_game(
+        &mut self,
+        game: &dyn GameSession,
+        tc: &TimeControl,
+        custom_start: bool,
+    ) -> Result<(), PlayerError> {
+        if game.variant().id != "shogi" {
+            return Err(PlayerError::Start("GNU Shogi plays only shogi".to_string()));
+        }
+        if custom_start {
+            return Err(PlayerError::Start(
+                "GNU Shogi starts from the start position only".to_string(),
+            ));
+        }
+        self.process.send("new")?;
+        self.process.send(&tc.gnushogi_level())?;
+        if let Some(depth) = self.depth {
+            // GNU Shogi asks for the depth on a line of its own.
+            self.process.send("depth")?;
+            self.process.send(&depth.to_string())?;
+        }
+        // A move still being thought about in the last game may arrive late: wait for the
+        // engine to settle and drop what it says.
+        std::thread::sleep(Duration::from_millis(300));
+        while self.process.lines.try_recv().is_ok() {}
+        self.synced = 0;
+        // The opening's moves, one by one (the engine answers each; its answers are
+        // overridden by the next opening move only if we take them back, so openings with
+        // moves are refused).
+        if !game.moves_played().is_empty() {
+            return Err(PlayerError::Start(
+                "GNU Shogi cannot follow opening moves".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &dyn GameSession, clocks: &Clocks) -> Result<String, PlayerError> {
+        let moves = game.moves_played();
+        let pending = &moves[self.synced.min(moves.len())..];
+        match pending {
+            [] => self.process.send("go")?,
+            [last] => self.process.send(last)?,
+            _ => {
+                return Err(PlayerError::Protocol(
+                    "GNU Shogi can only follow the game move by move".to_string(),
+                ));
+            }
+        }
+        self.synced = moves.len();
+        let deadline = clocks.deadline(game.side_to_move());
+        let answer = self.process.wait_for(deadline, |line| {
+            if line.contains("Illegal") {
+                return Some(Err(PlayerError::Protocol(line.chars().take(80).collect())));
+            }
+            if line.contains("resign") || line.contains("mates") {
+                return Some(Err(PlayerError::Resigned));
+            }
+            let mut words = line.split_whitespace();
+            let number = words.next()?;
+            if !number.ends_with('.') || words.next() != Some("...") {
+                return None;
+            }
+            words.next().map(|mv| Ok(mv.to_string()))
+        })?;
+        let mv = answer?;
+        self.synced += 1;
+        Ok(mv)
+    }
+}

@@ -1,0 +1,212 @@
+//! Match statistics: score, Elo difference with a 95 % interval, and the sequential
+//! probability ratio test.
+
+/// Wins, draws and losses of the first player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first player won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first player lost.
+    pub losses: u32,
+}
+
+/// 97.5th percentile of the normal distribution (two-sided 95 %).
+const Z_95: f64 = 1.959_964;
+
+/// Elo difference for an expected score (logistic model).
+pub fn elo_of_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Expected score for an Elo difference.
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score per game (0 to 1).
+    pub fn score(&self) -> f64 {
+        let n = f64::from(self.games().max(1));
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n
+    }
+
+    /// Variance of one game's score.
+    fn variance(&self) -> f64 {
+        let n = f64::from(self.games().max(1));
+        let s = self.score();
+        (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n
+    }
+
+    /// Elo difference and the half-width of its 95 % interval (`None` before two games).
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let n = self.games();
+        if n < 2 {
+            return None;
+        }
+        let s = self.score();
+        let error = Z_95 * (self.variance() / f64::from(n)).sqrt();
+        let low = elo_of_score(s - error);
+        let high = elo_of_score(s + error);
+        Some((elo_of_score(s), (high - low) / 2.0))
+    }
+
+    /// Log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`), by the normal
+    /// approximation of the game score (the usual "GSPRT" of engine testing).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let n = f64::from(self.games());
+        let variance = self.variance();
+        if n == 0.0 || variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
+        let s = self.score();
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+    }
+}
+
+/// The SPRT's hypotheses and error rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT concludes so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// H1 accepted.
+    H1,
+    /// H0 accepted.
+    H0,
+    /// Keep playing.
+    Continue,
+}
+
+impl Sprt {
+    /// Reads `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let values: Vec<f64> = text
+            .split(',')
+            .map(|v| {
+                v.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("bad number {v:?}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let (elo0, elo1, alpha, beta) = match values[..] {
+            [e0, e1] => (e0, e1, 0.05, 0.05),
+            [e0, e1, a, b] => (e0, e1, a, b),
+            _ => return Err("--sprt needs elo0,elo1[,alpha,beta]".to_string()),
+        };
+        let rate = |r: f64| r > 0.0 && r < 0.5;
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1 && elo1 - elo0 < 1000.0) {
+            return Err("--sprt needs elo0 < elo1".to_string());
+        }
+        if !rate(alpha) || !rate(beta) {
+            return Err("alpha and beta must be between 0 and 0.5".to_string());
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The bounds of the log-likelihood ratio: below the first H0, above the second H1.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The verdict for a tally.
+    pub fn verdict(&self, tally: &Tally) -> Verdict {
+        let llr = tally.llr(self.elo0, self.elo1);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Verdict::H1
+        } else if llr <= lower {
+            Verdict::H0
+        } else {
+            Verdict::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(elo_of_score(0.5).abs() < 1e-9);
+        // 75 % is about +190.8 Elo; 10:1 odds are +400.
+        assert!((elo_of_score(0.75) - 190.85).abs() < 0.01);
+        assert!((elo_of_score(10.0 / 11.0) - 400.0).abs() < 1e-6);
+        assert!((score_of_elo(elo_of_score(0.3)) - 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn interval_narrows_with_games() {
+        let small = Tally {
+            wins: 6,
+            draws: 2,
+            losses: 2,
+        };
+        let large = Tally {
+            wins: 600,
+            draws: 200,
+            losses: 200,
+        };
+        let (e_small, w_small) = small.elo().unwrap();
+        let (e_large, w_large) = large.elo().unwrap();
+        assert!((e_small - e_large).abs() < 1e-9);
+        assert!(w_large < w_small / 5.0, "{w_large} vs {w_small}");
+        assert_eq!(Tally::default().elo(), None);
+    }
+
+    #[test]
+    fn sprt_accepts_the_right_hypothesis() {
+        let sprt = Sprt::parse("0,10").unwrap();
+        let strong = Tally {
+            wins: 300,
+            draws: 100,
+            losses: 100,
+        };
+        assert_eq!(sprt.verdict(&strong), Verdict::H1);
+        let weak = Tally {
+            wins: 100,
+            draws: 100,
+            losses: 300,
+        };
+        assert_eq!(sprt.verdict(&weak), Verdict::H0);
+        let early = Tally {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        assert_eq!(sprt.verdict(&early), Verdict::Continue);
+        assert!(Sprt::parse("10,0").is_err());
+        assert!(Sprt::parse("0,10,0.7,0.05").is_err());
+        assert!(Sprt::parse("a,b").is_err());
+    }
+}
