@@ -307,3 +307,110 @@ fn beats_a_random_mover_through_its_view() {
     }
     assert!(lost.is_empty(), "not won: {lost:?}");
 }
+
+/// The engine through its view against the engine that sees the true position (which the
+/// rules forbid; a yardstick only): `docs/performance.md`. `MATCH_GAMES` (20), `MATCH_NODES`
+/// (8,000).
+#[test]
+#[ignore = "a measurement; run with --ignored --nocapture"]
+fn match_view_against_true_position() {
+    let games = std::env::var("MATCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20u64);
+    let nodes = std::env::var("MATCH_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8_000u64);
+    let mut points = [0u32; 2];
+    let mut rng = SplitMix64::new(99);
+    for g in 0..games {
+        let mut game = Game::new(from_fen(chaturanga_variants::darkchess::START_FEN));
+        // Two random plies so that the games differ.
+        for _ in 0..2 {
+            let legal = game.legal_moves();
+            game.play(legal[rng.below(legal.len() as u64) as usize])
+                .expect("legal");
+        }
+        let fair_seat = (g % 2) as usize;
+        let mut fair = Engine::<P>::new(16);
+        let mut seeing = Engine::<P>::new(16);
+        while matches!(game.status(), Status::Ongoing { .. }) && game.moves().len() < 400 {
+            let limits = Limits::nodes(nodes);
+            let result = if game.position().side_to_move() == fair_seat {
+                fair.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {})
+            } else {
+                seeing.search(&game, &limits, &mut |_| {})
+            };
+            game.play(result.best.expect("a move")).expect("legal");
+        }
+        let quarters = match game.status() {
+            Status::Over(o) => o.quarters,
+            Status::Ongoing { .. } => vec![2, 2],
+        };
+        points[0] += u32::from(quarters[fair_seat]);
+        points[1] += u32::from(quarters[1 - fair_seat]);
+        println!(
+            "game {g}: view-only engine as {} scores {}/4 after {} plies",
+            if fair_seat == 0 { "white" } else { "black" },
+            quarters[fair_seat],
+            game.moves().len()
+        );
+    }
+    println!(
+        "view-only engine {:.1}, true-position engine {:.1} of {games}",
+        f64::from(points[0]) / 4.0,
+        f64::from(points[1]) / 4.0
+    );
+}
+
+/// Sample counts against each other, both through their views, 8,000 nodes per move, 40
+/// games per pairing (two random plies each, colours alternating): `docs/performance.md`.
+#[test]
+#[ignore = "a measurement; run with --ignored --nocapture"]
+fn match_sample_counts() {
+    for (a, b) in [(8usize, 1usize), (8, 32), (8, 3)] {
+        let mut points = [0u32; 2];
+        let mut rng = SplitMix64::new(99);
+        let games = 40;
+        for g in 0..games {
+            let mut game = Game::new(from_fen(chaturanga_variants::darkchess::START_FEN));
+            for _ in 0..2 {
+                let legal = game.legal_moves();
+                game.play(legal[rng.below(legal.len() as u64) as usize])
+                    .expect("legal");
+            }
+            let seat_a = g % 2;
+            let mut engine_a = Engine::<P>::new(16);
+            let mut engine_b = Engine::<P>::new(16);
+            while matches!(game.status(), Status::Ongoing { .. }) && game.moves().len() < 400 {
+                let limits = Limits::nodes(8_000);
+                let result = if game.position().side_to_move() == seat_a {
+                    let sampling = Sampling {
+                        samples: a,
+                        seed: g as u64,
+                    };
+                    engine_a.search_hidden(&game, &limits, &sampling, &mut |_| {})
+                } else {
+                    let sampling = Sampling {
+                        samples: b,
+                        seed: g as u64 + 1_000,
+                    };
+                    engine_b.search_hidden(&game, &limits, &sampling, &mut |_| {})
+                };
+                game.play(result.best.expect("a move")).expect("legal");
+            }
+            let quarters = match game.status() {
+                Status::Over(o) => o.quarters,
+                Status::Ongoing { .. } => vec![2, 2],
+            };
+            points[0] += u32::from(quarters[seat_a]);
+            points[1] += u32::from(quarters[1 - seat_a]);
+        }
+        println!(
+            "{a} samples {:.1} - {b} samples {:.1} of {games}",
+            f64::from(points[0]) / 4.0,
+            f64::from(points[1]) / 4.0
+        );
+    }
+}
