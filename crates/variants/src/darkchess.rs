@@ -9,10 +9,11 @@
 //! move took, and the result once the game is over. A view is computed from the player's own
 //! moves in the true position and from what he has been told, never from anything else, so
 //! nothing outside it can leak through it.
+//!
+//! The engine searches a player's view through [`Position::determinize`] (`sampling`):
+//! positions drawn from the view's text alone.
 
 use crate::family;
-
-mod sampling;
 use chaturanga_rules::eval::MoveValue;
 use chaturanga_rules::geometry::{Cell, CellSet};
 use chaturanga_rules::standard::{
@@ -23,6 +24,8 @@ use chaturanga_rules::{
     DrawRules, Kind, MoveDescription, MoveError, OptionSpec, Outcome, Piece, Player, Position,
     Reason, RuleOptions, Ruleset, ViewError,
 };
+
+mod sampling;
 
 /// The rules of the board: chess moves without check; the king is an ordinary piece for move
 /// generation (it may move into attack, and castling ignores attacks).
