@@ -17,8 +17,13 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".to_string());
+        // Where it happened helps a bug report and tells a user nothing secret.
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!(
-            "error: internal error: {}",
+            "error: internal error: {}{place}",
             message.lines().next().unwrap_or("")
         );
     }));

@@ -48,7 +48,14 @@ fn move_label<P: Position>(position: &P, mv: P::Move) -> String {
 fn line_label<P: Position>(position: &P, line: &[P::Move]) -> String {
     let mut current = position.clone();
     let mut words = Vec::new();
+    let mut legal = Vec::new();
     for &mv in line.iter().take(MAX_PV_SHOWN) {
+        // A line may end in moves of another position (a stopped search): stop there.
+        legal.clear();
+        current.legal_moves(&mut legal);
+        if !legal.contains(&mv) {
+            break;
+        }
         words.push(move_label(&current, mv));
         current.play_unchecked(mv);
     }
@@ -101,6 +108,12 @@ impl Visitor for SearchOnce {
                     .pv
                     .iter()
                     .scan(game.position().clone(), |at, &mv| {
+                        // Only the legal start of the line (see `line_label`).
+                        let mut legal = Vec::new();
+                        at.legal_moves(&mut legal);
+                        if !legal.contains(&mv) {
+                            return None;
+                        }
                         let text = at.move_text(mv);
                         at.play_unchecked(mv);
                         Some(text)

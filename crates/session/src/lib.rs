@@ -227,27 +227,28 @@ pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveE
     }
 }
 
+/// The moves of a line from `position` in coordinate notation, as far as they are legal.
+fn legal_line<P: Position>(position: &P, line: &[P::Move]) -> Vec<String> {
+    let mut at = position.clone();
+    let mut texts = Vec::new();
+    let mut moves = Vec::new();
+    for &mv in line {
+        moves.clear();
+        at.legal_moves(&mut moves);
+        if !moves.contains(&mv) {
+            break;
+        }
+        texts.push(at.move_text(mv));
+        at.play_unchecked(mv);
+    }
+    texts
+}
+
 fn move_error(e: impl fmt::Display) -> SessionError {
     SessionError::Move(e.to_string())
 }
 
 impl<P: Ruleset> Session<P> {
-    /// The moves of a line in coordinate notation, as far as they are legal.
-    fn line_texts(&self, line: &[P::Move]) -> Vec<String> {
-        let mut at = self.game.position().clone();
-        let mut texts = Vec::new();
-        for &mv in line {
-            let mut moves = Vec::new();
-            at.legal_moves(&mut moves);
-            if !moves.contains(&mv) {
-                break;
-            }
-            texts.push(at.move_text(mv));
-            at.play_unchecked(mv);
-        }
-        texts
-    }
-
     /// Completes the turn the engine began with `first` where the ruleset plays whole turns
     /// (the position between parts has no FEN), following the line found or searching again.
     fn complete_turn(&mut self, first: P::Move, line: &[P::Move], limits: &Limits) -> String {
@@ -427,16 +428,9 @@ impl<P: Ruleset> GameSession for Session<P> {
     fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Thinking)) -> Decision {
         let root = self.game.position().clone();
         let mut report = |info: &SearchInfo<P::Move>| {
-            let mut at = root.clone();
-            let pv = info
-                .pv
-                .iter()
-                .map(|&mv| {
-                    let text = at.move_text(mv);
-                    at.play_unchecked(mv);
-                    text
-                })
-                .collect();
+            // Only the legal start of the line is shown: a line completed from the
+            // transposition table may hold a move of another position.
+            let pv = legal_line(&root, &info.pv);
             on_info(&Thinking {
                 depth: info.depth,
                 seldepth: info.seldepth,
@@ -453,7 +447,7 @@ impl<P: Ruleset> GameSession for Session<P> {
         let result =
             self.engine
                 .search_hidden(&self.game, limits, &Sampling::default(), &mut report);
-        let line = self.line_texts(&result.pv);
+        let line = legal_line(&root, &result.pv);
         let best = result.best.map(|mv| {
             if root.whole_turns() {
                 self.complete_turn(mv, &result.pv, limits)

@@ -56,7 +56,7 @@ pub fn set_position(
     session: &mut dyn GameSession,
     fen: Option<&str>,
     moves: &[&str],
-    translate: fn(&dyn GameSession, &str) -> String,
+    translate: fn(&mut dyn GameSession, &str) -> String,
 ) -> Result<(), String> {
     let old_start = session.start_fen();
     let old_moves = session.moves_played();
@@ -403,7 +403,7 @@ pub fn option_name_value(text: &str) -> Result<(String, String), String> {
 }
 
 /// A move as the GUI wrote it.
-pub fn as_given(_session: &dyn GameSession, text: &str) -> String {
+pub fn as_given(_session: &mut dyn GameSession, text: &str) -> String {
     text.to_string()
 }
 
@@ -495,25 +495,52 @@ mod castling {
     }
 
     /// A king-takes-rook move as our castling move, else the move itself.
-    pub fn from_king_takes_rook(session: &dyn GameSession, theirs: &str) -> String {
-        if session.legal_moves().iter().any(|m| m == theirs) {
+    pub fn from_king_takes_rook(session: &mut dyn GameSession, theirs: &str) -> String {
+        let legal = session.legal_moves();
+        if legal.iter().any(|m| m == theirs) || theirs.len() != 4 {
             return theirs.to_string();
         }
-        let bytes = theirs.as_bytes();
-        if bytes.len() != 4 || bytes[1] != bytes[3] {
-            return theirs.to_string();
-        }
-        // King two steps towards the rook.
-        let to = if bytes[2] > bytes[0] {
-            bytes[0] + 2
-        } else {
-            bytes[0].wrapping_sub(2)
-        };
-        let candidate = format!("{}{}{}", &theirs[..2], char::from(to), &theirs[3..]);
-        if session.legal_moves().contains(&candidate) {
-            candidate
-        } else {
-            theirs.to_string()
+        // The king's move along its rank that is written this way.
+        let candidates: Vec<String> = legal
+            .into_iter()
+            .filter(|m| m.len() == 4 && m[..2] == theirs[..2] && m[3..] == theirs[3..])
+            .collect();
+        candidates
+            .into_iter()
+            .find(|m| to_king_takes_rook(session, m) == theirs)
+            .unwrap_or_else(|| theirs.to_string())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn castling_both_ways_in_both_directions() {
+            let mut session = chaturanga_session::open("chess", 1).expect("chess");
+            session
+                .reset(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"))
+                .expect("position");
+            assert_eq!(to_king_takes_rook(session.as_mut(), "e1g1"), "e1h1");
+            assert_eq!(to_king_takes_rook(session.as_mut(), "e1c1"), "e1a1");
+            assert_eq!(to_king_takes_rook(session.as_mut(), "e1f1"), "e1f1");
+            assert_eq!(from_king_takes_rook(session.as_mut(), "e1h1"), "e1g1");
+            assert_eq!(from_king_takes_rook(session.as_mut(), "e1a1"), "e1c1");
+            // A real move that looks like neither stays as it is.
+            assert_eq!(from_king_takes_rook(session.as_mut(), "a1a8"), "a1a8");
+            // Nothing was played on the way.
+            assert_eq!(session.moves_played().len(), 0);
+            // Capablanca's king castles three files: towards the rook on j1.
+            let mut capa = chaturanga_session::open("capablanca", 1).expect("capablanca");
+            capa.reset(Some("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1"))
+                .expect("position");
+            let castle = capa
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.starts_with("f1") && m.len() == 4 && m.as_bytes()[2] > b'h')
+                .expect("castling towards j1");
+            assert_eq!(to_king_takes_rook(capa.as_mut(), &castle), "f1j1");
+            assert_eq!(from_king_takes_rook(capa.as_mut(), "f1j1"), castle);
         }
     }
 }

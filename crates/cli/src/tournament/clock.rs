@@ -168,7 +168,7 @@ impl Clocks {
                 let ok = used <= self.remaining[side] + self.margin;
                 self.remaining[side] = self.remaining[side].saturating_sub(used);
                 self.moves_made[side] += 1;
-                if self.moves_made[side] % moves == 0 {
+                if self.moves_made[side].is_multiple_of(moves) {
                     self.remaining[side] += base;
                 }
                 ok

@@ -548,9 +548,7 @@ impl XBoardEngine {
         // Version 1 engines never send `feature done=1`: a short wait then goes on.
         let deadline = Instant::now() + Duration::from_secs(2);
         let _ = process.wait_for(deadline, |line| {
-            let Some(features) = line.strip_prefix("feature ") else {
-                return None;
-            };
+            let features = line.strip_prefix("feature ")?;
             if let Some(start) = features.find("myname=\"") {
                 let rest = &features[start + 8..];
                 if let Some(end) = rest.find('"') {

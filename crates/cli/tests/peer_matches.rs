@@ -1,0 +1,102 @@
+//! Short matches against real engines from Debian (installed by `.ci/run`): each protocol
+//! in both directions, zero illegal moves and zero crashes asked of both sides.
+//!
+//! The engines are required: a missing one fails the test with the package to install.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The peer's program, from `/usr/games` or the `PATH`.
+fn peer(name: &str, package: &str) -> String {
+    let games = format!("/usr/games/{name}");
+    if Path::new(&games).exists() {
+        return games;
+    }
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {name}")])
+        .output()
+        .expect("sh runs");
+    let path = String::from_utf8_lossy(&found.stdout).trim().to_string();
+    assert!(
+        !path.is_empty(),
+        "{name} is missing: install the Debian package {package} (.ci/run does)"
+    );
+    path
+}
+
+/// Our own binary speaking `protocol`, as a match player.
+fn ourselves(protocol: &str) -> String {
+    format!("{protocol}:{} {protocol}", env!("CARGO_BIN_EXE_chaturanga"))
+}
+
+/// Plays a short match and checks it ran to the end cleanly.
+fn smoke(variant: &str, first: &str, second: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "match",
+        variant,
+        "--first",
+        first,
+        "--second",
+        second,
+        "--games",
+        "2",
+        "--tc",
+        "st=0.1",
+        // Generous: the test suite runs many binaries at once on two cores.
+        "--time-margin",
+        "10000",
+        "--max-plies",
+        "40",
+    ];
+    args.extend_from_slice(extra);
+    let out = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+        .args(&args)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}\n{stdout}");
+    assert!(stdout.contains(": 2 games"), "{stdout}");
+    let clean = stdout
+        .lines()
+        .filter(|l| l.contains("illegal moves 0, crashes 0,"))
+        .count();
+    assert_eq!(clean, 2, "an infraction:\n{stdout}");
+    stdout
+}
+
+#[test]
+fn uci_against_stockfish_both_ways() {
+    let stockfish = format!("uci:{}", peer("stockfish", "stockfish"));
+    // Our match runner driving Stockfish over UCI.
+    smoke("chess", "chaturanga", &stockfish, &[]);
+    // Our UCI server driven by the runner, against Stockfish.
+    smoke("chess", &ourselves("uci"), &stockfish, &[]);
+}
+
+#[test]
+fn xboard_against_fairy_max_and_maxqi() {
+    let fairymax = format!("xboard:{}", peer("fairymax", "fairymax"));
+    smoke("chess", &ourselves("xboard"), &fairymax, &[]);
+    smoke(
+        "capablanca",
+        "chaturanga",
+        &fairymax,
+        &["--option", "setup=standard"],
+    );
+    let maxqi = format!("xboard:{}", peer("maxqi", "fairymax"));
+    smoke("xiangqi", &ourselves("xboard"), &maxqi, &[]);
+}
+
+#[test]
+fn xboard_against_hachu_in_chu_shogi() {
+    let hachu = format!("xboard:{}", peer("hachu", "hachu"));
+    smoke("chushogi", "chaturanga", &hachu, &[]);
+}
+
+#[test]
+fn usi_and_gnu_shogi() {
+    let gnushogi = format!("gnushogi,depth=2:{}", peer("gnushogi", "gnushogi"));
+    // Our USI server driven by the runner, against GNU Shogi (Debian has no USI engine).
+    smoke("shogi", &ourselves("usi"), &gnushogi, &[]);
+}

@@ -1,0 +1,392 @@
+//! Scripted conformance tests of the engine protocols: the real binary is spawned, driven
+//! through stdin, and its answers checked line by line.
+
+use chaturanga_session::{GameSession, from_xboard, open};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// How long any expected answer may take (generous: tests run in parallel on two cores).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// The binary speaking a protocol.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start(protocol: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+            .arg(protocol)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let input = child.stdin.take().expect("stdin");
+        let output = child.stdout.take().expect("stdout");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        writeln!(self.input, "{text}").expect("the engine reads");
+        self.input.flush().expect("flushed");
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut got = Vec::new();
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    let finished = done(&line);
+                    got.push(line);
+                    if finished {
+                        return got;
+                    }
+                }
+                Err(_) => panic!(
+                    "no expected answer; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The first line starting with `prefix`.
+    fn line_starting(&mut self, prefix: &str) -> String {
+        self.until(|l| l.starts_with(prefix)).pop().expect("a line")
+    }
+
+    /// Sends `quit` and checks the process ends cleanly without an internal error.
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().expect("the engine ends");
+        let mut stderr = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut stderr);
+        }
+        assert!(status.success(), "exit {status:?}: {stderr}");
+        assert!(!stderr.contains("internal error"), "{stderr}");
+    }
+}
+
+/// A referee session of `variant` after `moves`.
+fn referee(variant: &str, fen: Option<&str>, moves: &[&str]) -> Box<dyn GameSession> {
+    let mut session = open(variant, 1).expect("ruleset");
+    session.reset(fen).expect("position");
+    for mv in moves {
+        session.play(mv).expect("legal move");
+    }
+    session
+}
+
+fn best_move(line: &str) -> String {
+    line.split_whitespace()
+        .nth(1)
+        .expect("a move after bestmove")
+        .to_string()
+}
+
+#[test]
+fn uci_handshake_lists_every_ruleset_and_the_options() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Chaturanga")));
+    let variants = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo"))
+        .expect("UCI_Variant");
+    let vars = variants.matches(" var ").count();
+    assert_eq!(vars, 29, "{variants}");
+    for name in [
+        "chess",
+        "xiangqi",
+        "shogi",
+        "chushogi",
+        "threeplayer",
+        "gess",
+    ] {
+        assert!(variants.contains(&format!(" var {name}")), "{name}");
+    }
+    for option in [
+        "UCI_Chess960",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}"
+        );
+    }
+    e.send("isready");
+    e.line_starting("readyok");
+    e.quit();
+}
+
+#[test]
+fn uci_searches_the_position_given_and_answers_a_legal_move() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    e.line_starting("uciok");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 5");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")
+            && l.contains(" score cp ")
+            && l.contains(" pv ")),
+        "{lines:?}"
+    );
+    let mv = best_move(lines.last().expect("bestmove"));
+    let legal = referee("chess", None, &["e2e4", "e7e5", "g1f3"]).legal_moves();
+    assert!(legal.contains(&mv), "{mv} is not legal");
+    // A clock: the answer comes, and is legal.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go wtime 2000 btime 2000 winc 10 binc 10");
+    let mv = best_move(&e.line_starting("bestmove"));
+    assert_eq!(mv, "d1d8", "the back-rank mate");
+    e.quit();
+}
+
+#[test]
+fn uci_perft_matches_known_counts_in_two_rulesets() {
+    let mut e = Engine::start("uci");
+    e.send("go perft 3");
+    assert_eq!(e.line_starting("Nodes searched"), "Nodes searched: 8902");
+    e.send("setoption name UCI_Variant value xiangqi");
+    let announcement = e.line_starting("info string variant");
+    assert!(
+        announcement.contains("xiangqi") && announcement.contains("files 9 ranks 10"),
+        "{announcement}"
+    );
+    e.send("position startpos");
+    e.send("go perft 2");
+    assert_eq!(e.line_starting("Nodes searched"), "Nodes searched: 1920");
+    // Our ids are accepted as well as Fairy-Stockfish's names.
+    e.send("setoption name UCI_Variant value chushogi");
+    assert!(
+        e.line_starting("info string variant")
+            .contains("files 12 ranks 12")
+    );
+    e.quit();
+}
+
+#[test]
+fn uci_stop_ends_an_infinite_search_with_a_move() {
+    let mut e = Engine::start("uci");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.line_starting("info depth 3");
+    e.send("isready");
+    e.line_starting("readyok");
+    e.send("stop");
+    let mv = best_move(&e.line_starting("bestmove"));
+    assert!(referee("chess", None, &[]).legal_moves().contains(&mv));
+    e.quit();
+}
+
+#[test]
+fn uci_reports_bad_input_and_keeps_the_last_good_position() {
+    let mut e = Engine::start("uci");
+    e.send("position startpos moves e2e4");
+    for bad in [
+        "position fen not a fen",
+        "position startpos moves e2e4 e2e4",
+        "position",
+        "go depth x",
+        "go wtime",
+        "setoption name NoSuchOption value 1",
+        "setoption name UCI_Variant value nosuchgame",
+        "setoption name Hash value 0",
+        "setoption name Threads value 8",
+        "flibbertigibbet",
+    ] {
+        e.send(bad);
+        let error = e.line_starting("info string error");
+        assert!(!error.is_empty());
+    }
+    e.send(&format!(
+        "position startpos moves {}",
+        "e2e4 ".repeat(300_000)
+    ));
+    e.line_starting("info string error");
+    e.send("d");
+    let fen = e.line_starting("Fen:");
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.send("isready");
+    e.line_starting("readyok");
+    e.quit();
+}
+
+#[test]
+fn uci_chess960_castling_is_the_king_taking_its_rook() {
+    let mut e = Engine::start("uci");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1h1 e8a8");
+    e.send("d");
+    let fen = e.line_starting("Fen:");
+    assert!(
+        fen.starts_with("Fen: 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w"),
+        "{fen}"
+    );
+    e.quit();
+}
+
+#[test]
+fn usi_plays_shogi_in_sfen_and_resigns_when_mated() {
+    let mut e = Engine::start("usi");
+    e.send("usi");
+    let lines = e.until(|l| l == "usiok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name USI_Hash type spin"))
+    );
+    e.send("isready");
+    e.line_starting("readyok");
+    e.send("usinewgame");
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go btime 3000 wtime 3000 byoyomi 200");
+    let mv = best_move(&e.line_starting("bestmove"));
+    assert!(
+        referee("shogi", None, &["7g7f", "3c3d"])
+            .legal_moves()
+            .contains(&mv)
+    );
+    // Gote's gold on 5h, guarded by the lance on 5g: sente is mated.
+    let mated = "4k4/9/9/9/9/9/4l4/4g4/4K4 b - 1";
+    assert!(referee("shogi", Some(mated), &[]).finished().is_some());
+    e.send(&format!("position sfen {mated}"));
+    e.send("go byoyomi 100");
+    assert_eq!(e.line_starting("bestmove"), "bestmove resign");
+    e.send("go mate 3");
+    e.line_starting("checkmate notimplemented");
+    e.send("position sfen garbage");
+    e.line_starting("info string error");
+    e.quit();
+}
+
+#[test]
+fn usi_drops_are_written_with_a_star() {
+    let mut e = Engine::start("usi");
+    // Sente has only a gold in hand and mates with its drop.
+    let fen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    e.send(&format!("position sfen {fen}"));
+    e.send("go byoyomi 300");
+    assert_eq!(best_move(&e.line_starting("bestmove")), "G*5b");
+    e.quit();
+}
+
+#[test]
+fn xboard_announces_features_and_plays_in_its_coordinates() {
+    let mut e = Engine::start("xboard");
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until(|l| l.contains("done=1")).join("\n");
+    for needed in ["usermove=1", "setboard=1", "ping=1", "variants=\""] {
+        assert!(features.contains(needed), "{needed}: {features}");
+    }
+    for variant in ["normal", "xiangqi", "shogi", "chu", "capablanca", "gess"] {
+        assert!(features.contains(variant), "{variant}");
+    }
+    e.send("new");
+    e.send("st 1");
+    e.send("usermove e2e4");
+    let reply = e.line_starting("move ");
+    let mv = reply.trim_start_matches("move ").to_string();
+    assert!(
+        referee("chess", None, &["e2e4"])
+            .legal_moves()
+            .contains(&mv)
+    );
+    e.send("ping 42");
+    e.line_starting("pong 42");
+    // Xiangqi: ranks count from 0 in XBoard's coordinates.
+    e.send("new");
+    e.send("variant xiangqi");
+    e.send("sd 3");
+    e.send("usermove h2e2");
+    let reply = e.line_starting("move ");
+    let theirs = reply.trim_start_matches("move ");
+    let game = referee("xiangqi", None, &["h3e3"]);
+    let ours = from_xboard(game.geometry(), theirs);
+    assert!(game.legal_moves().contains(&ours), "{theirs} → {ours}");
+    e.quit();
+}
+
+#[test]
+fn xboard_rejects_bad_moves_and_positions_and_reports_the_result() {
+    let mut e = Engine::start("xboard");
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("new");
+    e.send("usermove z9z9");
+    e.line_starting("Illegal move");
+    e.send("setboard this is no position");
+    e.line_starting("tellusererror");
+    e.send("variant nosuchgame");
+    e.line_starting("Error");
+    // Fool's mate, the engine to find it as Black.
+    e.send("new");
+    e.send("force");
+    for mv in ["f2f3", "e7e5", "g2g4"] {
+        e.send(&format!("usermove {mv}"));
+    }
+    e.send("sd 2");
+    e.send("go");
+    assert_eq!(e.line_starting("move "), "move d8h4");
+    assert_eq!(e.line_starting("0-1"), "0-1 {checkmate}");
+    e.quit();
+}
+
+#[test]
+fn xboard_follows_chu_shogi_lion_moves_in_two_legs() {
+    let mut e = Engine::start("xboard");
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("new");
+    e.send("variant chu");
+    e.send("force");
+    // Sente's lion, from 6f (XBoard g7): igui on 6e, then a pass.
+    let fen = "g5k5/12/12/6p5/6p5/6N5/12/12/12/12/12/5K6 b - 1";
+    e.send(&format!("setboard {fen}"));
+    e.send("usermove g7g8,g8g7");
+    e.send("ping 1");
+    let lines = e.until(|l| l == "pong 1");
+    assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    e.quit();
+}
