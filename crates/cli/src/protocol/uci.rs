@@ -461,7 +461,7 @@ mod castling {
         let (from_file, to_file) = (bytes[0], bytes[2]);
         // A rook that left its cell on the king's rank, in the direction the king went two
         // steps, marks castling.
-        if bytes[1] != bytes[3] || from_file.abs_diff(to_file) != 2 || !bytes[1].is_ascii_digit() {
+        if bytes[1] != bytes[3] || from_file.abs_diff(to_file) < 2 || !bytes[1].is_ascii_digit() {
             return ours.to_string();
         }
         let Some(rank_row) = before.len().checked_sub(usize::from(bytes[1] - b'0')) else {

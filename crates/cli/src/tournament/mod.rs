@@ -430,8 +430,19 @@ fn summary(
                 "Elo difference: unbounded (every game won by one side; no finite estimate)"
             )?
         }
-        Some((elo, error)) => writeln!(out, "Elo difference: {elo:+.1} ± {error:.1} (95 %)")?,
-        None => writeln!(out, "Elo difference: too few games")?,
+        _ => match (tally.elo(), tally.elo_interval()) {
+            (Some((elo, error)), Some((_, low, high))) if low.is_finite() && high.is_finite() => {
+                writeln!(
+                    out,
+                    "Elo difference: {elo:+.1} ± {error:.1} (95 %: {low:+.0} to {high:+.0})"
+                )?
+            }
+            (_, Some((elo, low, high))) => writeln!(
+                out,
+                "Elo difference: {elo:+.1} (95 %: {low:+.0} to {high:+.0})"
+            )?,
+            _ => writeln!(out, "Elo difference: too few games")?,
+        },
     }
     if let Some(sprt) = &settings.sprt {
         let (lower, upper) = sprt.bounds();

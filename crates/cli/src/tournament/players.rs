@@ -84,6 +84,8 @@ pub enum PlayerSpec {
         command: Vec<String>,
         /// Depth cap (XBoard `sd`, GNU Shogi `depth`).
         depth: Option<u32>,
+        /// Engine options, `NAME=VALUE`.
+        options: Vec<String>,
     },
 }
 
@@ -102,27 +104,45 @@ pub enum Protocol {
 
 impl PlayerSpec {
     /// Reads `chaturanga[:hash=64,depth=8,nodes=100000]` or `uci:CMD`, `usi:CMD`,
-    /// `xboard:CMD`, `gnushogi:CMD`; the last two may carry a depth cap,
-    /// `xboard,depth=4:CMD`.
+    /// `xboard:CMD`, `gnushogi:CMD`. External engines take settings before the colon:
+    /// `xboard,depth=4,option=Allow repeats=1:CMD` (a depth cap for XBoard and GNU Shogi
+    /// engines; engine options, repeatable, for UCI, USI and XBoard engines).
     pub fn parse(text: &str) -> Result<PlayerSpec, String> {
-        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
-        let (kind, depth) = match kind.split_once(",depth=") {
-            Some((kind, depth)) => (
-                kind,
-                Some(
-                    depth
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|d| (1..=64).contains(d))
-                        .ok_or_else(|| format!("bad depth {depth:?}"))?,
-                ),
-            ),
-            None => (kind, None),
-        };
+        let (head, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut settings = head.split(',');
+        let kind = settings.next().unwrap_or("");
+        let mut depth = None;
+        let mut options = Vec::new();
+        if !matches!(kind, "chaturanga" | "self") {
+            for setting in settings {
+                match setting.split_once('=') {
+                    Some(("depth", d)) => {
+                        depth = Some(
+                            d.parse::<u32>()
+                                .ok()
+                                .filter(|d| (1..=64).contains(d))
+                                .ok_or_else(|| format!("bad depth {d:?}"))?,
+                        );
+                    }
+                    Some(("option", option)) if option.contains('=') => {
+                        options.push(option.to_string());
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown engine setting {:?} (depth=N, option=NAME=VALUE)",
+                            setting.chars().take(40).collect::<String>()
+                        ));
+                    }
+                }
+            }
+        }
         if depth.is_some() && !matches!(kind, "xboard" | "gnushogi") {
             return Err(format!(
                 "{kind}: a depth cap is for xboard and gnushogi engines"
             ));
+        }
+        if !options.is_empty() && kind == "gnushogi" {
+            return Err("gnushogi: GNU Shogi has no options".to_string());
         }
         let protocol = match kind {
             "chaturanga" | "self" => return parse_own(rest),
@@ -146,6 +166,7 @@ impl PlayerSpec {
             protocol,
             command,
             depth,
+            options,
         })
     }
 
@@ -172,11 +193,27 @@ impl PlayerSpec {
                 protocol,
                 command,
                 depth,
+                options,
             } => {
                 let process = EngineProcess::spawn(command)?;
                 match protocol {
-                    Protocol::Uci | Protocol::Usi => Box::new(UciEngine::new(process, *protocol)?),
-                    Protocol::XBoard => Box::new(XBoardEngine::new(process, *depth)?),
+                    Protocol::Uci | Protocol::Usi => {
+                        let mut engine = UciEngine::new(process, *protocol)?;
+                        for option in options {
+                            let (name, value) = option.split_once('=').unwrap_or((option, ""));
+                            engine
+                                .process
+                                .send(&format!("setoption name {name} value {value}"))?;
+                        }
+                        Box::new(engine)
+                    }
+                    Protocol::XBoard => {
+                        let mut engine = XBoardEngine::new(process, *depth)?;
+                        for option in options {
+                            engine.process.send(&format!("option {option}"))?;
+                        }
+                        Box::new(engine)
+                    }
                     Protocol::GnuShogi => Box::new(GnuShogi::new(process, *depth)),
                 }
             }

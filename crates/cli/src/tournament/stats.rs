@@ -48,6 +48,27 @@ impl Tally {
             / n
     }
 
+    /// Elo difference and its 95 % interval, low and high (`None` before two games; a bound
+    /// is infinite where the score's interval reaches 0 or 1).
+    pub fn elo_interval(&self) -> Option<(f64, f64, f64)> {
+        let n = self.games();
+        if n < 2 {
+            return None;
+        }
+        let s = self.score();
+        let error = Z_95 * (self.variance() / f64::from(n)).sqrt();
+        let bound = |p: f64| {
+            if p <= 0.0 {
+                f64::NEG_INFINITY
+            } else if p >= 1.0 {
+                f64::INFINITY
+            } else {
+                elo_of_score(p)
+            }
+        };
+        Some((elo_of_score(s), bound(s - error), bound(s + error)))
+    }
+
     /// Elo difference and the half-width of its 95 % interval (`None` before two games).
     pub fn elo(&self) -> Option<(f64, f64)> {
         let n = self.games();
@@ -182,6 +203,17 @@ mod tests {
         assert!((e_small - e_large).abs() < 1e-9);
         assert!(w_large < w_small / 5.0, "{w_large} vs {w_small}");
         assert_eq!(Tally::default().elo(), None);
+        // 38.5 of 40: the interval's top reaches a score of 1, an infinite Elo.
+        let lopsided = Tally {
+            wins: 37,
+            draws: 3,
+            losses: 0,
+        };
+        let (elo, low, high) = lopsided.elo_interval().unwrap();
+        assert!(
+            low > 300.0 && low < elo && high.is_infinite(),
+            "{low} {elo} {high}"
+        );
     }
 
     #[test]
