@@ -258,7 +258,15 @@ impl Uci {
                 let line = variant_announcement(session.as_ref());
                 self.out.line(&line);
             }
-            "uci_chess960" => self.chess960 = parse_check(&value)?,
+            "uci_chess960" => {
+                self.chess960 = parse_check(&value)?;
+                if self.chess960 {
+                    self.out.line(
+                        "info string UCI_Chess960: castling is read and written as the king \
+                         taking its own rook",
+                    );
+                }
+            }
             "hash" => {
                 let mb = value
                     .parse::<usize>()
@@ -292,12 +300,6 @@ impl Uci {
                 session.reset(None).map_err(|e| e.to_string())?;
             }
             _ => return Err(format!("unknown option {:?}", cut(&name))),
-        }
-        if self.chess960 {
-            self.out.line(
-                "info string UCI_Chess960: castling is read and written as the king \
-                 taking its own rook",
-            );
         }
         Ok(())
     }
