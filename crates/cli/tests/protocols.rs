@@ -215,6 +215,18 @@ fn uci_stop_ends_an_infinite_search_with_a_move() {
 }
 
 #[test]
+fn uci_stop_right_after_go_is_not_lost() {
+    let mut e = Engine::start("uci");
+    // `stop` may arrive before the search has begun; it must still end the search.
+    for _ in 0..20 {
+        e.send("go infinite");
+        e.send("stop");
+        e.line_starting("bestmove");
+    }
+    e.quit();
+}
+
+#[test]
 fn uci_reports_bad_input_and_keeps_the_last_good_position() {
     let mut e = Engine::start("uci");
     e.send("position startpos moves e2e4");

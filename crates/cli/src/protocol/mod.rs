@@ -128,7 +128,12 @@ impl Searcher {
     pub fn session(&mut self, stop: bool) -> &mut Box<dyn GameSession> {
         if let Some((handle, flag)) = self.running.take() {
             if stop {
-                flag.store(true, Ordering::Relaxed);
+                // The search clears its flag when it starts: a stop that arrives before
+                // then is repeated until the thread ends.
+                while !handle.is_finished() {
+                    flag.store(true, Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
             }
             match handle.join() {
                 Ok(session) => self.session = Some(session),
