@@ -146,6 +146,8 @@ pub trait GameSession: Send {
     /// A legal move that leaves the board as it is and only passes the turn (chu shogi's
     /// lion pass), which XBoard writes as the null move `@@@@`.
     fn pass_move(&self) -> Option<String>;
+    /// Whether the move played at `ply` (0 = the first) left the board as it was: a pass.
+    fn is_pass(&self, ply: usize) -> bool;
     /// The result, once the game is over.
     fn finished(&self) -> Option<Finished>;
     /// Claims a draw if one may be claimed now; returns whether the game ended.
@@ -388,6 +390,15 @@ impl<P: Ruleset> GameSession for Session<P> {
         })
     }
 
+    fn is_pass(&self, ply: usize) -> bool {
+        let positions = self.game.positions();
+        let board = |p: &P| p.fen().split_whitespace().next().unwrap_or("").to_string();
+        match (positions.get(ply), positions.get(ply + 1)) {
+            (Some(before), Some(after)) => board(before) == board(after),
+            _ => false,
+        }
+    }
+
     fn finished(&self) -> Option<Finished> {
         match self.game.status() {
             Status::Over(outcome) => Some(Finished::from(&outcome)),
@@ -533,5 +544,30 @@ impl<P: Ruleset> GameSession for Session<P> {
                 Ok(text)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lion_pass_is_found_and_recognised() {
+        // The chu shogi rules file's scenario: 6f5f6f passes, 6f6e6f captures and returns.
+        let fen = "g5k5/12/12/6p5/6p5/6N5/12/12/12/12/12/5K6 b - 1";
+        let mut session = open("chushogi", 1).expect("chu shogi");
+        session.reset(Some(fen)).expect("position");
+        let pass = session.pass_move().expect("a pass");
+        assert_eq!(&pass[..2], "6f");
+        assert!(pass.ends_with("6f") && pass.len() == 6, "{pass}");
+        session.play("6f6e6f").expect("igui");
+        assert!(!session.is_pass(0));
+        session.reset(Some(fen)).expect("position");
+        session.play(&pass).expect("the pass");
+        assert!(session.is_pass(0));
+        assert!(!session.is_pass(1));
+        // Chess has no pass.
+        let chess = open("chess", 1).expect("chess");
+        assert_eq!(chess.pass_move(), None);
     }
 }

@@ -671,9 +671,18 @@ impl Player for XBoardEngine {
         if let Some(time) = clocks.xboard_time(mover) {
             self.process.send(&time)?;
         }
-        let pending: Vec<String> = moves[self.synced.min(moves.len())..]
+        let first_pending = self.synced.min(moves.len());
+        let pending: Vec<String> = moves[first_pending..]
             .iter()
-            .map(|m| to_xboard(geometry, m))
+            .enumerate()
+            .map(|(i, m)| {
+                // A pass is XBoard's null move (HaChu refuses it written as two legs).
+                if game.is_pass(first_pending + i) {
+                    XBOARD_NULL_MOVE.to_string()
+                } else {
+                    to_xboard(geometry, m)
+                }
+            })
             .collect();
         if self.forced || pending.len() != 1 {
             if !self.forced {
