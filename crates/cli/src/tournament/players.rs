@@ -786,9 +786,8 @@ impl Player for GnuShogi {
         std::thread::sleep(Duration::from_millis(300));
         while self.process.lines.try_recv().is_ok() {}
         self.synced = 0;
-        // The opening's moves, one by one (the engine answers each; its answers are
-        // overridden by the next opening move only if we take them back, so openings with
-        // moves are refused).
+        // GNU Shogi answers every move it is given with one of its own, so it cannot be
+        // walked through an opening line.
         if !game.moves_played().is_empty() {
             return Err(PlayerError::Start(
                 "GNU Shogi cannot follow opening moves".to_string(),
