@@ -176,6 +176,53 @@ impl Searcher {
     }
 }
 
+/// One protocol's handling of commands, for [`command_loop`].
+pub trait Handler {
+    /// Handles one command; `false` on `quit`.
+    fn command(&mut self, text: &str) -> bool;
+    /// How the protocol reports an input line that was refused unread.
+    fn rejected_line(&self, why: &str) -> String;
+    /// The shared output.
+    fn output(&self) -> &Output;
+    /// The searcher holding the game.
+    fn searcher(&mut self) -> &mut Searcher;
+}
+
+/// Feeds `lines` to `handler` until `quit` or end of input, then stops any search.
+pub fn command_loop(handler: &mut impl Handler, lines: Receiver<Line>) {
+    for line in lines {
+        match line {
+            Line::Rejected(why) => {
+                let report = handler.rejected_line(why);
+                handler.output().line(&report);
+            }
+            Line::Text(text) => {
+                if !handler.command(&text) {
+                    break;
+                }
+            }
+        }
+    }
+    handler.searcher().session(true);
+}
+
+/// The setup of a `position` command (`startpos` or `<fen_word> FEN…`) and its moves.
+pub fn position_words<'w>(
+    words: &'w [&'w str],
+    fen_word: &str,
+) -> Result<(Option<String>, &'w [&'w str]), String> {
+    let moves_at = words.iter().position(|&w| w == "moves");
+    let setup = &words[1.min(words.len())..moves_at.unwrap_or(words.len())];
+    let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
+    match setup {
+        ["startpos"] => Ok((None, moves)),
+        [word, fields @ ..] if *word == fen_word && !fields.is_empty() => {
+            Ok((Some(fields.join(" ")), moves))
+        }
+        _ => Err(format!("position needs startpos or {fen_word} …")),
+    }
+}
+
 /// A score as UCI and USI write it (`cp 35`, `mate 3`, `mate -2`).
 pub fn score_text(score: Score) -> String {
     match (score, score.mate_in_moves()) {

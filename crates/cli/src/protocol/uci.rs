@@ -7,7 +7,10 @@
 //! the GUI its geometry and start position, as Fairy-Stockfish does for variants a GUI may
 //! not know.
 
-use super::{DEFAULT_HASH_MB, Line, MAX_HASH_MB, Output, Searcher, cut, info_line, number};
+use super::{
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
+    number, position_words,
+};
 use chaturanga_engine::{Clock, Limits};
 use chaturanga_session::{GameSession, SessionError, open};
 use chaturanga_variants::{VariantInfo, implemented};
@@ -160,23 +163,30 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         chess960: false,
     };
-    for line in lines {
-        match line {
-            Line::Rejected(why) => uci.out.line(&format!("info string error: {why}")),
-            Line::Text(text) => {
-                if !uci.command(&text) {
-                    break;
-                }
-            }
-        }
+    command_loop(&mut uci, lines);
+}
+
+impl Handler for Uci {
+    fn command(&mut self, text: &str) -> bool {
+        self.handle(text)
     }
-    // End of input or `quit`: stop thinking and leave.
-    uci.searcher.session(true);
+
+    fn rejected_line(&self, why: &str) -> String {
+        format!("info string error: {why}")
+    }
+
+    fn output(&self) -> &Output {
+        &self.out
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
 }
 
 impl Uci {
     /// Handles one command; `false` on `quit`.
-    fn command(&mut self, text: &str) -> bool {
+    fn handle(&mut self, text: &str) -> bool {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(&first) = words.first() else {
             return true;
@@ -305,14 +315,7 @@ impl Uci {
     }
 
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
-        let moves_at = words.iter().position(|&w| w == "moves");
-        let setup = &words[1..moves_at.unwrap_or(words.len())];
-        let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
-        let fen = match setup {
-            ["startpos"] => None,
-            ["fen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
-            _ => return Err("position needs startpos or fen …".to_string()),
-        };
+        let (fen, moves) = position_words(words, "fen")?;
         let chess960 = self.chess960;
         let session = self.searcher.session(true);
         let translate = if chess960 {

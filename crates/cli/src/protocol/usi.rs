@@ -7,7 +7,10 @@
 //! Fairy-Stockfish does).
 
 use super::uci::{as_given, go_limits, option_name_value, set_position, uci_name, variant_id};
-use super::{DEFAULT_HASH_MB, Line, MAX_HASH_MB, Output, Searcher, cut, info_line};
+use super::{
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
+    position_words,
+};
 use chaturanga_session::open;
 use chaturanga_variants::implemented;
 use std::sync::mpsc::Receiver;
@@ -43,17 +46,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         searcher: Searcher::new(session),
         out,
     };
-    for line in lines {
-        match line {
-            Line::Rejected(why) => usi.out.line(&format!("info string error: {why}")),
-            Line::Text(text) => {
-                if !usi.command(&text) {
-                    break;
-                }
-            }
-        }
-    }
-    usi.searcher.session(true);
+    command_loop(&mut usi, lines);
 }
 
 /// USI clock words as the shared `go` parser reads them (sente = the first player).
@@ -67,8 +60,26 @@ fn as_uci_word(word: &str) -> &str {
     }
 }
 
-impl Usi {
+impl Handler for Usi {
     fn command(&mut self, text: &str) -> bool {
+        self.handle(text)
+    }
+
+    fn rejected_line(&self, why: &str) -> String {
+        format!("info string error: {why}")
+    }
+
+    fn output(&self) -> &Output {
+        &self.out
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+}
+
+impl Usi {
+    fn handle(&mut self, text: &str) -> bool {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(&first) = words.first() else {
             return true;
@@ -155,14 +166,7 @@ impl Usi {
     }
 
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
-        let moves_at = words.iter().position(|&w| w == "moves");
-        let setup = &words[1..moves_at.unwrap_or(words.len())];
-        let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
-        let fen = match setup {
-            ["startpos"] => None,
-            ["sfen", fields @ ..] if !fields.is_empty() => Some(fields.join(" ")),
-            _ => return Err("position needs startpos or sfen …".to_string()),
-        };
+        let (fen, moves) = position_words(words, "sfen")?;
         let session = self.searcher.session(true);
         set_position(session.as_mut(), fen.as_deref(), moves, as_given)
     }

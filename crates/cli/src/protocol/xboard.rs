@@ -5,7 +5,7 @@
 //! geometry. Variant names are XBoard's where it has the game (`normal`, `xiangqi`, `chu`,
 //! `5x5+5_shogi`), our ids otherwise.
 
-use super::{DEFAULT_HASH_MB, Line, MAX_HASH_MB, Output, Searcher, cut};
+use super::{DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut};
 use chaturanga_engine::{Clock, Limits, Score};
 use chaturanga_rules::Reason;
 use chaturanga_session::{Finished, GameSession, from_xboard, open, to_xboard};
@@ -76,17 +76,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         time: TimeControl::default(),
         post: false,
     };
-    for line in lines {
-        match line {
-            Line::Rejected(why) => xboard.out.line(&format!("Error ({why}): line")),
-            Line::Text(text) => {
-                if !xboard.command(&text) {
-                    break;
-                }
-            }
-        }
-    }
-    xboard.searcher.session(true);
+    command_loop(&mut xboard, lines);
 }
 
 /// The result line of a finished game (`1-0 {checkmate}`); only two-player results have a
@@ -139,8 +129,26 @@ fn parse_level(words: &[&str]) -> Result<(u32, Duration, Duration), String> {
     ))
 }
 
-impl XBoard {
+impl Handler for XBoard {
     fn command(&mut self, text: &str) -> bool {
+        self.handle(text)
+    }
+
+    fn rejected_line(&self, why: &str) -> String {
+        format!("Error ({why}): line")
+    }
+
+    fn output(&self) -> &Output {
+        &self.out
+    }
+
+    fn searcher(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+}
+
+impl XBoard {
+    fn handle(&mut self, text: &str) -> bool {
         let words: Vec<&str> = text.split_whitespace().collect();
         let Some(&first) = words.first() else {
             return true;
