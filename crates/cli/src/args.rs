@@ -42,9 +42,11 @@ commands:
         [--time-margin MS] [--seed N] [--option name=value]
                                             play two engines against each other (P:
                                             chaturanga[:hash=MB,depth=N,nodes=N], uci:CMD,
-                                            usi:CMD, xboard:CMD or gnushogi:CMD; TC: BASE+INC
-                                            seconds, MOVES/SECONDS or st=SECONDS per move);
-                                            prints W-D-L, Elo ± 95 % and infractions
+                                            usi:CMD, xboard:CMD or gnushogi:CMD, settings
+                                            before the colon: uci,nodes=N:CMD,
+                                            xboard,depth=N,option=NAME=VALUE:CMD; TC:
+                                            BASE+INC seconds, MOVES/SECONDS or st=SECONDS per
+                                            move); prints W-D-L, Elo ± 95 % and infractions
   uci | usi | xboard                        speak an engine protocol on standard input and
                                             output (UCI with UCI_Variant for every ruleset; USI
                                             for the shogi family; XBoard/CECP v2)

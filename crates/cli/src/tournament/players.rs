@@ -84,6 +84,8 @@ pub enum PlayerSpec {
         command: Vec<String>,
         /// Depth cap (XBoard `sd`, GNU Shogi `depth`).
         depth: Option<u32>,
+        /// Node budget per move instead of the clock (UCI and USI `go nodes`).
+        nodes: Option<u64>,
         /// Engine options, `NAME=VALUE`.
         options: Vec<String>,
     },
@@ -106,12 +108,14 @@ impl PlayerSpec {
     /// Reads `chaturanga[:hash=64,depth=8,nodes=100000]` or `uci:CMD`, `usi:CMD`,
     /// `xboard:CMD`, `gnushogi:CMD`. External engines take settings before the colon:
     /// `xboard,depth=4,option=Allow repeats=1:CMD` (a depth cap for XBoard and GNU Shogi
-    /// engines; engine options, repeatable, for UCI, USI and XBoard engines).
+    /// engines; a node budget per move, `nodes=N`, for UCI and USI engines; engine options,
+    /// repeatable, for UCI, USI and XBoard engines).
     pub fn parse(text: &str) -> Result<PlayerSpec, String> {
         let (head, rest) = text.split_once(':').unwrap_or((text, ""));
         let mut settings = head.split(',');
         let kind = settings.next().unwrap_or("");
         let mut depth = None;
+        let mut nodes = None;
         let mut options = Vec::new();
         if !matches!(kind, "chaturanga" | "self") {
             for setting in settings {
@@ -124,12 +128,20 @@ impl PlayerSpec {
                                 .ok_or_else(|| format!("bad depth {d:?}"))?,
                         );
                     }
+                    Some(("nodes", n)) => {
+                        nodes = Some(
+                            n.parse::<u64>()
+                                .ok()
+                                .filter(|&n| n > 0)
+                                .ok_or_else(|| format!("bad node count {n:?}"))?,
+                        );
+                    }
                     Some(("option", option)) if option.contains('=') => {
                         options.push(option.to_string());
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine setting {:?} (depth=N, option=NAME=VALUE)",
+                            "unknown engine setting {:?} (depth=N, nodes=N, option=NAME=VALUE)",
                             setting.chars().take(40).collect::<String>()
                         ));
                     }
@@ -140,6 +152,9 @@ impl PlayerSpec {
             return Err(format!(
                 "{kind}: a depth cap is for xboard and gnushogi engines"
             ));
+        }
+        if nodes.is_some() && !matches!(kind, "uci" | "usi") {
+            return Err(format!("{kind}: a node budget is for uci and usi engines"));
         }
         if !options.is_empty() && kind == "gnushogi" {
             return Err("gnushogi: GNU Shogi has no options".to_string());
@@ -166,6 +181,7 @@ impl PlayerSpec {
             protocol,
             command,
             depth,
+            nodes,
             options,
         })
     }
@@ -193,12 +209,13 @@ impl PlayerSpec {
                 protocol,
                 command,
                 depth,
+                nodes,
                 options,
             } => {
                 let process = EngineProcess::spawn(command)?;
                 match protocol {
                     Protocol::Uci | Protocol::Usi => {
-                        let mut engine = UciEngine::new(process, *protocol)?;
+                        let mut engine = UciEngine::new(process, *protocol, *nodes)?;
                         for option in options {
                             let (name, value) = option.split_once('=').unwrap_or((option, ""));
                             engine
@@ -460,10 +477,16 @@ struct UciEngine {
     process: EngineProcess,
     protocol: Protocol,
     name: String,
+    /// Searches this many nodes per move instead of following the clock.
+    nodes: Option<u64>,
 }
 
 impl UciEngine {
-    fn new(mut process: EngineProcess, protocol: Protocol) -> Result<UciEngine, PlayerError> {
+    fn new(
+        mut process: EngineProcess,
+        protocol: Protocol,
+        nodes: Option<u64>,
+    ) -> Result<UciEngine, PlayerError> {
         let (hello, done) = match protocol {
             Protocol::Usi => ("usi", "usiok"),
             _ => ("uci", "uciok"),
@@ -481,6 +504,7 @@ impl UciEngine {
             process,
             protocol,
             name,
+            nodes,
         })
     }
 
@@ -535,8 +559,11 @@ impl Player for UciEngine {
             position.push_str(&moves.join(" "));
         }
         self.process.send(&position)?;
-        self.process
-            .send(&clocks.go_command(self.protocol == Protocol::Usi))?;
+        let go = match self.nodes {
+            Some(nodes) => format!("go nodes {nodes}"),
+            None => clocks.go_command(self.protocol == Protocol::Usi),
+        };
+        self.process.send(&go)?;
         let deadline = clocks.deadline(game.side_to_move());
         let answer = self.process.wait_for(deadline, |line| {
             let mut words = line.split_whitespace();
@@ -739,6 +766,17 @@ impl Player for XBoardEngine {
 
 /// GNU Shogi 1.4 in its default (xshogi) mode: moves in USI-like text, the engine answers
 /// `N. ... move clock`.
+/// The move in GNU Shogi's answer `N. ... MOVE`. The answer may follow a prompt on the same
+/// line (`depth = 1. ... 7g7f`: GNU Shogi's depth prompt ends without a newline).
+fn gnushogi_move(line: &str) -> Option<&str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.windows(3).find_map(|w| {
+        let number = w[0].strip_suffix('.')?;
+        (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) && w[1] == "...")
+            .then_some(w[2])
+    })
+}
+
 struct GnuShogi {
     process: EngineProcess,
     synced: usize,
@@ -817,15 +855,53 @@ impl Player for GnuShogi {
             if line.contains("resign") || line.contains("mates") {
                 return Some(Err(PlayerError::Resigned));
             }
-            let mut words = line.split_whitespace();
-            let number = words.next()?;
-            if !number.ends_with('.') || words.next() != Some("...") {
-                return None;
-            }
-            words.next().map(|mv| Ok(mv.to_string()))
+            gnushogi_move(line).map(|mv| Ok(mv.to_string()))
         })?;
         let mv = answer?;
         self.synced += 1;
         Ok(mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_settings_are_read_before_the_colon() {
+        match PlayerSpec::parse("uci,nodes=5000:/bin/engine uci").unwrap() {
+            PlayerSpec::External {
+                protocol,
+                command,
+                nodes,
+                depth,
+                ..
+            } => {
+                assert_eq!(protocol, Protocol::Uci);
+                assert_eq!(command, ["/bin/engine", "uci"]);
+                assert_eq!(nodes, Some(5000));
+                assert_eq!(depth, None);
+            }
+            other => panic!("not an external engine: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn gnushogi_moves_are_found_after_a_prompt() {
+        assert_eq!(gnushogi_move("1. ... 7g7f 1000"), Some("7g7f"));
+        assert_eq!(gnushogi_move("depth = 1. ... 7g7f 1000"), Some("7g7f"));
+        assert_eq!(gnushogi_move("12. ... P*5e"), Some("P*5e"));
+        assert_eq!(gnushogi_move("1. 7g7f"), None);
+        assert_eq!(gnushogi_move("Clocks: 1000 1000"), None);
+        assert_eq!(gnushogi_move("x. ... 7g7f"), None);
+    }
+
+    #[test]
+    fn settings_a_protocol_cannot_honour_are_refused() {
+        assert!(PlayerSpec::parse("xboard,nodes=5000:fairymax").is_err());
+        assert!(PlayerSpec::parse("uci,depth=3:stockfish").is_err());
+        assert!(PlayerSpec::parse("usi,nodes=0:engine").is_err());
+        assert!(PlayerSpec::parse("gnushogi,option=a=b:gnushogi").is_err());
+        assert!(PlayerSpec::parse("chaturanga:nodes=x").is_err());
     }
 }
