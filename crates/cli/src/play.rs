@@ -140,6 +140,15 @@ impl Visitor for SearchOnce {
     }
 }
 
+/// Whether a player may be unable to see what another sees (Dark Chess): then a person is
+/// shown only his own view, and neither the engine's moves nor the record are shown while the
+/// game is on. Where what is hidden is hidden from everyone alike (Chex's draw order), every
+/// player has the same view, and the board, the moves and the record are public.
+fn private_views<P: Position>(position: &P) -> bool {
+    let first = position.player_view(0);
+    first.is_some() && (1..position.players()).any(|p| position.player_view(p) != first)
+}
+
 /// Runs `play`: a game in the terminal, reading commands and moves from `input`.
 pub fn play(
     game: GameArgs,
@@ -212,7 +221,8 @@ commands:
   go            the engine moves for the player to move
   undo          take back to your previous turn (the engine's reply too)
   resign        give up the game
-  draw          claim a draw the rules allow now (repetition, move-count rules)
+  draw          claim a draw the rules allow now (repetition, move-count rules); in a
+                live Chex game, where no draw is claimed, the draw of a man from the stack
   moves         the legal moves
   board         the position again
   fen           the position as FEN
@@ -281,15 +291,18 @@ impl<'a> Visitor for PlaySession<'a> {
         loop {
             let status = game.status();
             if show_board {
-                // Hidden information: a person sees only his own view (the player to move,
-                // or the person playing the engine); engine against engine shows everything.
+                // Private views: a person sees only his own view (the player to move, or the
+                // person playing the engine); engine against engine shows everything.
                 let to_move = game.position().side_to_move();
                 let viewer = if seats[to_move] {
                     seats.iter().position(|&engine| !engine)
                 } else {
                     Some(to_move)
                 };
-                match viewer.and_then(|p| game.position().player_view(p)) {
+                let view = viewer
+                    .filter(|_| private_views(game.position()))
+                    .and_then(|p| game.position().player_view(p));
+                match view {
                     Some(view) => writeln!(out, "\n{view}")?,
                     None => writeln!(out, "\n{}", game.position().diagram())?,
                 }
@@ -320,8 +333,12 @@ impl<'a> Visitor for PlaySession<'a> {
                 "quit" | "exit" => break,
                 "help" => writeln!(out, "{PLAY_HELP}")?,
                 "board" => show_board = true,
-                "fen" => match game.position().player_view(to_move) {
-                    // Hidden information: the fog FEN of the player to move.
+                "fen" => match game
+                    .position()
+                    .player_view(to_move)
+                    .filter(|_| private_views(game.position()))
+                {
+                    // Private views: the fog FEN of the player to move.
                     Some(view) => writeln!(out, "{}", view.lines().next().unwrap_or(""))?,
                     None => writeln!(out, "{}", game.position().fen())?,
                 },
@@ -335,7 +352,7 @@ impl<'a> Visitor for PlaySession<'a> {
                     writeln!(out, "{}", labels.join(" "))?;
                 }
                 "pgn" | "save"
-                    if game.position().player_view(to_move).is_some()
+                    if private_views(game.position())
                         && matches!(status, Status::Ongoing { .. }) =>
                 {
                     writeln!(
@@ -375,13 +392,20 @@ impl<'a> Visitor for PlaySession<'a> {
                         writeln!(out, "error: resigning is for two-player games")?;
                     }
                 }
-                "draw" => match &status {
-                    Status::Ongoing { claimable } if !claimable.is_empty() => {
-                        game.claim_draw(claimable[0]);
-                        show_board = true;
+                // Where `draw` is also a move (a live Chex game's draw from the stack), it
+                // is the move unless a draw can be claimed (Chex has no claims).
+                "draw"
+                    if read_move(game.position(), &text).is_err()
+                        || matches!(&status, Status::Ongoing { claimable } if !claimable.is_empty()) =>
+                {
+                    match &status {
+                        Status::Ongoing { claimable } if !claimable.is_empty() => {
+                            game.claim_draw(claimable[0]);
+                            show_board = true;
+                        }
+                        _ => writeln!(out, "error: no draw can be claimed now")?,
                     }
-                    _ => writeln!(out, "error: no draw can be claimed now")?,
-                },
+                }
                 _ if matches!(status, Status::Over(_)) => writeln!(
                     out,
                     "error: the game is over; `undo`, `save FILE`, `pgn` or `quit`"
@@ -424,12 +448,12 @@ fn engine_move<P: Position>(
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
     let root = game.position().clone();
-    // With hidden information the engine's line and move would show what the person may
-    // not see: only its search figures and the fact that it moved are shown.
-    let hidden = root.player_view(root.side_to_move()).is_some();
+    // With private views the engine's line and move would show what the person may not
+    // see: only its search figures and the fact that it moved are shown.
+    let hidden = private_views(&root);
     let mut shown = Ok(());
-    // Under hidden information the engine searches positions drawn from its player's view,
-    // never the true one.
+    // Under hidden information (private or not) the engine searches positions drawn from its
+    // player's view, never the true one.
     let result = engine.search_hidden(
         game,
         limits,

@@ -246,3 +246,103 @@ fn search_with_hidden_information_goes_through_the_view() {
     assert_eq!(lines.len(), 9, "{text}");
     assert!(lines[7].ends_with(" pv e1e8"), "{text}");
 }
+
+/// Two live Chex seeds whose first white and first black tiles are the same, so that the
+/// same opening moves are legal in both, and the placements that open the game.
+fn chex_seeds_with_one_view() -> (u32, u32, Vec<String>) {
+    use chaturanga_rules::{Game, Position};
+    use chaturanga_variants::chex::ChexPosition;
+    let tops = |seed: u32| {
+        let p = ChexPosition::live(u64::from(seed));
+        let top = |player| p.undrawn(player).unwrap().chars().next().unwrap();
+        (top(0), top(1))
+    };
+    let first = 1;
+    let second = (2..)
+        .find(|&s| tops(s) == tops(first))
+        .expect("two seeds agree");
+    let order = |seed: u32, player| ChexPosition::live(u64::from(seed)).undrawn(player);
+    assert!(order(first, 0) != order(second, 0) || order(first, 1) != order(second, 1));
+    let mut game = Game::new(ChexPosition::live(u64::from(first)));
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        for text in ["draw".to_string(), String::new()] {
+            let text = if text.is_empty() {
+                let legal = game.legal_moves();
+                game.position().move_text(legal[legal.len() / 2])
+            } else {
+                text
+            };
+            game.play_text(&text).unwrap();
+            moves.push(text);
+        }
+    }
+    (first, second, moves)
+}
+
+#[test]
+fn search_of_a_live_chex_game_reads_the_view_not_the_draw_order() {
+    // Two seeds dealt the same first men and then different orders: the same view, so
+    // the same samples, votes, move and node count.
+    let (a, b, moves) = chex_seeds_with_one_view();
+    let search = |seed: u32| {
+        let option = format!("draw-seed={seed}");
+        let mut args = vec!["search", "chex", "--option", &option, "--nodes", "4000"];
+        args.push("--moves");
+        args.extend(moves.iter().map(String::as_str));
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        // One line per sample (8 by default), each with the voted move alone.
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 9, "{text}");
+        let last = lines[7];
+        let field = |name: &str| {
+            let words: Vec<&str> = last.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == name).unwrap();
+            words[i + 1].to_string()
+        };
+        assert_eq!(
+            last.split(" pv ").nth(1).map(|pv| pv.split(' ').count()),
+            Some(1)
+        );
+        (
+            field("score"),
+            field("cp"),
+            field("nodes"),
+            lines[8].to_string(),
+        )
+    };
+    assert_eq!(search(a), search(b));
+}
+
+#[test]
+fn play_of_a_live_chex_game_shows_the_public_board_and_moves() {
+    // The drawn man is face up and the draw order hidden from both: the board, the engine's
+    // moves and the record are public.
+    let (seed, _, moves) = chex_seeds_with_one_view();
+    let option = format!("draw-seed={seed}");
+    let script = format!("{}\n{}\npgn\nquit\n", moves[0], moves[1]);
+    let text = play(
+        &[
+            "chex",
+            "--option",
+            &option,
+            "--engine-plays",
+            "black",
+            "--nodes",
+            "2000",
+        ],
+        script.as_bytes(),
+    );
+    assert!(text.contains("drawn, to be placed: "), "{text}");
+    assert!(text.contains("black plays draw"), "{text}");
+    assert!(text.contains("white's stack: "), "{text}");
+    assert!(!text.contains("illegal"), "{text}");
+    // The record is not withheld (its moves are all public).
+    assert!(!text.contains("hidden moves"), "{text}");
+}

@@ -19,10 +19,21 @@
 //! A position read from a FEN knows only which men each stack holds (the FEN carries the
 //! unordered multiset), so its placements include the draw: `N@b2` for every distinct letter
 //! still in the mover's stack (the rules file, "Moves and perft from a FEN"). A live game
-//! starts from [`ChexPosition::live`] with a seed: each stack is shuffled by SplitMix64 from
-//! that seed (reproducible, recorded by the seed), a placement turn is a `draw` move that
-//! reveals the top tile (the same player stays to move) followed by a placement of that man
-//! only, and a king that cannot be placed on an unattacked cell ends the game in a draw.
+//! starts from [`ChexPosition::live`] with a seed (or the rule option `draw-seed`, which the
+//! front ends pass on): each stack is shuffled by SplitMix64 from that seed (reproducible,
+//! recorded by the seed), a placement turn is a `draw` move that reveals the top tile (the
+//! same player stays to move) followed by a placement of that man only, and a king that cannot
+//! be placed on an unattacked cell ends the game in a draw.
+//!
+//! # What a player knows of a live game
+//!
+//! The draw order is hidden from both players (the rules file: "the order is hidden from both
+//! players"), their own stacks included; everything else is public: the board, each stack's
+//! contents (each side starts with the same sixteen men, so what is left follows from what
+//! was placed) and a drawn man, which is face up until it is placed. So the view
+//! ([`Position::player_view`]) is the same text for both players: the FEN and the drawn man.
+//! [`Position::determinize`] builds a live position from it whose undrawn tiles are in a
+//! random order, so the engine searches guesses of the order, never the true one.
 //!
 //! # Decisions where the rules file leaves a choice
 //!
@@ -35,13 +46,17 @@
 //! - Fifty-move rule: 100 plies without a capture, a pawn move or a placement (the file); the
 //!   draw move of a live game does not count as a ply.
 //! - The draw move is written `draw`.
+//! - A drawn man waiting to be placed is part of the hash (the position after the draw differs
+//!   from the one before it, whose FEN is the same).
+//! - `draw-seed=N` read with a FEN shuffles the men its stacks hold; `draw-seed=0`, the
+//!   default, keeps the FEN's rule that a placement names its man.
 
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
-    DrawRules, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions,
-    Ruleset,
+    DrawRules, MoveValue, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
+    RuleOptions, Ruleset, ViewError,
 };
 
 /// Kinds, in the FEN's stack order.
@@ -86,6 +101,15 @@ const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// The start position: an empty board, full stacks, White to move.
 pub const START_FEN: &str = "- [KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - 0 1";
+
+/// The rule options: the seed of a live game's draws.
+const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "draw-seed",
+    values: OptionValues::Number(0, u32::MAX),
+    default: "0",
+    help: "a live game: each stack shuffled from this seed, a placement turn is `draw` and \
+           the revealed man's placement (0: no draw order, a placement names its man)",
+}];
 
 /// What a Chex move does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -184,6 +208,10 @@ fn turn_key(player: Player) -> u64 {
     mix(2 << 60 | player as u64)
 }
 
+fn drawn_key(kind: u8) -> u64 {
+    mix(3 << 60 | kind as u64)
+}
+
 impl ChexPosition {
     /// The men on the board: absolute cell and piece (kind `0..6` = K Q R B N P).
     pub fn men(&self) -> &[((i32, i32), Piece)] {
@@ -195,9 +223,31 @@ impl ChexPosition {
         self.stacks[player as usize]
     }
 
-    /// The seed of a live game's draws.
+    /// The seed of a live game's draws; `None` without a draw order and for a position
+    /// drawn from a view (whose order came from the sampler's generator).
     pub fn draw_seed(&self) -> Option<u64> {
         self.seed
+    }
+
+    /// The men a live game's `player` has still to draw, top first (`None` without a draw
+    /// order): the arbiter's knowledge, which no player may see.
+    pub fn undrawn(&self, player: Player) -> Option<String> {
+        let order = self.order?;
+        let p = usize::from(player);
+        let drawn_count = usize::from(*self.drawn_count.get(p)?);
+        // The stack counts a drawn man until he is placed.
+        let pending = usize::from(self.drawn.is_some() && self.turn == player);
+        let left = self.stacks[p]
+            .iter()
+            .map(|&n| usize::from(n))
+            .sum::<usize>()
+            - pending;
+        Some(
+            order[p][drawn_count..drawn_count + left]
+                .iter()
+                .map(|&k| LETTERS[k as usize])
+                .collect(),
+        )
     }
 
     /// The tile a live game's draw has revealed and that must be placed now.
@@ -238,23 +288,101 @@ impl ChexPosition {
     /// A live game from the empty board: each stack shuffled by a generator seeded with
     /// `seed` (the same seed gives the same draws).
     pub fn live(seed: u64) -> Self {
-        let mut position = Self::from_fen(START_FEN).expect("the start FEN is valid");
-        let mut rng = SplitMix64::new(seed);
+        Self::from_fen(START_FEN)
+            .expect("the start FEN is valid")
+            .with_draw_order(seed)
+    }
+
+    /// This position as a live game: the men left in each stack (less a drawn man waiting to
+    /// be placed, who stays on top) shuffled by a generator seeded with `seed`. From the start
+    /// position this is [`ChexPosition::live`].
+    pub fn with_draw_order(mut self, seed: u64) -> Self {
+        self.shuffle_undrawn(&mut SplitMix64::new(seed));
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Deals every player's undrawn tiles in a random order (the drawn man, if any, stays the
+    /// one drawn).
+    fn shuffle_undrawn(&mut self, rng: &mut SplitMix64) {
         let mut order = [[0u8; 16]; 2];
-        for stack in order.iter_mut() {
-            let mut tiles: Vec<u8> = (0..6u8)
-                .flat_map(|k| std::iter::repeat_n(k, FULL[k as usize] as usize))
-                .collect();
-            // Fisher-Yates.
-            for i in (1..tiles.len()).rev() {
-                let j = rng.below(i as u64 + 1) as usize;
-                tiles.swap(i, j);
+        let mut drawn_count = [0u8; 2];
+        for (player, tiles) in order.iter_mut().enumerate() {
+            let mut left = self.stacks[player];
+            let mut n = 0;
+            if let Some(kind) = self.drawn.filter(|_| self.turn as usize == player) {
+                // The stack still counts the drawn man until he is placed.
+                tiles[0] = kind;
+                left[kind as usize] -= 1;
+                drawn_count[player] = 1;
+                n = 1;
             }
-            stack.copy_from_slice(&tiles);
+            let first = n;
+            for kind in 0..6u8 {
+                for _ in 0..left[kind as usize] {
+                    tiles[n] = kind;
+                    n += 1;
+                }
+            }
+            // Fisher-Yates.
+            let undrawn = &mut tiles[first..n];
+            for i in (1..undrawn.len()).rev() {
+                let j = rng.below(i as u64 + 1) as usize;
+                undrawn.swap(i, j);
+            }
         }
-        position.order = Some(order);
-        position.seed = Some(seed);
-        position
+        self.order = Some(order);
+        self.drawn_count = drawn_count;
+        self.seed = None;
+    }
+
+    /// Sets the man drawn and waiting to be placed, keeping the hash.
+    fn set_drawn(&mut self, kind: Option<u8>) {
+        if let Some(old) = self.drawn {
+            self.hash ^= drawn_key(old);
+        }
+        if let Some(new) = kind {
+            self.hash ^= drawn_key(new);
+        }
+        self.drawn = kind;
+    }
+
+    /// A live position from a view's text (see [`Position::player_view`]): the FEN line and
+    /// the `drawn` line, the undrawn tiles in an order from `rng`.
+    fn from_view(view: &str, rng: &mut SplitMix64) -> Result<Self, ViewError> {
+        let mut lines = view.lines();
+        let fen = lines
+            .next()
+            .ok_or_else(|| ViewError::Malformed("empty".to_string()))?;
+        let mut position = Self::from_fen(fen).map_err(|e| ViewError::Malformed(e.to_string()))?;
+        let drawn = lines
+            .next()
+            .and_then(|line| line.strip_prefix("drawn "))
+            .ok_or_else(|| ViewError::Malformed("no `drawn` line".to_string()))?;
+        if let Some(extra) = lines.next() {
+            return Err(ViewError::Malformed(excerpt(extra)));
+        }
+        let drawn = match drawn {
+            "-" => None,
+            letter => Some(
+                LETTERS
+                    .iter()
+                    .position(|&l| letter.len() == 1 && letter.starts_with(l))
+                    .ok_or_else(|| ViewError::Malformed(format!("drawn {}", excerpt(letter))))?
+                    as u8,
+            ),
+        };
+        if let Some(kind) = drawn {
+            if position.stacks[position.turn as usize][kind as usize] == 0 {
+                return Err(ViewError::NoFit(format!(
+                    "the drawn {} is not in the stack",
+                    LETTERS[kind as usize]
+                )));
+            }
+            position.set_drawn(Some(kind));
+        }
+        position.shuffle_undrawn(rng);
+        Ok(position)
     }
 
     fn king_gone(&self, player: Player) -> bool {
@@ -705,7 +833,7 @@ impl Position for ChexPosition {
                 let order = self.order.expect("draws only in live games");
                 let kind = order[us as usize][self.drawn_count[us as usize] as usize];
                 self.drawn_count[us as usize] += 1;
-                self.drawn = Some(kind);
+                self.set_drawn(Some(kind));
                 // The same player places the revealed man.
                 return;
             }
@@ -713,7 +841,7 @@ impl Position for ChexPosition {
                 let left = self.stacks[us as usize][kind as usize] - 1;
                 self.set_stack(us, kind, left);
                 self.add(mv.to, Piece::new(us, kind));
-                self.drawn = None;
+                self.set_drawn(None);
                 true
             }
             ChexAction::Board => {
@@ -845,6 +973,21 @@ impl Position for ChexPosition {
         self.drawn.is_none()
     }
 
+    /// In a live game: the FEN, then `drawn <letter>` (the man drawn and waiting to be placed)
+    /// or `drawn -`; the same for both players, since the draw order is hidden from both and
+    /// the rest is public. `None` without a draw order, where nothing is hidden.
+    fn player_view(&self, player: usize) -> Option<String> {
+        if player >= 2 || self.order.is_none() {
+            return None;
+        }
+        let drawn = self.drawn.map_or('-', |k| LETTERS[k as usize]);
+        Some(format!("{}\ndrawn {drawn}", self.fen()))
+    }
+
+    fn determinize(view: &str, rng: &mut SplitMix64) -> Result<Self, ViewError> {
+        Self::from_view(view, rng)
+    }
+
     fn move_number(&self) -> u32 {
         self.fullmove
     }
@@ -928,14 +1071,18 @@ impl Ruleset for ChexPosition {
     const ID: &'static str = "chex";
 
     fn option_specs() -> &'static [OptionSpec] {
-        &[]
+        OPTIONS
     }
 
-    fn start_position(_options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(START_FEN)
+    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
+        Self::from_fen_with(options, START_FEN)
     }
 
-    fn from_fen_with(_options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
-        Self::from_fen(fen)
+    fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
+        let position = Self::from_fen(fen)?;
+        Ok(match options.number("draw-seed") {
+            Some(seed) if seed > 0 => position.with_draw_order(u64::from(seed)),
+            _ => position,
+        })
     }
 }

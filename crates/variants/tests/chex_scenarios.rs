@@ -284,3 +284,158 @@ fn fen_reading() {
     }
     assert!(ChexPosition::from_fen_with(&o, &"1/".repeat(2000)).is_err());
 }
+
+/// The men `player` has still to draw, sorted (the order forgotten).
+fn undrawn_men(position: &ChexPosition, player: u8) -> Vec<char> {
+    let mut men: Vec<char> = position
+        .undrawn(player)
+        .expect("a live game")
+        .chars()
+        .collect();
+    men.sort_unstable();
+    men
+}
+
+#[test]
+fn a_live_view_is_public_and_hides_only_the_order() {
+    // Without a draw order nothing is hidden.
+    assert_eq!(position(START_FEN).player_view(0), None);
+    let mut game = Game::new(ChexPosition::live(5));
+    let view = game
+        .position()
+        .player_view(0)
+        .expect("a live game has a view");
+    assert_eq!(view, format!("{START_FEN}\ndrawn -"));
+    game.play_text("draw").unwrap();
+    let drawn = game.position().drawn().unwrap();
+    // The drawn man is face up: both players see him; the FEN alone does not show him.
+    let view = game.position().player_view(0).unwrap();
+    assert_eq!(view, format!("{START_FEN}\ndrawn {drawn}"));
+    assert_eq!(game.position().player_view(1), Some(view));
+    assert_eq!(game.position().player_view(2), None);
+}
+
+#[test]
+fn positions_drawn_from_a_view_keep_everything_but_the_order() {
+    use chaturanga_rules::zobrist::SplitMix64;
+    let mut rng = SplitMix64::new(3);
+    let mut compared = 0;
+    let mut reordered = 0;
+    for seed in 1..25u64 {
+        let mut game = Game::new(ChexPosition::live(seed));
+        // A random game of a few turns, stopping sometimes after a draw.
+        for _ in 0..(seed % 13) * 2 + 1 {
+            let list = game.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            game.play(list[rng.below(list.len() as u64) as usize])
+                .unwrap();
+        }
+        let truth = game.position();
+        let view = truth.player_view(truth.side_to_move()).unwrap();
+        for draw in 0..4u64 {
+            let sample = ChexPosition::determinize(&view, &mut SplitMix64::new(draw))
+                .unwrap_or_else(|e| panic!("{e}: {view}"));
+            assert_eq!(
+                sample.player_view(truth.side_to_move()).as_ref(),
+                Some(&view)
+            );
+            assert_eq!(sample.fen(), truth.fen());
+            assert_eq!(sample.drawn(), truth.drawn());
+            assert_eq!(sample.hash(), truth.hash());
+            assert_eq!(legal_texts(&sample), legal_texts(truth));
+            for player in 0..2 {
+                if sample.undrawn(player) != truth.undrawn(player) {
+                    reordered += 1;
+                }
+                assert_eq!(
+                    undrawn_men(&sample, player),
+                    undrawn_men(truth, player),
+                    "the same men are left, {view}"
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 96);
+    assert!(reordered > 100, "only {reordered} orders differ");
+}
+
+#[test]
+fn bad_views_are_errors() {
+    use chaturanga_rules::ViewError;
+    use chaturanga_rules::zobrist::SplitMix64;
+    let start = format!("{START_FEN}\ndrawn -");
+    assert!(ChexPosition::determinize(&start, &mut SplitMix64::new(1)).is_ok());
+    for bad in [
+        String::new(),
+        START_FEN.to_string(),
+        format!("{START_FEN}\ndrawn"),
+        format!("{START_FEN}\ndrawn X"),
+        format!("{START_FEN}\ndrawn KQ"),
+        format!("{START_FEN}\ndrawn k"),
+        format!("{START_FEN}\ndrawn -\nmore"),
+        "3/1X1/3 [K] w 0,0 0 1\ndrawn -".to_string(),
+        format!("{}\ndrawn -", "1/".repeat(3000)),
+    ] {
+        assert!(
+            matches!(
+                ChexPosition::determinize(&bad, &mut SplitMix64::new(1)),
+                Err(ViewError::Malformed(_))
+            ),
+            "{bad:?}"
+        );
+    }
+    // A drawn man the stack does not hold fits no position.
+    let no_queen = "3/1Q1/3 [KRRBBNNPPPPPPPPkqrrbbnnpppppppp] w -1,-1 0 2\ndrawn Q";
+    assert!(matches!(
+        ChexPosition::determinize(no_queen, &mut SplitMix64::new(1)),
+        Err(ViewError::NoFit(_))
+    ));
+}
+
+#[test]
+fn the_draw_seed_option_starts_a_live_game() {
+    let seeded = options::<ChexPosition>(&["draw-seed=7"]);
+    let mut a = Game::new(ChexPosition::start_position(&seeded).unwrap());
+    let mut b = Game::new(ChexPosition::live(7));
+    assert_eq!(a.position().draw_seed(), Some(7));
+    for _ in 0..4 {
+        for g in [&mut a, &mut b] {
+            g.play_text("draw").unwrap();
+            let first = legal_texts(g.position())[0].clone();
+            g.play_text(&first).unwrap();
+        }
+        assert_eq!(a.position().fen(), b.position().fen());
+    }
+    // From a FEN the men its stacks hold are shuffled.
+    let fen = "4/1Kk1/4 [QRRBBNNPPPPPPPPqrrbbnnpppppppp] w -1,-1 0 5";
+    let live = ChexPosition::from_fen_with(&seeded, fen).unwrap();
+    assert!(legal_texts(&live).contains(&"draw".to_string()));
+    assert!(!legal_texts(&live).iter().any(|m| m.contains('@')));
+    let mut white: Vec<char> = "QRRBBNNPPPPPPPP".chars().collect();
+    white.sort_unstable();
+    assert_eq!(undrawn_men(&live, 0), white);
+    assert_eq!(live.undrawn(1).unwrap().len(), 15);
+    // The default keeps the FEN's rule: a placement names its man.
+    let plain = ChexPosition::start_position(&options::<ChexPosition>(&[])).unwrap();
+    assert_eq!(plain.draw_seed(), None);
+    assert_eq!(legal_texts(&plain).len(), 6);
+    assert!(ChexPosition::option_specs()[0].values.accepts("4294967295"));
+}
+
+#[test]
+fn a_drawn_man_is_part_of_the_hash() {
+    let mut game = Game::new(ChexPosition::live(11));
+    let before = game.position().hash();
+    game.play_text("draw").unwrap();
+    assert_ne!(game.position().hash(), before);
+    let first = legal_texts(game.position())[0].clone();
+    game.play_text(&first).unwrap();
+    // After the placement the hash is the one of the same position read from its FEN.
+    assert_eq!(
+        game.position().hash(),
+        position(&game.position().fen()).hash()
+    );
+}
