@@ -86,6 +86,49 @@ pub fn large_pieces(
         .collect()
 }
 
+/// H. G. Muller's chu shogi piece values (the ones his engine HaChu plays with), a pawn being
+/// 40 and a lion 1000: by far the most careful estimates published for chu. A promoted piece
+/// is valued as the piece it becomes; the royal pieces are valued by the engine.
+pub const CHU_VALUES: &[(&str, i32)] = &[
+    ("E", 201),
+    ("G", 151),
+    ("S", 100),
+    ("C", 100),
+    ("F", 150),
+    ("T", 152),
+    ("I", 50),
+    ("P", 40),
+    ("L", 150),
+    ("A", 150),
+    ("O", 154),
+    ("X", 153),
+    ("M", 200),
+    ("V", 200),
+    ("B", 250),
+    ("R", 300),
+    ("H", 350),
+    ("D", 400),
+    ("N", 1000),
+    ("Q", 600),
+    ("+P", 151),
+    ("+I", 201),
+    ("+G", 300),
+    ("+S", 200),
+    ("+C", 200),
+    ("+F", 250),
+    ("+T", 300),
+    ("+L", 350),
+    ("+A", 250),
+    ("+O", 1000),
+    ("+X", 600),
+    ("+M", 400),
+    ("+V", 400),
+    ("+B", 350),
+    ("+R", 400),
+    ("+H", 500),
+    ("+D", 550),
+];
+
 impl LargeShogi for ChuShogi {
     const ID: &'static str = "chushogi";
     const SIZE: i32 = 12;
@@ -113,5 +156,9 @@ impl LargeShogi for ChuShogi {
 
     fn pieces() -> Result<Vec<PieceType>, SpecError> {
         large_pieces(&PIECES, &["K", "+E"], &[])
+    }
+
+    fn values() -> &'static [(&'static str, i32)] {
+        CHU_VALUES
     }
 }

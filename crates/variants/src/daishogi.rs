@@ -71,6 +71,65 @@ const PIECES: [(&str, &str, &str, Option<&str>); 55] = [
     ("+D", "soaring eagle", "RbBfFfA", None),
 ];
 
+/// H. G. Muller's values for the dai shogi pieces (those of chu as in
+/// [`crate::chushogi::CHU_VALUES`], and his estimates for the dai-only pieces), a pawn being
+/// 40; a promoted piece is valued as the piece it becomes.
+const DAI_VALUES: &[(&str, i32)] = &[
+    ("E", 201),
+    ("G", 151),
+    ("S", 100),
+    ("C", 100),
+    ("I", 80),
+    ("U", 50),
+    ("N", 60),
+    ("A'", 60),
+    ("C'", 70),
+    ("W", 80),
+    ("X'", 200),
+    ("F'", 150),
+    ("F", 150),
+    ("T", 152),
+    ("P'", 50),
+    ("P", 40),
+    ("L", 150),
+    ("A", 150),
+    ("O", 154),
+    ("X", 153),
+    ("M", 200),
+    ("V", 200),
+    ("B", 250),
+    ("R", 300),
+    ("H", 350),
+    ("D", 400),
+    ("L!", 1000),
+    ("Q", 600),
+    ("+G", 300),
+    ("+S", 200),
+    ("+C", 200),
+    ("+I", 151),
+    ("+U", 151),
+    ("+N", 151),
+    ("+A'", 151),
+    ("+C'", 151),
+    ("+W", 151),
+    ("+X'", 151),
+    ("+F'", 151),
+    ("+F", 250),
+    ("+T", 300),
+    ("+P'", 201),
+    ("+P", 151),
+    ("+L", 350),
+    ("+A", 250),
+    ("+O", 1000),
+    ("+X", 600),
+    ("+M", 400),
+    ("+V", 400),
+    ("+B", 350),
+    ("+R", 400),
+    ("+H", 500),
+    ("+D", 550),
+];
+
 impl LargeShogi for DaiShogi {
     const ID: &'static str = "daishogi";
     const SIZE: i32 = 15;
@@ -89,6 +148,10 @@ impl LargeShogi for DaiShogi {
     fn option_specs() -> &'static [OptionSpec] {
         const SPECS: [OptionSpec; 3] = [ls::lion_trading("off"), ls::BARE_KING, ls::REPETITION];
         &SPECS
+    }
+
+    fn values() -> &'static [(&'static str, i32)] {
+        DAI_VALUES
     }
 
     fn pieces() -> Result<Vec<PieceType>, SpecError> {

@@ -51,6 +51,11 @@ pub trait LargeShogi: 'static + Copy + Default + Send + Sync + Debug {
     /// Piece types; promotions are given with `promotes_in_zone("zone", ..)` and compulsory
     /// ones with `must_promote_in`.
     fn pieces() -> Result<Vec<PieceType>, SpecError>;
+    /// Material values from the literature, by symbol, in centipawns; pieces not listed are
+    /// valued by their mobility.
+    fn values() -> &'static [(&'static str, i32)] {
+        &[]
+    }
 }
 
 /// Symbols of the pieces with special roles.
@@ -137,6 +142,7 @@ fn data<const W: usize, R: LargeShogi>(
                 ply_cap: None,
             })
             .notation(chaturanga_rules::standard::Notation::Shogi)
+            .values(R::values())
             .start(R::START);
         for p in R::pieces()? {
             builder = builder.piece(p);
