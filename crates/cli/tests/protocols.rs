@@ -402,3 +402,127 @@ fn xboard_follows_chu_shogi_lion_moves_in_two_legs() {
     assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
     e.quit();
 }
+
+/// The `setup` and `piece` lines among `lines`.
+fn descriptions(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("setup ") || l.starts_with("piece "))
+        .collect()
+}
+
+#[test]
+fn xboard_describes_the_rulesets_it_does_not_play_itself() {
+    let mut e = Engine::start("xboard");
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    // Chess (`new`) and XBoard's own xiangqi and shogi: nothing to describe.
+    e.send("new");
+    e.send("variant xiangqi");
+    e.send("new");
+    e.send("variant shogi");
+    e.send("new");
+    e.send("ping 1");
+    let lines = e.until(|l| l == "pong 1");
+    assert!(descriptions(&lines).is_empty(), "{lines:?}");
+    // Capablanca: XBoard's own array differs from our start, so the board, the letters of
+    // the pieces and the moves XBoard does not know (castling three cells) are sent.
+    e.send("new");
+    e.send("variant capablanca");
+    e.send("ping 2");
+    let lines = e.until(|l| l == "pong 2");
+    let sent = descriptions(&lines);
+    assert_eq!(
+        sent.first().copied(),
+        Some(
+            "setup (PNBRQ..ACKpnbrq..ack) 10x8+0_fairy \
+             rnbcqkabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBCQKABNR w KQkq - 0 1"
+        ),
+        "{lines:?}"
+    );
+    let mut pieces: Vec<&str> = sent[1..].to_vec();
+    pieces.sort_unstable();
+    assert_eq!(
+        pieces,
+        [
+            "piece A& BN",
+            "piece C& RN",
+            "piece K& KO3",
+            "piece P& fmWfceFifmnD"
+        ]
+    );
+    assert!(!lines.iter().any(|l| l.starts_with('#')), "{lines:?}");
+    // The game goes on in Capablanca chess: the archbishop's knight move is answered.
+    e.send("sd 2");
+    e.send("usermove g1h3");
+    let reply = e.line_starting("move ");
+    let mv = reply.trim_start_matches("move ");
+    assert!(
+        referee("capablanca", None, &["g1h3"])
+            .legal_moves()
+            .contains(&mv.to_string()),
+        "{mv}"
+    );
+    // Tori shogi: holdings for six kinds, promoted pieces paired with their base, a
+    // shogi-style start with empty holdings and the first player (XBoard's white) to move,
+    // and the rules XBoard's shogi cannot be told as comments.
+    e.send("new");
+    e.send("variant torishogi");
+    e.send("ping 3");
+    let lines = e.until(|l| l == "pong 3");
+    let sent = descriptions(&lines);
+    let setup = sent.first().expect("a setup line");
+    assert!(
+        setup.starts_with("setup (") && setup.contains(") 7x7+6_shogi "),
+        "{setup}"
+    );
+    assert!(
+        setup.ends_with(" rpckcpl/3f3/sssssss/2s1S2/SSSSSSS/3F3/LPCKCPR[-] w - - 0 1"),
+        "{setup}"
+    );
+    for needed in ["piece +S& fAbD", "piece +F& KfBbRbB2", "piece P& fDbF"] {
+        assert!(sent.contains(&needed), "{needed}: {sent:?}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("# S (swallow): must promote")),
+        "{lines:?}"
+    );
+    // Every letter named by a piece line is in the setup's table.
+    let table = &setup["setup (".len()..setup.find(')').expect("table")];
+    for line in &sent[1..] {
+        let name = line.split_whitespace().nth(1).expect("a name");
+        let letter = name.trim_start_matches('+').trim_end_matches('&');
+        assert!(table.contains(letter), "{line} not in {table}");
+    }
+    // Boards XBoard cannot draw or pieces that are not data: no setup.
+    for variant in [
+        "hexchess",
+        "threeplayer",
+        "gess",
+        "congo",
+        "avalanche",
+        "darkchess",
+    ] {
+        e.send("new");
+        e.send(&format!("variant {variant}"));
+    }
+    e.send("ping 4");
+    let lines = e.until(|l| l == "pong 4");
+    assert!(descriptions(&lines).is_empty(), "{lines:?}");
+    // `new` is standard chess again.
+    e.send("new");
+    e.send("usermove e2e4");
+    let reply = e.line_starting("move ");
+    let mv = reply.trim_start_matches("move ").to_string();
+    assert!(
+        referee("chess", None, &["e2e4"])
+            .legal_moves()
+            .contains(&mv),
+        "{mv}"
+    );
+    e.quit();
+}

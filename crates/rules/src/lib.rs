@@ -24,7 +24,7 @@ pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{
-    DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, ViewError,
+    BoardPieces, DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, ViewError,
     legal_turn_texts, legal_turns, perft, perft_divide, perft_turns, perft_turns_divide,
 };
 pub use standard::{FenError, SetupError, SetupProblem};

@@ -46,6 +46,22 @@ impl DrawRules {
     }
 }
 
+/// A plain-board ruleset's pieces and the moves that are not theirs alone, as data
+/// ([`Position::board_pieces`]).
+#[derive(Clone, Debug)]
+pub struct BoardPieces {
+    /// Piece types, indexed by kind.
+    pub pieces: &'static [crate::piece::PieceType],
+    /// The castlings: king from, king to, rook from, rook to.
+    pub castlings: Vec<[chaturanga_geometry::Cell; 4]>,
+    /// Captured men go to the captor's hand and may be dropped (the shogi family).
+    pub drops: bool,
+    /// A capture must be made when one is possible (Losing chess).
+    pub compulsory_capture: bool,
+    /// The men on the board of the position asked.
+    pub men: Vec<(chaturanga_geometry::Cell, crate::piece::Piece)>,
+}
+
 /// Why a move text was not played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -187,9 +203,17 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn actions(&self) -> Vec<&'static str> {
         Vec::new()
     }
-    /// The result of taking `action` now; an error if it is not available.
+    /// The result of taking `action` now; an error if it is not available. For an action
+    /// that needs another player's consent ([`Position::action_consent`]), the result once
+    /// he has given it.
     fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
         Err(MoveError::Illegal(excerpt(action)))
+    }
+    /// The player whose consent `action` needs before it takes effect (three-player chess: a
+    /// resignation in favour of one opponent needs the other's confirmation; refused, it has
+    /// no effect). `None`, the default, where the player to move decides alone.
+    fn action_consent(&self, _action: &str) -> Option<usize> {
+        None
     }
     /// The move number as FEN counts it (starts at 1, grows after the last player's move).
     fn move_number(&self) -> u32 {
@@ -204,6 +228,14 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// other protocols' coordinates (XBoard's `a0`-based files and ranks); `None` where the
     /// position is not one plain board.
     fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
+        None
+    }
+    /// The ruleset's pieces as data, where they and the castlings say everything about how
+    /// men move on [`Position::board_geometry`] (the standard position). Front ends describe
+    /// them to other programs (XBoard's `setup` and `piece` commands); `None` where some
+    /// movement is code rather than data (lions' double moves, towers, linked boards) or the
+    /// position is not one plain board.
+    fn board_pieces(&self) -> Option<BoardPieces> {
         None
     }
     /// Names of the ruleset's own move notations besides coordinate notation (`wxf`).

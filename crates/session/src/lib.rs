@@ -14,8 +14,8 @@ use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_geometry::Geometry;
 use chaturanga_notation::{pgn, san};
 use chaturanga_rules::{
-    Game, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset, Status,
-    perft_divide,
+    BoardPieces, Game, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset,
+    Status, perft_divide,
 };
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::fmt;
@@ -174,6 +174,10 @@ pub trait GameSession: Send {
     fn diagram(&self) -> String;
     /// The board's geometry where the position is one plain board.
     fn geometry(&self) -> Option<&'static Geometry>;
+    /// The pieces and castlings as data where they say everything about how men move on
+    /// [`GameSession::geometry`] (see [`Position::board_pieces`]), with the men of the
+    /// position the game started from.
+    fn board_pieces(&self) -> Option<BoardPieces>;
     /// The game as PGN with extra tags.
     fn pgn(&self, tags: &[(String, String)]) -> Result<String, SessionError>;
 }
@@ -506,6 +510,10 @@ impl<P: Ruleset> GameSession for Session<P> {
 
     fn geometry(&self) -> Option<&'static Geometry> {
         self.game.position().board_geometry()
+    }
+
+    fn board_pieces(&self) -> Option<BoardPieces> {
+        self.game.start().board_pieces()
     }
 
     fn pgn(&self, extra: &[(String, String)]) -> Result<String, SessionError> {

@@ -8,6 +8,7 @@
 pub mod uci;
 pub mod usi;
 pub mod xboard;
+pub mod xboard_setup;
 
 use chaturanga_engine::{Limits, Score};
 use chaturanga_session::{Decision, GameSession, Thinking};

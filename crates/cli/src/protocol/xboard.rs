@@ -3,8 +3,10 @@
 //! Moves travel in XBoard's coordinates (files `a`… and ranks from `1`, or from `0` on
 //! ten-rank boards; drops `P@e4`), translated to and from ours through the board's
 //! geometry. Variant names are XBoard's where it has the game (`normal`, `xiangqi`, `chu`,
-//! `5x5+5_shogi`), our ids otherwise.
+//! `5x5+5_shogi`), our ids otherwise; after `variant` a ruleset XBoard does not play itself
+//! is described to it with `setup` and `piece` ([`super::xboard_setup`]).
 
+use super::xboard_setup::describe;
 use super::{DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut};
 use chaturanga_engine::{Clock, Limits, Score};
 use chaturanga_rules::Reason;
@@ -58,6 +60,8 @@ struct XBoard {
     engine_side: Option<usize>,
     time: TimeControl,
     post: bool,
+    /// Transposition table size, kept when `new` or `variant` opens another ruleset.
+    hash_mb: usize,
 }
 
 /// Runs the XBoard loop until `quit` or end of input.
@@ -75,6 +79,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         engine_side: Some(1),
         time: TimeControl::default(),
         post: false,
+        hash_mb: DEFAULT_HASH_MB,
     };
     command_loop(&mut xboard, lines);
 }
@@ -204,9 +209,8 @@ impl XBoard {
                 self.time.remaining = Some(Duration::from_millis(cs.min(1 << 40) * 10));
             }),
             "memory" => super::number::<usize>(&words, 1, "memory").map(|mb| {
-                self.searcher
-                    .session(true)
-                    .set_hash(mb.clamp(1, MAX_HASH_MB));
+                self.hash_mb = mb.clamp(1, MAX_HASH_MB);
+                self.searcher.session(true).set_hash(self.hash_mb);
             }),
             "post" => {
                 self.post = true;
@@ -280,14 +284,27 @@ impl XBoard {
         self.out.line("feature done=1");
     }
 
+    /// `new` (standard chess, as CECP prescribes) or `variant NAME`: a fresh game, and for a
+    /// ruleset XBoard does not play itself, its description (`setup`, `piece`).
     fn new_game(&mut self, variant: Option<&str>) -> Result<(), String> {
+        let id = match variant {
+            Some(name) => {
+                ruleset_of(name).ok_or_else(|| format!("unknown variant {}", cut(name)))?
+            }
+            None => "chess",
+        };
+        let hash_mb = self.hash_mb;
         let session = self.searcher.session(true);
-        if let Some(name) = variant {
-            let id = ruleset_of(name).ok_or_else(|| format!("unknown variant {}", cut(name)))?;
-            *session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+        if session.variant().id != id {
+            *session = open(id, hash_mb).map_err(|e| e.to_string())?;
         }
         session.reset(None).map_err(|e| e.to_string())?;
         session.new_game();
+        if let Some(description) = describe(xboard_name(id), session.as_ref()) {
+            for line in description.output() {
+                self.out.line(&line);
+            }
+        }
         self.engine_side = Some(1);
         self.time.depth = None;
         Ok(())

@@ -768,6 +768,26 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         Some(&self.spec.geometry)
     }
 
+    fn board_pieces(&self) -> Option<crate::position::BoardPieces> {
+        let spec: &'static Spec<W> = self.spec;
+        Some(crate::position::BoardPieces {
+            pieces: &spec.pieces,
+            castlings: spec
+                .castlings
+                .iter()
+                .map(|c| [c.king_from, c.king_to, c.rook_from, c.rook_to])
+                .collect(),
+            drops: spec.captures_to_hand,
+            compulsory_capture: spec.compulsory_capture,
+            men: spec
+                .cells
+                .iter()
+                .map(|cell| (cell, self.piece_at(cell)))
+                .filter(|(_, piece)| piece.is_some())
+                .collect(),
+        })
+    }
+
     fn player_name(&self, player: usize) -> &'static str {
         R::PLAYER_NAMES.get(player).copied().unwrap_or("player")
     }
