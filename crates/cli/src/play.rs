@@ -220,7 +220,8 @@ commands:
   <move>        a move in coordinate notation (e2e4), SAN (Nf3) or the ruleset's own notation
   go            the engine moves for the player to move
   undo          take back to your previous turn (the engine's reply too)
-  resign        give up the game
+  resign        give up the game; with three players `resign PLAYER`, in favour of PLAYER,
+                which the third player must agree to (else the game goes on)
   draw          claim a draw the rules allow now (repetition, move-count rules); in a
                 live Chex game, where no draw is claimed, the draw of a man from the stack
   moves         the legal moves
@@ -383,13 +384,29 @@ impl<'a> Visitor for PlaySession<'a> {
                         writeln!(out, "error: the engine has no move it may play here")?;
                     }
                 }
-                "resign" if matches!(status, Status::Ongoing { .. }) => {
-                    let players = game.position().players();
-                    if players == 2 {
-                        game.end(Outcome::loss(players, to_move, Reason::Resignation));
+                // A resignation that names the player it favours (three-player chess) is one
+                // of the ruleset's actions, `resign PLAYER`, taken below.
+                "resign"
+                    if matches!(status, Status::Ongoing { .. })
+                        && !game.position().actions().contains(&text.as_str()) =>
+                {
+                    let position = game.position();
+                    let named: Vec<&str> = position
+                        .actions()
+                        .into_iter()
+                        .filter(|a| a.starts_with("resign "))
+                        .collect();
+                    if !named.is_empty() {
+                        writeln!(
+                            out,
+                            "error: name the player you resign in favour of: {}",
+                            named.join(", ")
+                        )?;
+                    } else if position.players() == 2 {
+                        game.end(Outcome::loss(2, to_move, Reason::Resignation));
                         show_board = true;
                     } else {
-                        writeln!(out, "error: resigning is for two-player games")?;
+                        writeln!(out, "error: this ruleset has no resignation")?;
                     }
                 }
                 // Where `draw` is also a move (a live Chex game's draw from the stack), it
@@ -411,9 +428,10 @@ impl<'a> Visitor for PlaySession<'a> {
                     "error: the game is over; `undo`, `save FILE`, `pgn` or `quit`"
                 )?,
                 _ if game.position().actions().contains(&text.as_str()) => {
-                    match game.perform(&text) {
-                        Ok(_) => show_board = true,
-                        Err(e) => writeln!(out, "error: {e}")?,
+                    match take_action(&mut game, &text, &seats, input, out)? {
+                        ActionResult::Done => show_board = true,
+                        ActionResult::Refused => {}
+                        ActionResult::Quit => break,
                     }
                 }
                 _ if text.contains(';') => {
@@ -437,6 +455,86 @@ impl<'a> Visitor for PlaySession<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// What came of an action the player to move asked for.
+enum ActionResult {
+    /// It was taken (the game is over).
+    Done,
+    /// It was refused by the player whose consent it needs, or is not possible.
+    Refused,
+    /// The input ended while a player was asked for his consent.
+    Quit,
+}
+
+/// Evaluation (centipawns, from its own point of view) from which the engine, asked to agree
+/// to an action that gives it half a point, plays on instead: about a minor piece ahead.
+const CONSENT_MARGIN: i32 = 300;
+
+/// Whether the engine, playing `player`, agrees to another player's `action`: when it gives
+/// the engine a win, or half a point and the engine is not clearly ahead.
+fn engine_consents<P: Position>(position: &P, action: &str, player: usize) -> bool {
+    let Ok(outcome) = position.perform(action) else {
+        return false;
+    };
+    match outcome.quarters.get(player) {
+        Some(&share) if share >= 4 => true,
+        Some(&share) if share >= 2 => position.evaluate(player) < CONSENT_MARGIN,
+        _ => false,
+    }
+}
+
+/// Takes one of the position's actions for the player to move, first asking the player
+/// whose consent it needs ([`Position::action_consent`]): the engine if it plays him, else
+/// the person, at his own prompt. A refused action has no effect.
+fn take_action<P: Position>(
+    game: &mut Game<P>,
+    action: &str,
+    seats: &[bool],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<ActionResult, CliError> {
+    let position = game.position();
+    let mover = position.player_name(position.side_to_move());
+    if let Some(judge) = position.action_consent(action) {
+        let name = position.player_name(judge);
+        let agreed = if seats.get(judge).copied().unwrap_or(false) {
+            engine_consents(position, action, judge)
+        } else {
+            writeln!(
+                out,
+                "{mover} asks {name} to agree to `{action}` (yes or no)"
+            )?;
+            loop {
+                write!(out, "{name}> ")?;
+                out.flush()?;
+                match read_request(input, out)? {
+                    Request::Quit => return Ok(ActionResult::Quit),
+                    Request::Nothing => {}
+                    Request::Text(answer) => match answer.as_str() {
+                        "yes" | "y" => break true,
+                        "no" | "n" => break false,
+                        _ => writeln!(out, "error: answer yes or no")?,
+                    },
+                }
+            }
+        };
+        if !agreed {
+            writeln!(
+                out,
+                "{name} does not agree to `{action}`: the game goes on, {mover} to move"
+            )?;
+            return Ok(ActionResult::Refused);
+        }
+        writeln!(out, "{name} agrees to `{action}`")?;
+    }
+    match game.perform(action) {
+        Ok(_) => Ok(ActionResult::Done),
+        Err(e) => {
+            writeln!(out, "error: {e}")?;
+            Ok(ActionResult::Refused)
+        }
     }
 }
 

@@ -346,3 +346,61 @@ fn play_of_a_live_chex_game_shows_the_public_board_and_moves() {
     // The record is not withheld (its moves are all public).
     assert!(!text.contains("hidden moves"), "{text}");
 }
+
+#[test]
+fn play_with_three_players_resigns_in_favour_of_a_player_the_third_confirms() {
+    // Three people: a resignation must name its beneficiary; the third player refuses
+    // (the resigning player then moves on) or confirms (the game ends: 0, 1, 1/2).
+    let text = play(
+        &["threeplayer", "--engine-plays", "none"],
+        b"resign\nresign red\nmaybe\nno\nE2E4\nresign white\nyes\nquit\n",
+    );
+    assert!(
+        text.contains("error: name the player you resign in favour of: resign red, resign black"),
+        "{text}"
+    );
+    assert!(
+        text.contains("white asks black to agree to `resign red` (yes or no)"),
+        "{text}"
+    );
+    assert!(text.contains("error: answer yes or no"), "{text}");
+    assert!(
+        text.contains("black does not agree to `resign red`: the game goes on, white to move"),
+        "{text}"
+    );
+    // Red, to move after E2E4, resigns in favour of White; Black confirms.
+    assert!(
+        text.contains("red asks black to agree to `resign white`"),
+        "{text}"
+    );
+    assert!(text.contains("game over: 1-0-1/2 resignation"), "{text}");
+    // The engine as the third player: it agrees at the start, a queen ahead it plays on.
+    let text = play(
+        &["threeplayer", "--engine-plays", "black", "--nodes", "300"],
+        b"resign red\nquit\n",
+    );
+    assert!(text.contains("black agrees to `resign red`"), "{text}");
+    assert!(text.contains("game over: 0-1-1/2 resignation"), "{text}");
+    let queens_off = "1rBrNrRrKrBrNrR/rPrPrPrPrPrPrPrP/8/8/bRbNbBbKbQbBbNbR/bPbPbPbPbPbPbPbP/\
+                      8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwB1wKwBwNwR w wKQ,rKQ,bKQ - 0 1";
+    let text = play(
+        &[
+            "threeplayer",
+            "--fen",
+            queens_off,
+            "--engine-plays",
+            "black",
+            "--nodes",
+            "300",
+        ],
+        b"resign red\nquit\n",
+    );
+    assert!(
+        text.contains("black does not agree to `resign red`: the game goes on"),
+        "{text}"
+    );
+    assert!(!text.contains("game over"), "{text}");
+    // Two players resign as before.
+    let text = play(&["chess", "--engine-plays", "none"], b"resign\nquit\n");
+    assert!(text.contains("game over: 0-1 resignation"), "{text}");
+}

@@ -724,6 +724,20 @@ impl ThreePlayerPosition {
     }
 }
 
+/// The action that resigns in favour of each player, in turn order.
+const RESIGN_TO: [&str; PLAYERS] = ["resign white", "resign red", "resign black"];
+
+impl ThreePlayerPosition {
+    /// The opponent of the player to move that a `resign <opponent>` action names.
+    fn resignation_to(&self, action: &str) -> Result<usize, MoveError> {
+        RESIGN_TO
+            .iter()
+            .position(|&a| a == action)
+            .filter(|&p| p != self.side as usize)
+            .ok_or_else(|| MoveError::Illegal(cut(action)))
+    }
+}
+
 fn cut(s: &str) -> String {
     s.chars().take(40).collect()
 }
@@ -768,6 +782,26 @@ impl Position for ThreePlayerPosition {
             drawing(self),
             self.player_name(self.side as usize)
         )
+    }
+
+    /// `resign <opponent>`: the player to move resigns in favour of that opponent, which
+    /// the third player must confirm ([`Position::action_consent`]).
+    fn actions(&self) -> Vec<&'static str> {
+        (0..PLAYERS)
+            .filter(|&p| p != self.side as usize)
+            .map(|p| RESIGN_TO[p])
+            .collect()
+    }
+
+    fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
+        let beneficiary = self.resignation_to(action)?;
+        self.resignation(self.side as usize, beneficiary, true)?
+            .ok_or_else(|| MoveError::Illegal(cut(action)))
+    }
+
+    fn action_consent(&self, action: &str) -> Option<usize> {
+        let beneficiary = self.resignation_to(action).ok()?;
+        (0..PLAYERS).find(|&p| p != beneficiary && p != self.side as usize)
     }
 
     /// Own strength against the opponents' average: a paranoid search sees both opponents

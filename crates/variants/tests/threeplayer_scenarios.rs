@@ -298,6 +298,38 @@ fn scenario_12_resignation_in_favour_of_a_named_player() {
 }
 
 #[test]
+fn scenario_12_resignation_as_an_action_needs_the_third_players_consent() {
+    // Red to move after E2E4: he may resign in favour of White or Black, and the other one
+    // must confirm.
+    let mut g = game(START_FEN, &["E2E4"]);
+    let p = g.position().clone();
+    assert_eq!(p.actions(), ["resign white", "resign black"]);
+    assert_eq!(p.action_consent("resign white"), Some(2));
+    assert_eq!(p.action_consent("resign black"), Some(0));
+    assert_eq!(
+        p.perform("resign black").unwrap().to_string(),
+        "1/2-0-1 resignation"
+    );
+    // Not in his own favour, and nothing else.
+    for bad in ["resign red", "resign", "resign blue", "", "win"] {
+        assert!(p.perform(bad).is_err(), "{bad:?}");
+        assert_eq!(p.action_consent(bad), None, "{bad:?}");
+    }
+    // Confirmed, it ends the game; then no action is possible.
+    let outcome = g.perform("resign white").unwrap();
+    assert_eq!(outcome.quarters, vec![4, 0, 2]);
+    assert_eq!(g.status().to_string(), "1-0-1/2 resignation");
+    assert!(g.perform("resign black").is_err());
+    // White's scenario: White resigns in favour of Red, Black confirms.
+    let white = game(START_FEN, &[]).position().clone();
+    assert_eq!(white.action_consent("resign red"), Some(2));
+    assert_eq!(
+        white.perform("resign red").unwrap().to_string(),
+        "0-1-1/2 resignation"
+    );
+}
+
+#[test]
 fn scenario_13_fifty_rounds_without_progress() {
     let quiet = fen_with("wKH1 wNB1 rKL12 bKL5", "w", "-", "-", 149);
     let g = game(&quiet, &["B1C3"]);
