@@ -137,7 +137,7 @@ pub enum Command {
         variant: Option<String>,
     },
     /// `match`: two engines play each other.
-    Match(crate::tournament::MatchSettings),
+    Match(Box<crate::tournament::MatchSettings>),
     /// `uci`, `usi` or `xboard`: speak an engine protocol on standard input and output.
     Protocol(Protocol),
     /// `help`.
@@ -252,9 +252,9 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
     };
     match command.as_str() {
         "help" | "--help" | "-h" => Ok(Command::Help),
-        "match" => Ok(Command::Match(crate::tournament::MatchSettings::parse(
-            rest,
-        )?)),
+        "match" => Ok(Command::Match(Box::new(
+            crate::tournament::MatchSettings::parse(rest)?,
+        ))),
         "uci" | "usi" | "xboard" => {
             Flags::parse(rest, &[], &[])?.no_positionals()?;
             Ok(Command::Protocol(match command.as_str() {
