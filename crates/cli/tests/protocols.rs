@@ -526,3 +526,77 @@ fn xboard_describes_the_rulesets_it_does_not_play_itself() {
     );
     e.quit();
 }
+
+/// A word's value in an `info` line (`depth 3` → `3`).
+fn info_field<'l>(line: &'l str, name: &str) -> Option<&'l str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == name)?;
+    words.get(at + 1).copied()
+}
+
+/// A UCI score in centipawns, with mates far outside any evaluation.
+fn info_score(line: &str) -> i64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").expect("a score");
+    let n: i64 = words[at + 2].parse().expect("a number");
+    match words[at + 1] {
+        "cp" => n,
+        "mate" if n > 0 => 1_000_000 - n,
+        "mate" => -1_000_000 - n,
+        other => panic!("score {other}"),
+    }
+}
+
+#[test]
+fn uci_multipv_reports_distinct_lines_best_first() {
+    let mut e = Engine::start("uci");
+    e.send("uci");
+    let options = e.until(|l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 64"),
+        "{options:?}"
+    );
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info ") && info_field(l, "depth") == Some("3"))
+        .collect();
+    let numbers: Vec<&str> = last
+        .iter()
+        .filter_map(|l| info_field(l, "multipv"))
+        .collect();
+    assert_eq!(numbers, ["1", "2", "3"], "{lines:?}");
+    let firsts: Vec<&str> = last
+        .iter()
+        .map(|l| info_field(l, "pv").expect("a line"))
+        .collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    let legal = referee("chess", None, &["e2e4", "e7e5"]).legal_moves();
+    for mv in &firsts {
+        assert!(legal.contains(&mv.to_string()), "{mv}");
+    }
+    let scores: Vec<i64> = last.iter().map(|l| info_score(l)).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert_eq!(best_move(lines.last().expect("bestmove")), firsts[0]);
+    // Out of range: an error.
+    e.send("setoption name MultiPV value 0");
+    e.line_starting("info string error");
+    // Back to one line: one report per depth.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 2");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let depth_two = lines
+        .iter()
+        .filter(|l| l.starts_with("info ") && info_field(l, "depth") == Some("2"))
+        .count();
+    assert_eq!(depth_two, 1, "{lines:?}");
+    e.quit();
+}

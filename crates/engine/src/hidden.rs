@@ -180,7 +180,7 @@ impl<P: Position> Engine<P> {
                 Err(e) => return Err(e),
             };
             let game = Game::new(position);
-            let sample = self.search_position(&game, &per_sample, &mut |_| {});
+            let sample = self.search_position(&game, &per_sample, 1, &mut |_| {});
             nodes += sample.nodes;
             depth = if ballots.is_empty() {
                 sample.depth
@@ -210,6 +210,7 @@ impl<P: Position> Engine<P> {
                     elapsed: start.elapsed(),
                     pv: vec![leader.mv],
                     hashfull: self.hashfull(),
+                    multipv: 1,
                 });
             }
             if self.stopped() {

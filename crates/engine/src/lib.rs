@@ -21,4 +21,4 @@ mod tt;
 pub use hidden::{DEFAULT_SAMPLES, Sampling};
 pub use limits::{Clock, Limits};
 pub use score::Score;
-pub use search::{Engine, Multiplayer, SearchInfo, SearchResult};
+pub use search::{Engine, MAX_MULTI_PV, Multiplayer, SearchInfo, SearchResult};

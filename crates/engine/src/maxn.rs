@@ -156,6 +156,7 @@ pub(crate) fn search<P: Position>(
             elapsed: result.elapsed,
             pv: result.pv.clone(),
             hashfull: 0,
+            multipv: 1,
         });
         if limits.infinite {
             continue;

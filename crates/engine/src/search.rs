@@ -42,6 +42,8 @@ const ASPIRATION_WINDOW: i32 = 40;
 const ASPIRATION_DEPTH: u32 = 5;
 /// A new iteration is not started after this share (in 1/16) of the planned time.
 pub(crate) const ITERATION_START_SHARE: u32 = 9;
+/// Most lines [`Engine::set_multi_pv`] accepts.
+pub const MAX_MULTI_PV: usize = 64;
 
 /// What the search reports after each completed iteration.
 #[derive(Clone, Debug)]
@@ -56,10 +58,13 @@ pub struct SearchInfo<M> {
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
-    /// Best line found.
+    /// Best line found (with several lines: the line's own).
     pub pv: Vec<M>,
     /// Transposition table use in permille.
     pub hashfull: u32,
+    /// Which line this is, from 1 (the best) to the number of lines searched
+    /// ([`Engine::set_multi_pv`]); the score is that line's.
+    pub multipv: usize,
 }
 
 impl<M> SearchInfo<M> {
@@ -93,6 +98,8 @@ pub struct Engine<P: Position> {
     ordering: Ordering<P::Move>,
     stop: Arc<AtomicBool>,
     multiplayer: Multiplayer,
+    /// Lines searched and reported per iteration.
+    multi_pv: usize,
 }
 
 /// Default transposition table size in MiB.
@@ -112,7 +119,21 @@ impl<P: Position> Engine<P> {
             ordering: Ordering::new(MAX_PLY),
             stop: Arc::new(AtomicBool::new(false)),
             multiplayer: Multiplayer::default(),
+            multi_pv: 1,
         }
+    }
+
+    /// How many lines [`Engine::search`] finds and reports per iteration (UCI's MultiPV),
+    /// clamped to `1..=MAX_MULTI_PV`: the best line, then the best with its first move
+    /// excluded, and so on. The move played is always the first line's. Max^n and searches
+    /// through a player's view report one line.
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.multi_pv = lines.clamp(1, MAX_MULTI_PV);
+    }
+
+    /// Lines searched per iteration.
+    pub fn multi_pv(&self) -> usize {
+        self.multi_pv
     }
 
     /// How games of more than two teams are searched from now on.
@@ -151,7 +172,7 @@ impl<P: Position> Engine<P> {
         on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
     ) -> SearchResult<P::Move> {
         self.stop.store(false, AtomicOrdering::Relaxed);
-        self.search_position(game, limits, on_info)
+        self.search_position(game, limits, self.multi_pv, on_info)
     }
 
     /// Whether the stop flag is set.
@@ -175,6 +196,7 @@ impl<P: Position> Engine<P> {
         &mut self,
         game: &Game<P>,
         limits: &Limits,
+        multi_pv: usize,
         on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
     ) -> SearchResult<P::Move> {
         let start = Instant::now();
@@ -195,6 +217,7 @@ impl<P: Position> Engine<P> {
                     Status::Over(o) => Some(outcome_for_root(&o, root_player, 1)),
                     Status::Ongoing { .. } => None,
                 },
+                pv: Vec::new(),
             })
             .collect();
         let mut result = SearchResult {
@@ -230,32 +253,70 @@ impl<P: Position> Engine<P> {
         };
         searcher.order_root(root, &mut root_moves);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 16).max(1);
+        let lines = multi_pv.clamp(1, root_moves.len());
         let mut previous = 0;
         for depth in 1..=max_depth {
             searcher.seldepth = 0;
-            let value = searcher.aspiration(root, &mut root_moves, depth, previous);
-            let completed = !searcher.stopped;
+            let mut value = searcher.aspiration(root, &mut root_moves, depth, previous, 0);
+            let mut completed = !searcher.stopped;
             if completed || root_moves[0].score > -INFINITY {
                 result.best = Some(root_moves[0].mv);
                 result.pv = searcher.root_pv(&root_moves[0]);
             }
+            // Further lines: the best move among those not yet on a line of this iteration.
+            // The score last found at the line's place centres its aspiration window: the
+            // line there before, or a move close to it in score.
+            if lines > 1 {
+                root_moves[0].pv = result.pv.clone();
+            }
+            for line in 1..lines {
+                if !completed {
+                    break;
+                }
+                let centre = root_moves[line].score;
+                let centre = if centre > -INFINITY { centre } else { value };
+                searcher.aspiration(root, &mut root_moves[line..], depth, centre, line);
+                completed = !searcher.stopped;
+                if completed {
+                    root_moves[line].pv = searcher.root_pv(&root_moves[line]);
+                }
+            }
             if !completed {
                 break;
+            }
+            if lines > 1 {
+                // A later line may score better than an earlier one (the search is not exact):
+                // the lines are reported best first, and the first is played.
+                root_moves[..lines].sort_by_key(|r| std::cmp::Reverse(r.score));
+                value = root_moves[0].score;
+                result.best = Some(root_moves[0].mv);
+                result.pv = root_moves[0].pv.clone();
             }
             previous = value;
             result.score = Score::from_value(value);
             result.depth = depth;
             result.nodes = searcher.nodes;
             result.elapsed = start.elapsed();
-            on_info(&SearchInfo {
-                depth,
-                seldepth: searcher.seldepth as u32,
-                score: result.score,
-                nodes: searcher.nodes,
-                elapsed: result.elapsed,
-                pv: result.pv.clone(),
-                hashfull: searcher.tt.permille_used(),
-            });
+            for (line, root_move) in root_moves[..lines].iter().enumerate() {
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: searcher.seldepth as u32,
+                    score: if line == 0 {
+                        result.score
+                    } else {
+                        Score::from_value(root_move.score)
+                    },
+                    nodes: searcher.nodes,
+                    elapsed: result.elapsed,
+                    pv: if line == 0 {
+                        result.pv.clone()
+                    } else {
+                        root_move.pv.clone()
+                    },
+                    hashfull: searcher.tt.permille_used(),
+                    multipv: line + 1,
+                });
+            }
             if searcher.should_end_after_iteration(&budget, limits, depth, value, root_moves.len())
             {
                 break;
@@ -294,6 +355,8 @@ struct RootMove<M> {
     /// The value when the move ends the game by the game's history (a repetition judged,
     /// a draw rule), from the root player's view.
     forced: Option<i32>,
+    /// The line it led in the latest iteration that searched it as a line of its own.
+    pv: Vec<M>,
 }
 
 /// A move with its ordering key and its immediate gain.
@@ -469,6 +532,7 @@ impl<P: Position> Searcher<'_, P> {
                 mv: root_moves[i].mv,
                 score: root_moves[i].score,
                 forced: root_moves[i].forced,
+                pv: std::mem::take(&mut root_moves[i].pv),
             });
         }
         for (r, s) in root_moves.iter_mut().zip(sorted) {
@@ -485,21 +549,23 @@ impl<P: Position> Searcher<'_, P> {
         pv
     }
 
-    /// One iteration, with a narrow window around the previous score first.
+    /// One iteration of line `line` (0: the best line) over `root_moves`, the moves not on
+    /// an earlier line, with a narrow window around the previous score first.
     fn aspiration(
         &mut self,
         root: &P,
         root_moves: &mut [RootMove<P::Move>],
         depth: u32,
         previous: i32,
+        line: usize,
     ) -> i32 {
         if depth < ASPIRATION_DEPTH || previous.abs() > MATE_BOUND {
-            return self.search_root(root, root_moves, depth as i32, -INFINITY, INFINITY);
+            return self.search_root(root, root_moves, depth as i32, -INFINITY, INFINITY, line);
         }
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let v = self.search_root(root, root_moves, depth as i32, alpha, beta);
+            let v = self.search_root(root, root_moves, depth as i32, alpha, beta, line);
             if self.stopped {
                 return v;
             }
@@ -518,6 +584,8 @@ impl<P: Position> Searcher<'_, P> {
         }
     }
 
+    /// Searches `root_moves` (for line `line`, the moves not on an earlier line) and puts
+    /// the best first.
     fn search_root(
         &mut self,
         root: &P,
@@ -525,6 +593,7 @@ impl<P: Position> Searcher<'_, P> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
+        line: usize,
     ) -> i32 {
         self.nodes += 1;
         self.pv[0].clear();
@@ -566,7 +635,8 @@ impl<P: Position> Searcher<'_, P> {
                 }
             }
         }
-        if !self.stopped {
+        // A later line's best excludes better moves: not the root's value to remember.
+        if !self.stopped && line == 0 {
             let stored = root_moves[0].mv;
             let bound = if best >= beta {
                 Bound::Lower

@@ -73,8 +73,10 @@ pub struct Thinking {
     pub elapsed: Duration,
     /// Transposition table use in permille.
     pub hashfull: u32,
-    /// Best line.
+    /// Best line (with several lines: this line's).
     pub pv: Vec<String>,
+    /// Which line this is, from 1 (the best); see [`GameSession::set_multi_pv`].
+    pub multipv: usize,
 }
 
 /// The engine's answer.
@@ -166,6 +168,9 @@ pub trait GameSession: Send {
     fn stop_flag(&self) -> Arc<AtomicBool>;
     /// Resizes the transposition table.
     fn set_hash(&mut self, mb: usize);
+    /// How many lines searches find and report per iteration (UCI's MultiPV; 1 to
+    /// [`chaturanga_engine::MAX_MULTI_PV`]); the move chosen is the first line's.
+    fn set_multi_pv(&mut self, lines: usize);
     /// Forgets what the engine learnt.
     fn new_game(&mut self);
     /// Perft split by root move, in coordinate notation.
@@ -455,6 +460,7 @@ impl<P: Ruleset> GameSession for Session<P> {
                 elapsed: info.elapsed,
                 hashfull: info.hashfull,
                 pv,
+                multipv: info.multipv,
             });
         };
         // Through the player's view where the ruleset hides information: the engine never
@@ -490,6 +496,10 @@ impl<P: Ruleset> GameSession for Session<P> {
 
     fn set_hash(&mut self, mb: usize) {
         self.engine.set_hash_size(mb);
+    }
+
+    fn set_multi_pv(&mut self, lines: usize) {
+        self.engine.set_multi_pv(lines);
     }
 
     fn new_game(&mut self) {

@@ -233,12 +233,13 @@ pub fn score_text(score: Score) -> String {
     }
 }
 
-/// The `info` line of one iteration (UCI and USI share it).
+/// The `info` line of one iteration, or of one of its lines (UCI and USI share it).
 pub fn info_line(thinking: &Thinking, pv: &[String]) -> String {
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} pv {}",
         thinking.depth,
         thinking.seldepth,
+        thinking.multipv,
         score_text(thinking.score),
         thinking.nodes,
         thinking.nps,

@@ -11,7 +11,7 @@ use super::{
     DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
     number, position_words,
 };
-use chaturanga_engine::{Clock, Limits};
+use chaturanga_engine::{Clock, Limits, MAX_MULTI_PV};
 use chaturanga_session::{GameSession, SessionError, open};
 use chaturanga_variants::{VariantInfo, implemented};
 use std::sync::mpsc::Receiver;
@@ -146,6 +146,8 @@ struct Uci {
     out: Output,
     overhead: Duration,
     chess960: bool,
+    /// Lines searched and reported (MultiPV), kept when `UCI_Variant` opens another ruleset.
+    multi_pv: usize,
 }
 
 /// Runs the UCI loop until `quit` or end of input.
@@ -162,6 +164,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         out,
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         chess960: false,
+        multi_pv: 1,
     };
     command_loop(&mut uci, lines);
 }
@@ -246,8 +249,9 @@ impl Uci {
         ));
         self.out
             .line("option name Threads type spin default 1 min 1 max 1");
-        self.out
-            .line("option name MultiPV type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
+        ));
         self.out.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
@@ -265,6 +269,7 @@ impl Uci {
                     .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
                 let fresh = open(id, DEFAULT_HASH_MB).map_err(|e: SessionError| e.to_string())?;
                 *session = fresh;
+                session.set_multi_pv(self.multi_pv);
                 let line = variant_announcement(session.as_ref());
                 self.out.line(&line);
             }
@@ -285,10 +290,20 @@ impl Uci {
                     .ok_or_else(|| format!("Hash must be 1 to {MAX_HASH_MB}"))?;
                 session.set_hash(mb);
             }
-            "threads" | "multipv" => {
+            "threads" => {
                 if value.trim() != "1" {
                     return Err(format!("{name} can only be 1"));
                 }
+            }
+            "multipv" => {
+                let lines = value
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_MULTI_PV).contains(n))
+                    .ok_or_else(|| format!("MultiPV must be 1 to {MAX_MULTI_PV}"))?;
+                self.multi_pv = lines;
+                session.set_multi_pv(lines);
             }
             "move overhead" => {
                 let ms = value
