@@ -358,12 +358,18 @@ fn xboard_announces_features_and_plays_in_its_coordinates() {
     e.quit();
 }
 
-#[test]
-fn xboard_rejects_bad_moves_and_positions_and_reports_the_result() {
+/// Our XBoard server after `xboard`, `protover 2` and its `feature ... done=1`.
+fn xboard_after_handshake() -> Engine {
     let mut e = Engine::start("xboard");
     e.send("xboard");
     e.send("protover 2");
     e.until(|l| l.contains("done=1"));
+    e
+}
+
+#[test]
+fn xboard_rejects_bad_moves_and_positions_and_reports_the_result() {
+    let mut e = xboard_after_handshake();
     e.send("new");
     e.send("usermove z9z9");
     e.line_starting("Illegal move");
@@ -386,10 +392,7 @@ fn xboard_rejects_bad_moves_and_positions_and_reports_the_result() {
 
 #[test]
 fn xboard_follows_chu_shogi_lion_moves_in_two_legs() {
-    let mut e = Engine::start("xboard");
-    e.send("xboard");
-    e.send("protover 2");
-    e.until(|l| l.contains("done=1"));
+    let mut e = xboard_after_handshake();
     e.send("new");
     e.send("variant chu");
     e.send("force");
@@ -414,10 +417,7 @@ fn descriptions(lines: &[String]) -> Vec<&str> {
 
 #[test]
 fn xboard_describes_the_rulesets_it_does_not_play_itself() {
-    let mut e = Engine::start("xboard");
-    e.send("xboard");
-    e.send("protover 2");
-    e.until(|l| l.contains("done=1"));
+    let mut e = xboard_after_handshake();
     // Chess (`new`) and XBoard's own xiangqi and shogi: nothing to describe.
     e.send("new");
     e.send("variant xiangqi");
