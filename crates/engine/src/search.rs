@@ -32,6 +32,8 @@ const FUTILITY_MARGIN: i32 = 150;
 /// Captures that cannot lift the score to alpha even with this much extra are skipped in
 /// quiescence.
 pub(crate) const DELTA_MARGIN: i32 = 200;
+/// Least depth at which a null move is tried.
+const NULL_MOVE_DEPTH: i32 = 3;
 /// Moves searched at full depth before late quiet moves are reduced.
 const FULL_DEPTH_MOVES: usize = 3;
 /// Least depth at which late moves are reduced.
@@ -250,6 +252,7 @@ impl<P: Position> Engine<P> {
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            null_at: vec![false; MAX_PLY + 1],
         };
         searcher.order_root(root, &mut root_moves);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 16).max(1);
@@ -418,6 +421,8 @@ struct Searcher<'e, P: Position> {
     scored: Vec<Vec<Scored<P::Move>>>,
     tried: Vec<Vec<P::Move>>,
     pv: Vec<Vec<P::Move>>,
+    /// Plies at which the search passed (null-move pruning).
+    null_at: Vec<bool>,
 }
 
 impl<P: Position> Searcher<'_, P> {
@@ -814,9 +819,40 @@ impl<P: Position> Searcher<'_, P> {
             return static_eval;
         }
 
+        let team = self.on_root_team(mover);
+        if !pv_node
+            && !in_check
+            && depth >= NULL_MOVE_DEPTH
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+            && !self.after_null(ply)
+            && let Some(passed) = pos.null_move()
+        {
+            let reduction = 2 + depth / 4;
+            self.null_at[ply] = true;
+            self.path.push(hash);
+            let value = self.child(
+                &passed,
+                team,
+                depth - 1 - reduction,
+                ply,
+                beta - 1,
+                beta,
+                false,
+            );
+            self.path.pop();
+            self.null_at[ply] = false;
+            if self.stopped {
+                return 0;
+            }
+            if value >= beta {
+                return if value >= MATE_BOUND { beta } else { value };
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        pos.legal_moves(&mut moves);
+        pos.candidate_moves(&mut moves);
         self.moves[ply] = moves;
         if self.moves[ply].is_empty() {
             return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
@@ -824,15 +860,19 @@ impl<P: Position> Searcher<'_, P> {
         self.score_moves(pos, ply, hash_move, false);
         self.tried[ply].clear();
 
-        let team = self.on_root_team(mover);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0usize;
         self.path.push(hash);
         let mut index = 0;
+        let mut legal = 0usize;
         while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
             index += 1;
+            if !pos.is_legal(mv) {
+                continue;
+            }
+            legal += 1;
             let tactical = gain > 0;
             let mut child = pos.clone();
             child.play_unchecked(mv);
@@ -899,6 +939,9 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         self.path.pop();
+        if legal == 0 {
+            return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -934,7 +977,7 @@ impl<P: Position> Searcher<'_, P> {
         let in_check = pos.is_check();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        pos.legal_moves(&mut moves);
+        pos.candidate_moves(&mut moves);
         self.moves[ply] = moves;
         if self.moves[ply].is_empty() {
             return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
@@ -956,9 +999,17 @@ impl<P: Position> Searcher<'_, P> {
         let team = self.on_root_team(mover);
         let mut best = stand;
         let mut index = 0;
+        let mut legal = 0usize;
         while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
             index += 1;
             if !in_check && stand + gain + DELTA_MARGIN <= alpha {
+                continue;
+            }
+            if !pos.is_legal(mv) {
+                continue;
+            }
+            legal += 1;
+            if !in_check && pos.exchange_loses(mv) {
                 continue;
             }
             let mut child = pos.clone();
@@ -978,7 +1029,16 @@ impl<P: Position> Searcher<'_, P> {
                 }
             }
         }
+        if in_check && legal == 0 {
+            // Every candidate evasion was illegal.
+            return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
+        }
         best
+    }
+
+    /// Whether the move into this ply was a null move (two in a row prove nothing).
+    fn after_null(&self, ply: usize) -> bool {
+        ply > 0 && self.null_at[ply - 1]
     }
 }
 

@@ -142,6 +142,31 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn reference_legal_moves(&self, moves: &mut Vec<Self::Move>) {
         self.legal_moves(moves)
     }
+    /// Moves that may still be illegal, for a search that tests each with
+    /// [`Position::is_legal`] just before playing it: where the legality test is costly, the
+    /// moves a cut-off makes unnecessary are never tested. Every legal move is among them.
+    /// The legal moves by default.
+    fn candidate_moves(&self, moves: &mut Vec<Self::Move>) {
+        self.legal_moves(moves)
+    }
+    /// Whether a move of [`Position::candidate_moves`] is legal (true by default, where the
+    /// candidates are the legal moves).
+    fn is_legal(&self, _mv: Self::Move) -> bool {
+        true
+    }
+    /// The position after the player to move passes, for the search's null-move pruning
+    /// (a side that is still winning after giving the opponent a free move needs no full
+    /// search). `None`, the default, where that test would mislead: rulesets where having to
+    /// move is often a disadvantage (zugzwang), several players, compound turns.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+    /// Whether a legal capture likely loses material: the capturing piece is worth more than
+    /// what it takes and the opponent can take it back. The search leaves such moves out of
+    /// its quiescence and tries them late. False by default.
+    fn exchange_loses(&self, _mv: Self::Move) -> bool {
+        false
+    }
     /// Plays a move known to be legal here.
     fn play_unchecked(&mut self, mv: Self::Move);
     /// Plays `mv` if it is legal here.

@@ -100,6 +100,8 @@ pub const REPETITION: OptionSpec = OptionSpec {
 };
 
 const NO_CELL: u16 = u16::MAX;
+/// Fewest men (royal pieces included) with which a side may pass in the search.
+const NULL_MOVE_MIN_MEN: u32 = 4;
 
 /// The compiled ruleset with the roles resolved.
 #[derive(Debug)]
@@ -243,6 +245,103 @@ impl LargeMove {
     /// The first step's cell of a move in two steps.
     pub fn via(&self) -> Option<Cell> {
         (self.via != NO_CELL).then_some(Cell(self.via))
+    }
+}
+
+/// The pieces one move captures (at most two: lion power), first victim first.
+#[derive(Clone, Copy, Debug)]
+struct Victims {
+    list: [(Cell, Piece); 2],
+    len: usize,
+}
+
+impl Default for Victims {
+    fn default() -> Self {
+        Victims {
+            list: [(Cell(NO_CELL), Piece::NONE); 2],
+            len: 0,
+        }
+    }
+}
+
+impl Victims {
+    fn push(&mut self, cell: Cell, piece: Piece) {
+        self.list[self.len] = (cell, piece);
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[(Cell, Piece)] {
+        &self.list[..self.len]
+    }
+}
+
+/// The board after a move, seen through the position before it: legality tests ask whether
+/// a cell is attacked there, and building that board for every candidate move would cost
+/// more than the test.
+struct AfterMove<'p, const W: usize, const K: usize, R> {
+    before: &'p LargeShogiPosition<W, K, R>,
+    /// The start cell and the victims' cells.
+    vacated: CellSet<W>,
+    to: Cell,
+    mover: Piece,
+    occupied: CellSet<W>,
+}
+
+impl<'p, const W: usize, const K: usize, R: LargeShogi> AfterMove<'p, W, K, R> {
+    fn new(before: &'p LargeShogiPosition<W, K, R>, mv: &LargeMove, victims: &Victims) -> Self {
+        let mut vacated = CellSet::from_cell(mv.from);
+        for &(c, _) in victims.as_slice() {
+            vacated.insert(c);
+        }
+        let to = CellSet::from_cell(mv.to);
+        AfterMove {
+            before,
+            vacated,
+            to: mv.to,
+            mover: before.moved_piece(mv),
+            occupied: before.occupied().without(vacated) | to,
+        }
+    }
+
+    fn attacked(&self, cell: Cell, by: Player) -> bool {
+        let spec = self.before.spec();
+        attacked(&spec.moves, &spec.attacks, self, cell, by, self.occupied)
+    }
+
+    /// `cells` (of the board before) as they are after the move for pieces matching `ours`.
+    fn adjust(&self, cells: CellSet<W>, ours: bool) -> CellSet<W> {
+        let moved = cells
+            .without(self.vacated)
+            .without(CellSet::from_cell(self.to));
+        if ours {
+            moved | CellSet::from_cell(self.to)
+        } else {
+            moved
+        }
+    }
+}
+
+impl<const W: usize, const K: usize, R: LargeShogi> PieceBoard<W> for AfterMove<'_, W, K, R> {
+    fn piece_at(&self, cell: Cell) -> Piece {
+        if cell == self.to {
+            self.mover
+        } else if self.vacated.contains(cell) {
+            Piece::NONE
+        } else {
+            self.before.piece_at(cell)
+        }
+    }
+    fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
+        self.adjust(
+            self.before.by_kind[kind as usize],
+            self.mover.kind() == kind,
+        )
+    }
+    fn cells_of_player(&self, player: Player) -> CellSet<W> {
+        self.adjust(
+            self.before.by_player[player as usize],
+            self.mover.player() == player,
+        )
     }
 }
 
@@ -486,36 +585,37 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         }
     }
 
-    /// The cells a move captures on, first victim first.
-    fn victims(&self, mv: &LargeMove) -> Vec<Cell> {
-        let mut v = Vec::new();
+    /// The pieces a move captures, first victim first.
+    fn victims(&self, mv: &LargeMove) -> Victims {
+        let mut v = Victims::default();
         if let Some(a) = mv.via()
             && self.piece_at(a).is_some()
             && self.piece_at(a).player() != self.turn
         {
-            v.push(a);
+            v.push(a, self.piece_at(a));
         }
         if mv.to != mv.from && self.piece_at(mv.to).is_some() {
-            v.push(mv.to);
+            v.push(mv.to, self.piece_at(mv.to));
         }
         v
     }
 
-    fn apply(&mut self, mv: &LargeMove) -> Vec<(Cell, Piece)> {
-        let victims: Vec<(Cell, Piece)> = self
-            .victims(mv)
-            .into_iter()
-            .map(|c| (c, self.piece_at(c)))
-            .collect();
-        for &(c, _) in &victims {
+    /// The piece standing on `mv.to` after the move.
+    fn moved_piece(&self, mv: &LargeMove) -> Piece {
+        let piece = self.piece_at(mv.from);
+        match self.data.promoted[piece.kind() as usize] {
+            Some(p) if mv.promote => Piece::new(piece.player(), p),
+            _ => piece,
+        }
+    }
+
+    fn apply(&mut self, mv: &LargeMove) -> Victims {
+        let victims = self.victims(mv);
+        for &(c, _) in victims.as_slice() {
             self.take(c);
         }
-        let mut piece = self.take(mv.from);
-        if mv.promote
-            && let Some(p) = self.data.promoted[piece.kind() as usize]
-        {
-            piece = Piece::new(piece.player(), p);
-        }
+        let piece = self.moved_piece(mv);
+        self.take(mv.from);
         self.put(mv.to, piece);
         victims
     }
@@ -554,13 +654,29 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
     fn legal(&self, mv: &LargeMove) -> bool {
         let us = self.turn;
         let mover = self.piece_at(mv.from);
-        let mut next = self.clone();
-        let victims = next.apply(mv);
-        let royals = next.royals(us);
-        let safe = match royals.count() {
-            0 => false,
-            1 => !next.attacks(royals.first().expect("one royal"), 1 - us),
-            _ => !next.both_royals_capturable(us, royals),
+        let victims = self.victims(mv);
+        let after = AfterMove::new(self, mv, &victims);
+        let royals = self.royals(us);
+        let becomes_royal =
+            self.spec().royal_kinds.contains(&after.mover.kind()) && !royals.contains(mv.from);
+        let safe = if royals.count() == 1 && !becomes_royal {
+            // One royal piece (the usual case): test its cell on the board after the move
+            // without building that board.
+            let royal = if royals.contains(mv.from) {
+                mv.to
+            } else {
+                royals.first().expect("one royal")
+            };
+            !after.attacked(royal, 1 - us)
+        } else {
+            let mut next = self.clone();
+            next.apply(mv);
+            let royals = next.royals(us);
+            match royals.count() {
+                0 => false,
+                1 => !next.attacks(royals.first().expect("one royal"), 1 - us),
+                _ => !next.both_royals_capturable(us, royals),
+            }
         };
         if !safe {
             return false;
@@ -568,6 +684,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         if !self.data.lion_trading {
             return true;
         }
+        let victims = victims.as_slice();
         for (i, &(cell, victim)) in victims.iter().enumerate() {
             if !self.is_lion(victim.kind()) {
                 continue;
@@ -589,7 +706,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
             if bridge {
                 continue;
             }
-            if next.attacks(cell, 1 - us) {
+            if after.attacked(cell, 1 - us) {
                 return false;
             }
             if let Some(f) = first {
@@ -773,10 +890,43 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         moves.truncate(keep);
     }
 
+    fn candidate_moves(&self, moves: &mut Vec<LargeMove>) {
+        if self.bare_king_result().is_none() {
+            self.pseudo_moves(moves);
+        }
+    }
+
+    fn is_legal(&self, mv: LargeMove) -> bool {
+        self.legal(&mv)
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // A side down to a few men may have to give ground; passing would mislead there.
+        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_MEN {
+            return None;
+        }
+        let mut next = self.clone();
+        next.set_counter_strike(None);
+        next.hash ^= self.spec().zobrist.turn[self.turn as usize]
+            ^ self.spec().zobrist.turn[1 - self.turn as usize];
+        next.turn = 1 - self.turn;
+        Some(next)
+    }
+
+    fn exchange_loses(&self, mv: LargeMove) -> bool {
+        let value = self.move_value(mv);
+        if value.gain == 0 || value.gain >= value.mover {
+            return false;
+        }
+        let victims = self.victims(&mv);
+        AfterMove::new(self, &mv, &victims).attacked(mv.to, 1 - self.turn)
+    }
+
     fn play_unchecked(&mut self, mv: LargeMove) {
         let us = self.turn;
         let mover = self.piece_at(mv.from);
         let victims = self.apply(&mv);
+        let victims = victims.as_slice();
         // Counter-strike: a lion taken by a non-lion piece (not as the second victim after a
         // worthwhile first one).
         let mut strike = None;
