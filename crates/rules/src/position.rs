@@ -156,8 +156,9 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
     /// The position after the player to move passes, for the search's null-move pruning
     /// (a side that is still winning after giving the opponent a free move needs no full
-    /// search). `None`, the default, where that test would mislead: rulesets where having to
-    /// move is often a disadvantage (zugzwang), several players, compound turns.
+    /// search). `None` in check, and always (the default) where that test would mislead:
+    /// rulesets where having to move is often a disadvantage (zugzwang), several players,
+    /// compound turns.
     fn null_move(&self) -> Option<Self> {
         None
     }

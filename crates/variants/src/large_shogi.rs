@@ -902,7 +902,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn null_move(&self) -> Option<Self> {
         // A side down to a few men may have to give ground; passing would mislead there.
-        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_MEN {
+        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_MEN || self.is_check() {
             return None;
         }
         let mut next = self.clone();

@@ -22,3 +22,20 @@ fn shogi_king_stays_home_when_the_men_are_in_hand() {
         centre.evaluate(0)
     );
 }
+
+/// The quiescence search leaves out captures that lose material: a rook taking a pawn a gold
+/// defends does, the same rook taking an undefended pawn does not, nor does a pawn taking a
+/// defended rook.
+#[test]
+fn chu_exchange_test_sees_defenders() {
+    use chaturanga_variants::chushogi::ChuShogiPosition;
+    let pos = position::<ChuShogiPosition>("k11/12/12/12/5g6/p4p6/12/R4R6/12/12/12/11K b - 1");
+    let defended = pos.parse_move("7h7f").unwrap();
+    let undefended = pos.parse_move("12h12f").unwrap();
+    assert!(pos.exchange_loses(defended));
+    assert!(!pos.exchange_loses(undefended));
+    let reversed = position::<ChuShogiPosition>("k11/12/12/12/5g6/p4r6/5P6/12/12/12/12/11K b - 1");
+    assert!(!reversed.exchange_loses(reversed.parse_move("7g7f").unwrap()));
+    // A quiet move is never a losing exchange.
+    assert!(!pos.exchange_loses(pos.parse_move("7h7g").unwrap()));
+}

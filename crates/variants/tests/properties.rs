@@ -1,7 +1,9 @@
 //! Invariants checked on random playouts of every implemented ruleset:
 //! generated moves = legal moves (against the slow reference generator), bulk counts match the
-//! lists, every move's text reads back to it, FEN round-trips with the same hash, the
-//! incremental hash equals a fresh one, and undo restores the position.
+//! lists, the search's candidate moves less the illegal ones are the legal moves, a null move
+//! hands the turn over with a consistent hash, every move's text reads back to it, FEN
+//! round-trips with the same hash, the incremental hash equals a fresh one, and undo restores
+//! the position.
 
 mod common;
 
@@ -43,6 +45,20 @@ impl Visitor for Playouts {
                     "{here}"
                 );
                 assert_eq!(position.count_legal_moves(), moves.len() as u64, "{here}");
+                let mut candidates = Vec::new();
+                position.candidate_moves(&mut candidates);
+                candidates.retain(|&m| position.is_legal(m));
+                assert_eq!(
+                    sorted_texts(&position, &candidates),
+                    sorted_texts(&position, &moves),
+                    "legal candidates differ from the legal moves at {here}"
+                );
+                if let Some(passed) = position.null_move() {
+                    assert_ne!(passed.side_to_move(), position.side_to_move(), "{here}");
+                    let reread = P::from_fen_with(&options, &passed.fen())
+                        .unwrap_or_else(|e| panic!("null move at {here}: {e}"));
+                    assert_eq!(reread.hash(), passed.hash(), "null move hash at {here}");
+                }
                 let texts = sorted_texts(&position, &moves);
                 let mut unique = texts.clone();
                 unique.dedup();
