@@ -168,6 +168,23 @@ fn play_saves_the_game_in_the_format_the_file_names() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Rulesets without SAN write their records in their own move text (this failed with "this
+/// ruleset has no SAN" for chu shogi, Chex and the other rulesets without SAN).
+#[test]
+fn records_of_rulesets_without_san_use_their_move_text() {
+    let text = play(
+        &["chushogi", "--engine-plays", "none"],
+        b"7i7h\n6d6e\npgn\nquit\n",
+    );
+    assert!(text.contains("1. 7i7h 6d6e *"), "{text}");
+    let text = play(&["chex", "--engine-plays", "none"], b"K@b2\npgn\nquit\n");
+    assert!(text.contains("1. K@b2 *"), "{text}");
+    let out = run(&["pgn", "congo", "--moves", "a2a3"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1. a2a3 *"), "{text}");
+}
+
 #[test]
 fn engine_against_itself_plays_a_game_to_the_end() {
     // Shogi's side names are black and white; both seats by name.

@@ -67,7 +67,8 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Writes a game as PGN: tags, then SAN movetext wrapped at 80 columns, then the result.
+/// Writes a game as PGN: tags, then SAN movetext (the ruleset's own move text where it has no
+/// SAN) wrapped at 80 columns, then the result.
 pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveError> {
     let mut out = String::new();
     for (k, v) in &tags.0 {
@@ -76,15 +77,27 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
     out.push('\n');
     let mut tokens = Vec::new();
     let positions = game.positions();
+    // Counted here rather than read from each position: shogi-family FENs number plies, and
+    // a compound turn is several moves of one number.
+    let mut number = game.start().move_number();
     for (i, &mv) in game.moves().iter().enumerate() {
         let position = &positions[i];
-        let first_player = position.side_to_move() == 0;
-        if first_player {
-            tokens.push(format!("{}.", position.move_number()));
+        let mover = position.side_to_move();
+        let turn_starts = i == 0 || positions[i - 1].side_to_move() != mover;
+        if mover == 0 && turn_starts {
+            if i > 0 {
+                number += 1;
+            }
+            tokens.push(format!("{number}."));
         } else if i == 0 {
-            tokens.push(format!("{}...", position.move_number()));
+            tokens.push(format!("{number}..."));
         }
-        tokens.push(san::to_san(position, mv)?);
+        // Rulesets without SAN (no `describe`): their own move text, as `replay` reads it.
+        tokens.push(if position.describe(mv).is_some() {
+            san::to_san(position, mv)?
+        } else {
+            position.move_text(mv)
+        });
     }
     tokens.push(
         tags.get("Result")
@@ -366,6 +379,35 @@ mod tests {
         assert!(text.contains("1... d5 2. exd6 *"), "{text}");
         let again: Game<ChessPosition> = replay(&parse(&text).unwrap()[0], &o).unwrap();
         assert_eq!(again.position().fen(), game.position().fen());
+    }
+
+    /// Rulesets without SAN are written in their own move text and read back; the move
+    /// numbers count whole turns even where the ruleset's FEN counts plies (shogi) or a turn
+    /// has two moves (double-move chess).
+    #[test]
+    fn rulesets_without_san_and_other_move_counts() {
+        use chaturanga_variants::chushogi::ChuShogiPosition;
+        use chaturanga_variants::doublemove::DoubleMovePosition;
+        use chaturanga_variants::shogi::ShogiPosition;
+
+        fn record<P: Ruleset>(id: &str, moves: &[&str]) -> (Game<P>, String) {
+            let o = RuleOptions::parse::<&str>(P::option_specs(), &[]).unwrap();
+            let mut game = Game::new(P::start_position(&o).unwrap());
+            for m in moves {
+                game.play_text(m).unwrap();
+            }
+            let text = write(&game, &Tags::for_game(id, &game)).unwrap();
+            let again: Game<P> = replay(&parse(&text).unwrap()[0], &o).unwrap();
+            assert_eq!(again.moves(), game.moves(), "{text}");
+            (game, text)
+        }
+        let (_, chu) = record::<ChuShogiPosition>("chushogi", &["7i7h", "6d6e", "7h7g"]);
+        assert!(chu.contains("1. 7i7h 6d6e 2. 7h7g *"), "{chu}");
+        let (_, shogi) = record::<ShogiPosition>("shogi", &["7g7f", "3c3d", "2g2f"]);
+        assert!(shogi.contains("1. P7f P3d 2. P2f *"), "{shogi}");
+        let (_, double) =
+            record::<DoubleMovePosition>("doublemove", &["e2e4", "d7d5", "e7e5", "g1f3", "b1c3"]);
+        assert!(double.contains("1. e4 d5 e5 2. Nf3 Nc3 *"), "{double}");
     }
 
     #[test]

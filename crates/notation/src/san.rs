@@ -180,7 +180,36 @@ fn parse_parts(text: &str, is_cell: impl Fn(&str) -> bool) -> Option<SanParts> {
 }
 
 /// Reads SAN (lenient about `x`, `=`, check marks and over-disambiguation) into a legal move.
+/// Where the text does not parse as chess SAN, it is matched against the SAN [`to_san`] writes
+/// for each legal move, so that every record this module writes reads back (shogi's `P7f`,
+/// whose cells are a number and a letter).
 pub fn parse_san<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveError> {
+    parse_by_parts(position, text).or_else(|error| written_as(position, text).ok_or(error))
+}
+
+/// The legal move whose SAN, as written here, is `text` (with or without its check mark).
+fn written_as<P: Position>(position: &P, text: &str) -> Option<P::Move> {
+    if text.is_empty() || text.len() > 32 {
+        return None;
+    }
+    let mut legal = Vec::new();
+    position.legal_moves(&mut legal);
+    let mut marked = None;
+    for &mv in &legal {
+        let Ok(body) = san_body(position, mv, &legal) else {
+            return None;
+        };
+        if body == text {
+            return Some(mv);
+        }
+        if marked.is_none() && text.strip_suffix(['+', '#']) == Some(body.as_str()) {
+            marked = Some(mv);
+        }
+    }
+    marked
+}
+
+fn parse_by_parts<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveError> {
     let cut = || text.chars().take(40).collect::<String>();
     if text.is_empty() || text.len() > 32 || !text.is_ascii() {
         return Err(MoveError::Malformed(cut()));

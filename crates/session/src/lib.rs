@@ -531,37 +531,7 @@ impl<P: Ruleset> GameSession for Session<P> {
         for (name, value) in extra {
             tags.set(name, value);
         }
-        match pgn::write(&self.game, &tags) {
-            Ok(text) => Ok(text),
-            // Rulesets without SAN: the same record with moves in coordinate notation.
-            Err(_) => {
-                let mut text = String::new();
-                for (name, value) in &tags.0 {
-                    text.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
-                }
-                text.push('\n');
-                let mut line = String::new();
-                for (i, mv) in self.moves_played().iter().enumerate() {
-                    let word = if i % 2 == 0 {
-                        format!("{}. {mv}", i / 2 + 1)
-                    } else {
-                        mv.clone()
-                    };
-                    if line.len() + word.len() + 1 > 80 {
-                        text.push_str(line.trim_end());
-                        text.push('\n');
-                        line.clear();
-                    }
-                    line.push_str(&word);
-                    line.push(' ');
-                }
-                let result = self.finished().map_or("*".to_string(), |f| f.result);
-                line.push_str(&result);
-                text.push_str(&line);
-                text.push('\n');
-                Ok(text)
-            }
-        }
+        pgn::write(&self.game, &tags).map_err(|e| SessionError::Move(e.to_string()))
     }
 }
 
