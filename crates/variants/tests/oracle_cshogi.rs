@@ -17,16 +17,13 @@ mod common;
 
 use chaturanga_rules::{Game, Position, Reason, Ruleset, Status};
 use chaturanga_variants::shogi::ShogiPosition;
+use common::oracle::python;
 use common::{legal_texts, status_text};
 use std::collections::BTreeSet;
 use std::process::Command;
 
 const SEED: &str = "20261130";
 const INSTALL: &str = "install the oracles with `python3 -m pip install -r tests/oracles/requirements.txt` (cshogi is pinned there), or set CHATURANGA_PYTHON to a Python that has them";
-
-fn python() -> String {
-    std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
 
 fn env_or(name: &str, default: &str) -> String {
     match std::env::var(name) {

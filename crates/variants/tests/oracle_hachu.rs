@@ -48,6 +48,7 @@ use chaturanga_rules::{Position, RuleOptions, Ruleset, SetupError, SetupProblem}
 use chaturanga_variants::chushogi::ChuShogiPosition;
 use chaturanga_variants::daishogi::DaiShogiPosition;
 use common::Rng;
+use common::oracle::python;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -165,10 +166,6 @@ const DAI: Config = Config {
     every: (20, 16),
     seed: 20_261_131,
 };
-
-fn python() -> String {
-    std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
 
 fn env_or(name: &str, default: u64) -> u64 {
     match std::env::var(name) {

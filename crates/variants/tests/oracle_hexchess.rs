@@ -12,12 +12,9 @@ mod common;
 use chaturanga_rules::geometry::Vector;
 use chaturanga_rules::{Game, Position};
 use chaturanga_variants::hexchess::HexChessPosition;
+use common::oracle::python;
 use common::{legal_texts, options};
 use std::process::Command;
-
-fn python() -> String {
-    std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
 
 /// Runs the oracle's playouts under `option` (if any) and replays them here; returns the
 /// number of positions compared and of those where a pawn that had moved stood on a starting

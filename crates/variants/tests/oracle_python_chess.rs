@@ -8,12 +8,9 @@ mod common;
 
 use chaturanga_rules::{Game, Position};
 use chaturanga_variants::chess::ChessPosition;
+use common::oracle::python;
 use common::{legal_texts, status_text};
 use std::process::Command;
-
-fn python() -> String {
-    std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
 
 #[test]
 fn random_playouts_agree_with_python_chess() {

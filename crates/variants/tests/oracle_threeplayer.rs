@@ -13,11 +13,8 @@ mod common;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
 use chaturanga_variants::threeplayer::ThreePlayerPosition;
 use common::legal_texts;
+use common::oracle::python;
 use std::process::Command;
-
-fn python() -> String {
-    std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string())
-}
 
 /// Runs the oracle's playouts and replays them here; returns the number of positions
 /// compared, of positions with an en passant right, with a player in check, and of games

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
 
 /// One position of a perft file with its expected counts.
