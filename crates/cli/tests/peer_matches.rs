@@ -100,3 +100,35 @@ fn usi_and_gnu_shogi() {
     // Our USI server driven by the runner, against GNU Shogi (Debian has no USI engine).
     smoke("shogi", &ourselves("usi"), &gnushogi, &[]);
 }
+
+/// A node budget (`uci,nodes=N`) reaches the engine as `go nodes N`, instead of the clock.
+/// Our UCI server behind a script that keeps a copy of what the runner sends.
+#[test]
+fn a_node_budget_is_sent_as_go_nodes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("chaturanga-nodes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("sent.txt");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | '{}' uci\n",
+            log.display(),
+            env!("CARGO_BIN_EXE_chaturanga")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    smoke(
+        "chess",
+        "chaturanga",
+        &format!("uci,nodes=300:{}", script.display()),
+        &["--max-plies", "6"],
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let goes: Vec<&str> = sent.lines().filter(|l| l.starts_with("go")).collect();
+    assert!(!goes.is_empty(), "{sent}");
+    assert!(goes.iter().all(|l| *l == "go nodes 300"), "{sent}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
