@@ -665,9 +665,8 @@ fn save<P: Ruleset>(info: &VariantInfo, game: &Game<P>, path: &str) -> String {
 /// Default depth of the search benchmark: about a second per ruleset or less.
 fn default_search_depth(id: &str) -> u32 {
     match id {
-        "daishogi" => 4,
-        "chushogi" | "doublemove" | "progressive" => 5,
-        "omega" | "outer" | "renaissance" | "xiangqi" => 6,
+        "doublemove" | "progressive" => 5,
+        "daishogi" | "omega" | "outer" | "renaissance" | "xiangqi" => 6,
         _ => 7,
     }
 }
