@@ -15,12 +15,12 @@
 use crate::limits::Limits;
 use crate::score::{MATE, MATE_BOUND, QUARTER_POINT, Score};
 use crate::search::{
-    CHECK_INTERVAL, DELTA_MARGIN, ITERATION_START_SHARE, MAX_PLY, SearchInfo, SearchResult,
-    drawn_by_rule, history_hashes,
+    DELTA_MARGIN, ITERATION_START_SHARE, MAX_PLY, SearchInfo, SearchResult, Watch, drawn_by_rule,
+    history_hashes, repeats, update_pv,
 };
 use chaturanga_rules::{Game, Outcome, Position, Status};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// One value per player (more players than this are not searched by max^n).
@@ -36,13 +36,8 @@ const MAX_REMEMBERED: usize = 1 << 20;
 
 struct MaxN<'a, P: Position> {
     players: usize,
-    stop: &'a AtomicBool,
-    start: Instant,
-    hard: Option<Duration>,
-    node_limit: Option<u64>,
-    nodes: u64,
+    watch: Watch<'a>,
     seldepth: usize,
-    stopped: bool,
     path: Vec<u64>,
     /// Best move found for a position in earlier iterations, tried first.
     best_moves: HashMap<u64, P::Move>,
@@ -99,13 +94,8 @@ pub(crate) fn search<P: Position>(
     let budget = limits.budget();
     let mut s = MaxN {
         players,
-        stop,
-        start,
-        hard: budget.hard,
-        node_limit: limits.nodes,
-        nodes: 0,
+        watch: Watch::new(stop, start, budget.hard, limits.nodes),
         seldepth: 0,
-        stopped: false,
         path: history_hashes(game),
         best_moves: HashMap::new(),
         pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
@@ -123,7 +113,7 @@ pub(crate) fn search<P: Position>(
                     s.node(&child, depth as i32 - 1, 1)
                 }
             };
-            if s.stopped {
+            if s.watch.stopped {
                 break;
             }
             if best.is_none_or(|(_, b)| v[me] > b[me]) {
@@ -134,7 +124,7 @@ pub(crate) fn search<P: Position>(
             }
         }
         let Some((i, v)) = best else { break };
-        if s.stopped {
+        if s.watch.stopped {
             // The previous iteration's best move is searched first, so a move that beat it
             // in an unfinished iteration beat it at the new depth.
             result.best = Some(moves[i].0);
@@ -152,7 +142,7 @@ pub(crate) fn search<P: Position>(
             depth,
             seldepth: s.seldepth as u32,
             score: result.score,
-            nodes: s.nodes,
+            nodes: s.watch.nodes,
             elapsed: result.elapsed,
             pv: result.pv.clone(),
             hashfull: 0,
@@ -174,41 +164,18 @@ pub(crate) fn search<P: Position>(
             break;
         }
     }
-    result.nodes = s.nodes;
+    result.nodes = s.watch.nodes;
     result.elapsed = start.elapsed();
     result
 }
 
 impl<P: Position> MaxN<'_, P> {
-    fn out_of_budget(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if self.node_limit.is_some_and(|limit| self.nodes >= limit)
-            || (self.nodes.is_multiple_of(CHECK_INTERVAL)
-                && (self.stop.load(AtomicOrdering::Relaxed)
-                    || self.hard.is_some_and(|h| self.start.elapsed() >= h)))
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     fn evaluate(&self, pos: &P) -> Values {
         let mut v = [0; MAX_PLAYERS];
         for (p, value) in v.iter_mut().enumerate().take(self.players) {
             *value = pos.evaluate(p).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
         v
-    }
-
-    fn repeats(&self, pos: &P, hash: u64) -> bool {
-        if !pos.repetition_point() {
-            return false;
-        }
-        let window = pos.quiet_plies() as usize;
-        let end = self.path.len();
-        self.path[end.saturating_sub(window)..end].contains(&hash)
     }
 
     /// The legal moves, the remembered best first, then by what they win. `captures`: only
@@ -241,25 +208,18 @@ impl<P: Position> MaxN<'_, P> {
         scored.into_iter().map(|(mv, gain, _)| (mv, gain)).collect()
     }
 
-    fn update_pv(&mut self, ply: usize, mv: P::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(mv);
-        head[ply].extend_from_slice(&tail[0]);
-    }
-
     fn node(&mut self, pos: &P, mut depth: i32, ply: usize) -> Values {
         self.pv[ply].clear();
-        if self.out_of_budget() {
+        if self.watch.out_of_budget() {
             return [0; MAX_PLAYERS];
         }
-        self.nodes += 1;
+        self.watch.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.decided_outcome() {
             return outcome_values(&o, self.players, ply);
         }
         let hash = pos.hash();
-        if self.repeats(pos, hash) || drawn_by_rule(pos) {
+        if repeats(&self.path, pos, hash) || drawn_by_rule(pos) {
             return [0; MAX_PLAYERS];
         }
         if ply >= MAX_PLY - 1 {
@@ -283,13 +243,13 @@ impl<P: Position> MaxN<'_, P> {
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let v = self.node(&child, depth - 1, ply + 1);
-            if self.stopped {
+            if self.watch.stopped {
                 self.path.pop();
                 return [0; MAX_PLAYERS];
             }
             if best.is_none_or(|(b, _)| v[mover] > b[mover]) {
                 best = Some((v, mv));
-                self.update_pv(ply, mv);
+                update_pv(&mut self.pv, ply, mv);
                 if v[mover] >= win_now {
                     break;
                 }
@@ -306,10 +266,10 @@ impl<P: Position> MaxN<'_, P> {
 
     fn quiescence(&mut self, pos: &P, ply: usize, qply: usize) -> Values {
         self.pv[ply].clear();
-        if self.out_of_budget() {
+        if self.watch.out_of_budget() {
             return [0; MAX_PLAYERS];
         }
-        self.nodes += 1;
+        self.watch.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.decided_outcome() {
             return outcome_values(&o, self.players, ply);
@@ -340,12 +300,12 @@ impl<P: Position> MaxN<'_, P> {
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let v = self.quiescence(&child, ply + 1, qply + 1);
-            if self.stopped {
+            if self.watch.stopped {
                 return [0; MAX_PLAYERS];
             }
             if best.is_none_or(|b| v[mover] > b[mover]) {
                 best = Some(v);
-                self.update_pv(ply, mv);
+                update_pv(&mut self.pv, ply, mv);
             }
         }
         best.unwrap_or(stand)

@@ -237,16 +237,11 @@ impl<P: Position> Engine<P> {
         let mut searcher = Searcher {
             tt: &mut self.tt,
             ordering: &mut self.ordering,
-            stop: &self.stop,
+            watch: Watch::new(&self.stop, start, budget.hard, limits.nodes),
             root_player,
             root_team: root.team(root_player),
             teams: (0..root.players()).map(|p| root.team(p)).collect(),
-            start,
-            hard: budget.hard,
-            node_limit: limits.nodes,
-            nodes: 0,
             seldepth: 0,
-            stopped: false,
             path: history_hashes(game),
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -261,7 +256,7 @@ impl<P: Position> Engine<P> {
         for depth in 1..=max_depth {
             searcher.seldepth = 0;
             let mut value = searcher.aspiration(root, &mut root_moves, depth, previous, 0);
-            let mut completed = !searcher.stopped;
+            let mut completed = !searcher.watch.stopped;
             if completed || root_moves[0].score > -INFINITY {
                 result.best = Some(root_moves[0].mv);
                 result.pv = searcher.root_pv(&root_moves[0]);
@@ -279,7 +274,7 @@ impl<P: Position> Engine<P> {
                 let centre = root_moves[line].score;
                 let centre = if centre > -INFINITY { centre } else { value };
                 searcher.aspiration(root, &mut root_moves[line..], depth, centre, line);
-                completed = !searcher.stopped;
+                completed = !searcher.watch.stopped;
                 if completed {
                     root_moves[line].pv = searcher.root_pv(&root_moves[line]);
                 }
@@ -298,7 +293,7 @@ impl<P: Position> Engine<P> {
             previous = value;
             result.score = Score::from_value(value);
             result.depth = depth;
-            result.nodes = searcher.nodes;
+            result.nodes = searcher.watch.nodes;
             result.elapsed = start.elapsed();
             for (line, root_move) in root_moves[..lines].iter().enumerate() {
                 on_info(&SearchInfo {
@@ -309,7 +304,7 @@ impl<P: Position> Engine<P> {
                     } else {
                         Score::from_value(root_move.score)
                     },
-                    nodes: searcher.nodes,
+                    nodes: searcher.watch.nodes,
                     elapsed: result.elapsed,
                     pv: if line == 0 {
                         result.pv.clone()
@@ -325,7 +320,7 @@ impl<P: Position> Engine<P> {
                 break;
             }
         }
-        result.nodes = searcher.nodes;
+        result.nodes = searcher.watch.nodes;
         result.elapsed = start.elapsed();
         result
     }
@@ -403,17 +398,12 @@ pub(crate) fn outcome_for_root(outcome: &Outcome, root_player: usize, ply: usize
 struct Searcher<'e, P: Position> {
     tt: &'e mut TranspositionTable<P::Move>,
     ordering: &'e mut Ordering<P::Move>,
-    stop: &'e AtomicBool,
+    watch: Watch<'e>,
     root_player: usize,
     /// The root player's team, and every player's: partners are searched as one side.
     root_team: usize,
     teams: Vec<usize>,
-    start: Instant,
-    hard: Option<Duration>,
-    node_limit: Option<u64>,
-    nodes: u64,
     seldepth: usize,
-    stopped: bool,
     /// Hashes of the game's positions and of the search path (0 where positions are not
     /// compared for repetition).
     path: Vec<u64>,
@@ -451,33 +441,8 @@ impl<P: Position> Searcher<'_, P> {
         self.for_mover(outcome_for_root(outcome, self.root_player, ply), mover)
     }
 
-    /// Checks the limits every few nodes; true once the search must stop.
-    fn out_of_budget(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if let Some(limit) = self.node_limit
-            && self.nodes >= limit
-        {
-            self.stopped = true;
-        } else if self.nodes.is_multiple_of(CHECK_INTERVAL)
-            && (self.stop.load(AtomicOrdering::Relaxed)
-                || self.hard.is_some_and(|h| self.start.elapsed() >= h))
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    /// Whether the position repeats one earlier in the game or on the search path since the
-    /// last irreversible move.
     fn repeats(&self, pos: &P, hash: u64) -> bool {
-        if !pos.repetition_point() {
-            return false;
-        }
-        let window = pos.quiet_plies() as usize;
-        let end = self.path.len();
-        self.path[end.saturating_sub(window)..end].contains(&hash)
+        repeats(&self.path, pos, hash)
     }
 
     fn drawn_by_rule(pos: &P) -> bool {
@@ -507,7 +472,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         match budget.soft {
-            Some(soft) => self.start.elapsed() >= soft * ITERATION_START_SHARE / 16,
+            Some(soft) => self.watch.start.elapsed() >= soft * ITERATION_START_SHARE / 16,
             None => false,
         }
     }
@@ -571,7 +536,7 @@ impl<P: Position> Searcher<'_, P> {
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
             let v = self.search_root(root, root_moves, depth as i32, alpha, beta, line);
-            if self.stopped {
+            if self.watch.stopped {
                 return v;
             }
             if v <= alpha {
@@ -600,7 +565,7 @@ impl<P: Position> Searcher<'_, P> {
         beta: i32,
         line: usize,
     ) -> i32 {
-        self.nodes += 1;
+        self.watch.nodes += 1;
         self.pv[0].clear();
         let mut best = -INFINITY;
         for i in 0..root_moves.len() {
@@ -614,14 +579,14 @@ impl<P: Position> Searcher<'_, P> {
                         self.child(&child, true, depth - 1, 0, alpha, beta, true)
                     } else {
                         let mut v = self.child(&child, true, depth - 1, 0, alpha, alpha + 1, false);
-                        if v > alpha && v < beta && !self.stopped {
+                        if v > alpha && v < beta && !self.watch.stopped {
                             v = self.child(&child, true, depth - 1, 0, alpha, beta, true);
                         }
                         v
                     }
                 }
             };
-            if self.stopped {
+            if self.watch.stopped {
                 break;
             }
             root_moves[i].score = value;
@@ -641,7 +606,7 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
         // A later line's best excludes better moves: not the root's value to remember.
-        if !self.stopped && line == 0 {
+        if !self.watch.stopped && line == 0 {
             let stored = root_moves[0].mv;
             let bound = if best >= beta {
                 Bound::Lower
@@ -745,11 +710,7 @@ impl<P: Position> Searcher<'_, P> {
     }
 
     fn update_pv(&mut self, ply: usize, mv: P::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        line.extend_from_slice(&tail[0]);
+        update_pv(&mut self.pv, ply, mv);
     }
 
     fn negamax(
@@ -762,10 +723,10 @@ impl<P: Position> Searcher<'_, P> {
         pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
-        if self.out_of_budget() {
+        if self.watch.out_of_budget() {
             return 0;
         }
-        self.nodes += 1;
+        self.watch.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let mover = pos.side_to_move();
         if let Some(o) = pos.decided_outcome() {
@@ -842,7 +803,7 @@ impl<P: Position> Searcher<'_, P> {
             );
             self.path.pop();
             self.null_at[ply] = false;
-            if self.stopped {
+            if self.watch.stopped {
                 return 0;
             }
             if value >= beta {
@@ -905,16 +866,16 @@ impl<P: Position> Searcher<'_, P> {
                     alpha + 1,
                     false,
                 );
-                if v > alpha && reduction > 0 && !self.stopped {
+                if v > alpha && reduction > 0 && !self.watch.stopped {
                     v = self.child(&child, team, depth - 1, ply, alpha, alpha + 1, false);
                 }
-                if v > alpha && v < beta && pv_node && !self.stopped {
+                if v > alpha && v < beta && pv_node && !self.watch.stopped {
                     v = self.child(&child, team, depth - 1, ply, alpha, beta, true);
                 }
                 v
             };
             searched += 1;
-            if self.stopped {
+            if self.watch.stopped {
                 self.path.pop();
                 return 0;
             }
@@ -962,10 +923,10 @@ impl<P: Position> Searcher<'_, P> {
 
     fn quiescence(&mut self, pos: &P, ply: usize, qply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv[ply].clear();
-        if self.out_of_budget() {
+        if self.watch.out_of_budget() {
             return 0;
         }
-        self.nodes += 1;
+        self.watch.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         let mover = pos.side_to_move();
         if let Some(o) = pos.decided_outcome() {
@@ -1015,7 +976,7 @@ impl<P: Position> Searcher<'_, P> {
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let value = self.quiescence_child(&child, team, ply, qply, alpha, beta);
-            if self.stopped {
+            if self.watch.stopped {
                 return 0;
             }
             if value > best {
@@ -1040,6 +1001,69 @@ impl<P: Position> Searcher<'_, P> {
     fn after_null(&self, ply: usize) -> bool {
         ply > 0 && self.null_at[ply - 1]
     }
+}
+
+/// The node count and the limits a search checks as it goes (shared by the alpha-beta and
+/// the max^n search).
+pub(crate) struct Watch<'e> {
+    stop: &'e AtomicBool,
+    pub(crate) start: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    pub(crate) nodes: u64,
+    pub(crate) stopped: bool,
+}
+
+impl<'e> Watch<'e> {
+    pub(crate) fn new(
+        stop: &'e AtomicBool,
+        start: Instant,
+        hard: Option<Duration>,
+        node_limit: Option<u64>,
+    ) -> Self {
+        Watch {
+            stop,
+            start,
+            hard,
+            node_limit,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Checks the limits every few nodes; true once the search must stop.
+    pub(crate) fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit)
+            || (self.nodes.is_multiple_of(CHECK_INTERVAL)
+                && (self.stop.load(AtomicOrdering::Relaxed)
+                    || self.hard.is_some_and(|h| self.start.elapsed() >= h)))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
+/// Whether `pos` (whose key is `hash`) repeats a position of `path`, the game's and the
+/// search path's keys, since the last irreversible move.
+pub(crate) fn repeats<P: Position>(path: &[u64], pos: &P, hash: u64) -> bool {
+    if !pos.repetition_point() {
+        return false;
+    }
+    let window = pos.quiet_plies() as usize;
+    path[path.len().saturating_sub(window)..].contains(&hash)
+}
+
+/// Makes `mv` and the line below it the principal line at `ply`.
+pub(crate) fn update_pv<M: Copy>(pv: &mut [Vec<M>], ply: usize, mv: M) {
+    let (head, tail) = pv.split_at_mut(ply + 1);
+    let line = &mut head[ply];
+    line.clear();
+    line.push(mv);
+    line.extend_from_slice(&tail[0]);
 }
 
 /// Plies to take off a late quiet move's search.

@@ -1,6 +1,8 @@
 //! Search under hidden information (Dark Chess): the engine's move depends on the player's
 //! view only, is legal, and takes what the view shows is there to take.
 
+mod common;
+
 use chaturanga_engine::{Engine, Limits, Sampling, Score};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
@@ -28,14 +30,7 @@ fn random_game(rng: &mut SplitMix64, plies: usize) -> Option<Game<P>> {
 
 /// The move (as text) and score the engine chooses in `game`, fresh engine, fixed seed.
 fn choose(game: &Game<P>, nodes: u64) -> (String, Score, u64) {
-    let mut engine = Engine::<P>::new(4);
-    let sampling = Sampling {
-        samples: 4,
-        seed: 42,
-    };
-    let result = engine.search_hidden(game, &Limits::nodes(nodes), &sampling, &mut |_| {});
-    let best = result.best.expect("a move while the game is on");
-    (game.position().move_text(best), result.score, result.nodes)
+    common::choose_through_view(game, nodes)
 }
 
 /// The board field of a FEN as 64 letters (`.` for empty), rank 8 first.

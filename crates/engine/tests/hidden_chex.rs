@@ -2,6 +2,8 @@
 //! move depends on the public position and the drawn man only, never on the order of the
 //! tiles still to be drawn.
 
+mod common;
+
 use chaturanga_engine::{Engine, Limits, Sampling, Score};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{Game, Position, Status};
@@ -26,15 +28,7 @@ fn random_game(seed: u64, rng: &mut SplitMix64, plies: usize) -> Option<P> {
 /// The move (as text), score and nodes of a fresh engine with a fixed sampling seed, as the
 /// front ends search.
 fn choose(position: &P, nodes: u64) -> (String, Score, u64) {
-    let game = Game::new(position.clone());
-    let mut engine = Engine::<P>::new(4);
-    let sampling = Sampling {
-        samples: 4,
-        seed: 42,
-    };
-    let result = engine.search_hidden(&game, &Limits::nodes(nodes), &sampling, &mut |_| {});
-    let best = result.best.expect("a move while the game is on");
-    (position.move_text(best), result.score, result.nodes)
+    common::choose_through_view(&Game::new(position.clone()), nodes)
 }
 
 /// The same with the ordinary search of the true position, which reads the order.
