@@ -242,14 +242,7 @@ pub fn write_moves(
 
 /// Formats tags and moves (no checking): 80-column movetext ending in the `Result` tag's value.
 pub fn write_text(tags: &Tags, moves: &[BpgnMove]) -> String {
-    let mut out = String::new();
-    for (k, v) in &tags.0 {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    }
-    out.push('\n');
+    let mut out = tags.header();
     let mut tokens = Vec::new();
     for m in moves {
         let mut token = format!(
@@ -264,20 +257,7 @@ pub fn write_text(tags: &Tags, moves: &[BpgnMove]) -> String {
         tokens.push(token);
     }
     tokens.push(tags.get("Result").unwrap_or("*").to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push('\n');
+    crate::pgn::wrap_movetext(&mut out, tokens);
     out
 }
 

@@ -12,6 +12,16 @@ pub const MAX_PGN_LEN: usize = 8 << 20;
 pub struct Tags(pub Vec<(String, String)>);
 
 impl Tags {
+    /// The tag section: one `[Name "value"]` line per tag, then the blank line.
+    pub fn header(&self) -> String {
+        let mut out = String::new();
+        for (k, v) in &self.0 {
+            out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+        }
+        out.push('\n');
+        out
+    }
+
     /// The value of a tag.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
@@ -70,11 +80,7 @@ fn escape(value: &str) -> String {
 /// Writes a game as PGN: tags, then SAN movetext (the ruleset's own move text where it has no
 /// SAN) wrapped at 80 columns, then the result.
 pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveError> {
-    let mut out = String::new();
-    for (k, v) in &tags.0 {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    }
-    out.push('\n');
+    let mut out = tags.header();
     let mut tokens = Vec::new();
     let positions = game.positions();
     // Counted here rather than read from each position: shogi-family FENs number plies, and
@@ -103,6 +109,13 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
         tags.get("Result")
             .map_or_else(|| result_of(game), str::to_string),
     );
+    wrap_movetext(&mut out, tokens);
+    Ok(out)
+}
+
+/// Appends movetext tokens to `out` in lines of at most 80 columns (a longer token stands
+/// alone), ending with a newline.
+pub(crate) fn wrap_movetext(out: &mut String, tokens: Vec<String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 80 {
@@ -117,7 +130,6 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
     }
     out.push_str(&line);
     out.push('\n');
-    Ok(out)
 }
 
 /// A game as read from PGN text, before its moves are checked.
