@@ -20,7 +20,7 @@ pub(crate) const MAX_PLY: usize = 96;
 /// Deepest quiescence plies below the horizon.
 pub(crate) const MAX_QUIESCENCE_PLY: usize = 16;
 /// Nodes between checks of the clock and the stop flag.
-pub(crate) const CHECK_INTERVAL: u64 = 1024;
+const CHECK_INTERVAL: u64 = 1024;
 /// Depths at which a static evaluation far above beta returns at once.
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
 /// Margin per ply of that test.

@@ -12,42 +12,23 @@ mod common;
 use chaturanga_rules::geometry::Vector;
 use chaturanga_rules::{Game, Position};
 use chaturanga_variants::hexchess::HexChessPosition;
-use common::oracle::python;
+use common::oracle::run_script;
 use common::{legal_texts, options};
-use std::process::Command;
 
 /// Runs the oracle's playouts under `option` (if any) and replays them here; returns the
 /// number of positions compared and of those where a pawn that had moved stood on a starting
 /// cell of its side with the way ahead free (the case the two settings treat differently).
 fn compare(option: Option<&str>, seed: &str) -> (usize, usize) {
-    let script = format!(
-        "{}/../../tests/oracles/independent_hexchess.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
     let (games, plies) = if cfg!(debug_assertions) {
         ("8", "80")
     } else {
         ("40", "160")
     };
-    let mut args = vec![script.as_str(), "0", "--playouts", seed, games, plies];
+    let mut args = vec!["0", "--playouts", seed, games, plies];
     if let Some(o) = option {
         args.extend(["--option", o]);
     }
-    let output = Command::new(python())
-        .args(&args)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {}: {e}; install Python 3 (or set CHATURANGA_PYTHON)",
-                python()
-            )
-        });
-    assert!(
-        output.status.success(),
-        "the independent oracle failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).expect("utf-8 output");
+    let text = run_script("independent_hexchess.py", &args);
     let opts: Vec<&str> = option.into_iter().collect();
     let rule_options = options::<HexChessPosition>(&opts);
     let mut game: Option<Game<HexChessPosition>> = None;
@@ -63,13 +44,8 @@ fn compare(option: Option<&str>, seed: &str) -> (usize, usize) {
             "P" => {
                 let g = game.as_ref().expect("a game has started");
                 let p = g.position();
-                let played: Vec<String> = g
-                    .moves()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &m)| g.positions()[i].move_text(m))
-                    .collect();
-                assert_eq!(p.fen(), fields[1], "FEN after {}", played.join(" "));
+                let played = common::played_text(g);
+                assert_eq!(p.fen(), fields[1], "FEN after {}", played);
                 let expected: Vec<String> = fields
                     .get(2)
                     .unwrap_or(&"")
@@ -81,7 +57,7 @@ fn compare(option: Option<&str>, seed: &str) -> (usize, usize) {
                     expected,
                     "legal moves in {} after {}",
                     fields[1],
-                    played.join(" ")
+                    played
                 );
                 // A pawn that moved onto a starting cell with both cells ahead empty: it
                 // would have a double step under `any-start-cell` but has none here.

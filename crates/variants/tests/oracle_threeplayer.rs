@@ -13,32 +13,16 @@ mod common;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
 use chaturanga_variants::threeplayer::ThreePlayerPosition;
 use common::legal_texts;
-use common::oracle::python;
-use std::process::Command;
+use common::oracle::run_script;
 
 /// Runs the oracle's playouts and replays them here; returns the number of positions
 /// compared, of positions with an en passant right, with a player in check, and of games
 /// that ended with no legal move.
 fn compare(seed: &str, games: &str, plies: &str) -> (usize, usize, usize, usize) {
-    let script = format!(
-        "{}/../../tests/oracles/independent_threeplayer.py",
-        env!("CARGO_MANIFEST_DIR")
+    let text = run_script(
+        "independent_threeplayer.py",
+        &["0", "--playouts", seed, games, plies],
     );
-    let output = Command::new(python())
-        .args([script.as_str(), "0", "--playouts", seed, games, plies])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {}: {e}; install Python 3 (or set CHATURANGA_PYTHON)",
-                python()
-            )
-        });
-    assert!(
-        output.status.success(),
-        "the independent oracle failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).expect("utf-8 output");
     let mut game: Option<Game<ThreePlayerPosition>> = None;
     let (mut positions, mut en_passant, mut checks, mut ended) = (0, 0, 0, 0);
     for line in text.lines() {
@@ -52,13 +36,8 @@ fn compare(seed: &str, games: &str, plies: &str) -> (usize, usize, usize, usize)
             "P" => {
                 let g = game.as_ref().expect("a game has started");
                 let p = g.position();
-                let played: Vec<String> = g
-                    .moves()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &m)| g.positions()[i].move_text(m))
-                    .collect();
-                assert_eq!(p.fen(), fields[1], "FEN after {}", played.join(" "));
+                let played = common::played_text(g);
+                assert_eq!(p.fen(), fields[1], "FEN after {}", played);
                 let expected: Vec<String> = fields
                     .get(2)
                     .unwrap_or(&"")
@@ -70,7 +49,7 @@ fn compare(seed: &str, games: &str, plies: &str) -> (usize, usize, usize, usize)
                     expected,
                     "legal moves in {} after {}",
                     fields[1],
-                    played.join(" ")
+                    played
                 );
                 positions += 1;
                 if fields[1].split(' ').nth(3).is_some_and(|f| f != "-") {

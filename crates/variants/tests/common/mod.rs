@@ -88,6 +88,16 @@ pub fn legal_texts<P: Position>(position: &P) -> Vec<String> {
     texts
 }
 
+/// The moves played so far in coordinate notation, space-separated (for failure messages).
+pub fn played_text<P: Position>(game: &Game<P>) -> String {
+    game.moves()
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| game.positions()[i].move_text(m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The status line as the CLI prints it.
 pub fn status_text<P: Position>(game: &Game<P>) -> String {
     match game.status() {

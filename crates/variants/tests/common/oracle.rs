@@ -108,13 +108,8 @@ impl Visitor for Replay {
                 "P" => {
                     let g = game.as_ref().expect("a game has started");
                     let p = g.position();
-                    let played: Vec<String> = g
-                        .moves()
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &m)| g.positions()[i].move_text(m))
-                        .collect();
-                    let here = format!("{} after {}", info.id, played.join(" "));
+                    let played = super::played_text(g);
+                    let here = format!("{} after {}", info.id, played);
                     assert_eq!(p.fen(), fields[1], "FEN of {here}");
                     let expected: Vec<String> = fields
                         .get(2)
