@@ -13,6 +13,7 @@ pub mod options;
 pub mod outcome;
 pub mod piece;
 pub mod position;
+pub mod scene;
 pub mod standard;
 pub mod tables;
 pub mod zobrist;
@@ -27,4 +28,5 @@ pub use position::{
     BoardPieces, DrawRules, Game, MoveDescription, MoveError, Position, Ruleset, Status, ViewError,
     legal_turn_texts, legal_turns, perft, perft_divide, perft_turns, perft_turns_divide,
 };
+pub use scene::{MoveShape, Scene, SceneBoard, Viewer};
 pub use standard::{FenError, SetupError, SetupProblem};

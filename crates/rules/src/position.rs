@@ -256,6 +256,17 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
         None
     }
+    /// What `viewer` sees of the position, as data for drawing it: the boards with their
+    /// men, hands and fog (see [`crate::scene`]). Hidden-information rulesets show a player
+    /// only his view and a spectator of a game in progress none of the hidden men.
+    fn scene(&self, viewer: crate::scene::Viewer) -> crate::scene::Scene;
+    /// The cells and pieces a person picks to make the legal move `mv`.
+    fn move_shape(&self, mv: Self::Move) -> crate::scene::MoveShape;
+    /// The text of the legal move `mv` as `viewer` may know it, or `None` where he is only
+    /// told that a move was made (Dark Chess: the opponent's moves).
+    fn move_seen_by(&self, mv: Self::Move, _viewer: crate::scene::Viewer) -> Option<String> {
+        Some(self.move_text(mv))
+    }
     /// The ruleset's pieces as data, where they and the castlings say everything about how
     /// men move on [`Position::board_geometry`] (the standard position). Front ends describe
     /// them to other programs (XBoard's `setup` and `piece` commands); `None` where some

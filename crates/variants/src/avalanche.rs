@@ -11,6 +11,7 @@
 //! `docs/decisions.md`), so every position, mid-turn ones included, reads back.
 
 use crate::family;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::geometry::Cell;
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, Setup, SetupError, SetupProblem, Spec, SpecError, StandardPosition,
@@ -538,6 +539,33 @@ impl Position for AvalanchePosition {
                 format!("{} {SELF_CHECK_FIELD}", self.board.fen())
             }
             TurnPart::Move => self.board.fen(),
+        }
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        Scene::single(self.board.standard_scene())
+    }
+
+    fn move_shape(&self, part: AvalanchePart) -> MoveShape {
+        match part {
+            AvalanchePart::Move(mv) => MoveShape {
+                part: Some("move"),
+                ..self.board.standard_move_shape(mv)
+            },
+            AvalanchePart::Push {
+                from,
+                to,
+                promotion,
+            } => {
+                let spec = self.board.spec();
+                MoveShape {
+                    from: Some(spec.geometry.label(from).to_string()),
+                    to: Some(spec.geometry.label(to).to_string()),
+                    promotion: promotion.map(|k| spec.pieces[k as usize].symbol.clone()),
+                    part: Some("push"),
+                    ..MoveShape::default()
+                }
+            }
         }
     }
 

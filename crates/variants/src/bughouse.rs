@@ -15,6 +15,7 @@
 //! decides the board.
 
 use crate::family;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::clock::{Clock, TimeControl};
 use chaturanga_rules::outcome::{Outcome, Reason};
 use chaturanga_rules::position::excerpt;
@@ -489,6 +490,36 @@ impl Position for BughousePosition {
             s.push_str(&format!(" | slot:{}", self.slot + 1));
         }
         s
+    }
+
+    /// Both boards; each man and pocket is owned by its seat (`A-white` = 0, `B-white` = 1,
+    /// `A-black` = 2, `B-black` = 3).
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let boards = (0..2)
+            .map(|b| {
+                let mut board = self.boards[b].standard_scene();
+                for man in &mut board.men {
+                    man.owner = seat(b, man.owner);
+                }
+                for hand in &mut board.hands {
+                    hand.owner = seat(b, hand.owner);
+                }
+                board
+            })
+            .collect();
+        Scene {
+            boards,
+            complete: true,
+            note: None,
+        }
+    }
+
+    fn move_shape(&self, mv: BughouseMove) -> MoveShape {
+        let board = mv.board as usize % 2;
+        MoveShape {
+            board,
+            ..self.boards[board].standard_move_shape(mv.mv)
+        }
     }
 
     fn move_text(&self, mv: BughouseMove) -> String {

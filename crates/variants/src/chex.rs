@@ -51,7 +51,9 @@
 //! - `draw-seed=N` read with a FEN shuffles the men its stacks hold; `draw-seed=0`, the
 //!   default, keeps the FEN's rule that a placement names its man.
 
+use chaturanga_geometry::{Geometry, GeometryBuilder};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{self, BoardShape, Scene, SceneBoard, SceneHand, SceneMan, Viewer};
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
@@ -157,6 +159,18 @@ impl Frame {
     }
 }
 
+/// The cells of `frame` as a square board with its labels; a cell's colour follows its
+/// absolute coordinates, so it keeps its colour when the frame grows.
+fn frame_geometry(frame: Frame) -> std::sync::Arc<Geometry> {
+    let Frame { x0, y0, .. } = frame;
+    let geometry = GeometryBuilder::rectangle(frame.width, frame.height)
+        .labels(move |x, y| frame.label((x0 + x, y0 + y)))
+        .colours(move |x, y| ((x0 + x + y0 + y) & 1) as u8)
+        .build()
+        .expect("a rectangle of distinct labels");
+    std::sync::Arc::new(geometry)
+}
+
 /// Files `a`..`z`, `aa`, `ab`, ... (bijective base 26) for 0-based index `i`.
 fn file_name(mut i: u32) -> String {
     let mut out = Vec::new();
@@ -258,6 +272,17 @@ impl ChexPosition {
     /// The man on an absolute cell.
     pub fn man_at(&self, cell: (i32, i32)) -> Option<Piece> {
         self.men().iter().find(|(c, _)| *c == cell).map(|&(_, p)| p)
+    }
+
+    /// The frame moves are named in: the men's frame, or before the first placement the
+    /// 3x3 frame round the first man's cell.
+    fn display_frame(&self) -> Frame {
+        self.frame().unwrap_or(Frame {
+            x0: -1,
+            y0: -1,
+            width: 3,
+            height: 3,
+        })
     }
 
     /// The frame (bounding box plus one cell), or `None` on an empty board.
@@ -1048,6 +1073,61 @@ impl Position for ChexPosition {
             self.quiet_plies,
             self.fullmove
         )
+    }
+
+    /// The frame as a board of its own (cells keep their colour as the board grows), the
+    /// unplaced men as hands, and the man a draw revealed.
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let frame = self.display_frame();
+        let shape = frame_geometry(frame);
+        let mut board = SceneBoard::new(BoardShape::Built(shape));
+        board.men = self
+            .men()
+            .iter()
+            .map(|&(at, piece)| SceneMan {
+                cell: frame.label(at),
+                piece: LETTERS[piece.kind() as usize].to_string(),
+                owner: piece.player() as usize,
+                height: None,
+            })
+            .collect();
+        for owner in 0..2 {
+            for (kind, &count) in self.stacks[owner].iter().enumerate() {
+                if count > 0 {
+                    board.hands.push(SceneHand {
+                        owner,
+                        piece: LETTERS[kind].to_string(),
+                        count: u32::from(count),
+                    });
+                }
+            }
+        }
+        Scene {
+            boards: vec![board],
+            complete: true,
+            note: self.drawn.map(|k| format!("drawn {}", LETTERS[k as usize])),
+        }
+    }
+
+    fn move_shape(&self, mv: ChexMove) -> scene::MoveShape {
+        let frame = self.display_frame();
+        match mv.action {
+            ChexAction::Draw => scene::MoveShape {
+                part: Some("draw"),
+                ..scene::MoveShape::default()
+            },
+            ChexAction::Place(kind) => scene::MoveShape {
+                to: Some(frame.label(mv.to)),
+                drop: Some(LETTERS[kind as usize].to_string()),
+                part: Some("place"),
+                ..scene::MoveShape::default()
+            },
+            ChexAction::Board => scene::MoveShape {
+                from: Some(frame.label(mv.from)),
+                to: Some(frame.label(mv.to)),
+                ..scene::MoveShape::default()
+            },
+        }
     }
 
     fn move_text(&self, mv: ChexMove) -> String {

@@ -8,10 +8,11 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
-    board_evaluation, parse_board, pieces_text, write_board,
+    board_evaluation, parse_board, pieces_text, scene_men, write_board,
 };
 use chaturanga_rules::tables::PieceBoard;
 use chaturanga_rules::{
@@ -495,6 +496,27 @@ impl Position for CongoPosition {
 
     fn player_name(&self, player: usize) -> &'static str {
         ["white", "black"][player]
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        Scene::single(scene_men(self.spec, |cell| self.piece_at(cell)))
+    }
+
+    /// A monkey's capture chain passes through its landing cells.
+    fn move_shape(&self, mv: CongoMove) -> MoveShape {
+        let g = &self.spec.geometry;
+        let mut via: Vec<String> = if mv.is_monkey_capture() {
+            mv.landings().map(|c| g.label(c).to_string()).collect()
+        } else {
+            Vec::new()
+        };
+        via.pop();
+        MoveShape {
+            from: Some(g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            via,
+            ..MoveShape::default()
+        }
     }
 
     fn diagram(&self) -> String {

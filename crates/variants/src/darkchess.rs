@@ -14,6 +14,7 @@
 //! positions drawn from the view's text alone.
 
 use crate::family;
+use chaturanga_rules::scene::{MoveShape, Scene, SceneBoard, Viewer};
 use chaturanga_rules::eval::MoveValue;
 use chaturanga_rules::geometry::{Cell, CellSet};
 use chaturanga_rules::standard::{
@@ -400,6 +401,47 @@ impl Position for DarkChessPosition {
 
     fn fen(&self) -> String {
         self.board.fen()
+    }
+
+    /// A player sees his men and the cells his men reach; a spectator of a game in progress
+    /// sees no man at all; the arbiter (and everyone once the game is over) sees the board.
+    fn scene(&self, viewer: Viewer) -> Scene {
+        let full = self.board.standard_scene();
+        let seen = match viewer {
+            Viewer::Arbiter => return Scene::single(full),
+            Viewer::Player(p) if p < 2 => self.visible_cells(p as Player),
+            _ => CellSet::EMPTY,
+        };
+        let g = &self.spec().geometry;
+        let mut board = SceneBoard::new(full.shape.clone());
+        board.men = full
+            .men
+            .into_iter()
+            .filter(|m| g.cell_by_label(&m.cell).is_some_and(|c| seen.contains(c)))
+            .collect();
+        board.fog = g
+            .cells()
+            .filter(|&c| !seen.contains(c))
+            .map(|c| g.label(c).to_string())
+            .collect();
+        Scene {
+            boards: vec![board],
+            complete: false,
+            note: None,
+        }
+    }
+
+    fn move_shape(&self, mv: Move) -> MoveShape {
+        self.board.standard_move_shape(mv)
+    }
+
+    /// A player is told his own moves, and only that the opponent moved.
+    fn move_seen_by(&self, mv: Move, viewer: Viewer) -> Option<String> {
+        match viewer {
+            Viewer::Arbiter => Some(self.move_text(mv)),
+            Viewer::Player(p) if p == self.side_to_move() => Some(self.move_text(mv)),
+            _ => None,
+        }
     }
 
     fn move_text(&self, mv: Move) -> String {

@@ -7,6 +7,7 @@
 //! [`chaturanga_rules::perft_turns`] counts whole turns.
 
 use crate::family;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{Move, Rules, SetupError, Spec, SpecError, StandardPosition};
 use chaturanga_rules::{
     DrawRules, FenError, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Position,
@@ -203,6 +204,14 @@ impl Position for DoubleMovePosition {
 
     fn fen(&self) -> String {
         format!("{} {}", self.board.fen(), self.parts_left)
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        Scene::single(self.board.standard_scene())
+    }
+
+    fn move_shape(&self, mv: Move) -> MoveShape {
+        self.board.standard_move_shape(mv)
     }
 
     fn move_text(&self, mv: Move) -> String {

@@ -35,6 +35,7 @@ use crate::family;
 use chaturanga_geometry::{Cell, GeometryBuilder};
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{self, Scene, Viewer};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError, parse_board,
     write_board,
@@ -479,6 +480,28 @@ impl Position for GessPosition {
             if self.turn == 0 { 'b' } else { 'w' },
             self.fullmove
         )
+    }
+
+    /// Stones are `S`, owned by the player (0 = Black, who moves first).
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let g = &self.spec.geometry;
+        Scene::single(scene::board_scene(
+            g,
+            g.cells().filter_map(|cell| {
+                self.stone_at(cell)
+                    .map(|p| (cell, "S".to_string(), p as usize))
+            }),
+        ))
+    }
+
+    /// A move picks the footprint's centre and the centre's destination.
+    fn move_shape(&self, mv: GessMove) -> scene::MoveShape {
+        let g = &self.spec.geometry;
+        scene::MoveShape {
+            from: Some(g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            ..scene::MoveShape::default()
+        }
     }
 
     fn move_text(&self, mv: GessMove) -> String {

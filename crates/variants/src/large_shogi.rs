@@ -6,11 +6,12 @@
 
 use crate::shogi_family as sf;
 use chaturanga_geometry::{Cell, CellSet};
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
-    board_evaluation, parse_board, pieces_text, write_board,
+    board_evaluation, parse_board, pieces_text, scene_men, write_board,
 };
 use chaturanga_rules::tables::{PieceBoard, attacked};
 use chaturanga_rules::{
@@ -953,6 +954,29 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
         Some(&self.spec().geometry)
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let mut board = scene_men(self.spec(), |cell| self.piece_at(cell));
+        if self.is_check() {
+            let g = &self.spec().geometry;
+            board
+                .check
+                .extend(self.royals(self.turn).iter().map(|c| g.label(c).to_string()));
+        }
+        Scene::single(board)
+    }
+
+    /// A move in two steps passes through its first step's cell (a pass: out and back).
+    fn move_shape(&self, mv: LargeMove) -> MoveShape {
+        let g = &self.spec().geometry;
+        MoveShape {
+            from: Some(g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            via: mv.via().map(|c| g.label(c).to_string()).into_iter().collect(),
+            promotion: mv.promote.then(|| "+".to_string()),
+            ..MoveShape::default()
+        }
     }
 
     fn diagram(&self) -> String {

@@ -62,6 +62,7 @@ use crate::family;
 use chaturanga_geometry::{Cell, CellSet};
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{self, Scene, Viewer};
 use chaturanga_rules::standard::board_text;
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecError, parse_board, write_board,
@@ -966,6 +967,49 @@ impl Position for MakarenkoPosition {
             && self.ep_usable(target)
         {
             self.set_ep(Some((target, landed)));
+        }
+    }
+
+    /// Towers with their heights; each shows the piece its height makes. Reserve disks are
+    /// a hand of `D`.
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let g = &self.spec.geometry;
+        let mut board = scene::SceneBoard::new(scene::BoardShape::Fixed(g));
+        board.men = g
+            .cells()
+            .filter_map(|cell| {
+                self.tower_at(cell).map(|(player, height)| scene::SceneMan {
+                    cell: g.label(cell).to_string(),
+                    piece: tower_symbol(height),
+                    owner: player as usize,
+                    height: Some(u32::from(height)),
+                })
+            })
+            .collect();
+        if self.tall == Tall::Reserve {
+            for owner in 0..2 {
+                if self.reserve[owner] > 0 {
+                    board.hands.push(scene::SceneHand {
+                        owner,
+                        piece: "D".to_string(),
+                        count: u32::from(self.reserve[owner]),
+                    });
+                }
+            }
+        }
+        Scene::single(board)
+    }
+
+    /// A split names how many disks move; a reserve placement drops a disk.
+    fn move_shape(&self, mv: MakarenkoMove) -> scene::MoveShape {
+        let g = &self.spec.geometry;
+        let drop = mv.shape == MoveShape::Drop;
+        scene::MoveShape {
+            from: (!drop).then(|| g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            drop: drop.then(|| "D".to_string()),
+            split: mv.split.then_some(u32::from(mv.disks)),
+            ..scene::MoveShape::default()
         }
     }
 

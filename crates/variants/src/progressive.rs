@@ -14,6 +14,7 @@
 //! capture itself with the board's `remove_piece`/`place_piece` primitives.
 
 use crate::family;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::geometry::{Cell, CellSet};
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, SetupError, Spec, SpecError, Special, StandardPosition,
@@ -571,6 +572,14 @@ impl Position for ProgressivePosition {
             "{placement} {side} {castling} {en_passant} {} {} {}",
             self.quiet_series, self.series, self.played
         )
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        Scene::single(self.board.standard_scene())
+    }
+
+    fn move_shape(&self, mv: Move) -> MoveShape {
+        self.board.standard_move_shape(mv)
     }
 
     fn move_text(&self, mv: Move) -> String {

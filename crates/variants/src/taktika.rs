@@ -25,7 +25,8 @@
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
-use chaturanga_rules::standard::pieces_text;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
+use chaturanga_rules::standard::{pieces_text, scene_men};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, Spec, SpecBuilder, SpecError, parse_board, write_board,
 };
@@ -378,6 +379,20 @@ impl Position for TaktikaPosition {
         }
         self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[1 - us as usize];
         self.turn = 1 - us;
+    }
+
+    /// Frozen men are kinds of their own, written `-R`.
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        Scene::single(scene_men(self.spec, |cell| self.piece_at(cell)))
+    }
+
+    fn move_shape(&self, mv: TaktikaMove) -> MoveShape {
+        let g = &self.spec.geometry;
+        MoveShape {
+            from: Some(g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            ..MoveShape::default()
+        }
     }
 
     fn diagram(&self) -> String {

@@ -16,6 +16,7 @@
 //! checks come from two opponents, and lines bend at the centre.
 
 use chaturanga_rules::geometry::{Cell, CellSet, Geometry, GeometryBuilder, Vector};
+use chaturanga_rules::scene::{self, Scene, Viewer};
 use chaturanga_rules::standard::FenError;
 use chaturanga_rules::tables::{
     AttackTables, KindSource, MoveTables, PieceBoard, attacked, build_tables_oriented,
@@ -983,6 +984,39 @@ impl Position for ThreePlayerPosition {
             self.quiet,
             self.round
         )
+    }
+
+    fn scene(&self, _viewer: Viewer) -> Scene {
+        let g = self.geometry();
+        let mut board = scene::board_scene(
+            g,
+            g.cells().filter_map(|cell| {
+                let man = self.board[cell.index()];
+                man.is_some().then(|| {
+                    (
+                        cell,
+                        SYMBOLS[man.kind() as usize].to_string(),
+                        man.player() as usize,
+                    )
+                })
+            }),
+        );
+        if self.is_check()
+            && let Some(king) = self.king(self.side_to_move())
+        {
+            board.check.push(g.label(king).to_string());
+        }
+        Scene::single(board)
+    }
+
+    fn move_shape(&self, mv: ThreePlayerMove) -> scene::MoveShape {
+        let g = self.geometry();
+        scene::MoveShape {
+            from: Some(g.label(mv.from).to_string()),
+            to: Some(g.label(mv.to).to_string()),
+            promotion: mv.promotion.map(|k| SYMBOLS[k as usize].to_string()),
+            ..scene::MoveShape::default()
+        }
     }
 
     fn move_text(&self, mv: ThreePlayerMove) -> String {

@@ -119,3 +119,66 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         out
     }
 }
+
+/// The men of a board of `spec`'s pieces as scene men.
+pub fn scene_men<const W: usize>(
+    spec: &'static Spec<W>,
+    piece_at: impl Fn(Cell) -> Piece,
+) -> crate::scene::SceneBoard {
+    crate::scene::board_scene(
+        &spec.geometry,
+        spec.geometry.cells().filter_map(|cell| {
+            let piece = piece_at(cell);
+            piece.is_some().then(|| {
+                (
+                    cell,
+                    spec.pieces[piece.kind() as usize].symbol.clone(),
+                    piece.player() as usize,
+                )
+            })
+        }),
+    )
+}
+
+impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
+    /// Everything on the board and in hand, with the royal piece of the player to move
+    /// marked when it is in check.
+    pub fn standard_scene(&self) -> crate::scene::SceneBoard {
+        let spec = self.spec();
+        let mut board = scene_men(spec, |cell| self.piece_at(cell));
+        for player in 0..2u8 {
+            for kind in 0..K {
+                let count = self.in_hand(player, kind as u8);
+                if count > 0 {
+                    board.hands.push(crate::scene::SceneHand {
+                        owner: player as usize,
+                        piece: spec.pieces[kind].symbol.clone(),
+                        count: u32::from(count),
+                    });
+                }
+            }
+        }
+        if self.is_check() {
+            board.check.extend(
+                self.royals(self.turn())
+                    .iter()
+                    .map(|c| spec.geometry.label(c).to_string()),
+            );
+        }
+        board
+    }
+
+    /// The cells of a move: start and destination, the piece of a drop, the promotion.
+    pub fn standard_move_shape(&self, mv: super::Move) -> crate::scene::MoveShape {
+        let spec = self.spec();
+        let label = |cell: Cell| spec.geometry.label(cell).to_string();
+        let drop = mv.special == super::Special::Drop;
+        crate::scene::MoveShape {
+            from: (!drop).then(|| label(mv.from)),
+            to: Some(label(mv.to)),
+            drop: drop.then(|| spec.pieces[mv.kind as usize].symbol.clone()),
+            promotion: mv.promotion.map(|k| spec.pieces[k as usize].symbol.clone()),
+            ..Default::default()
+        }
+    }
+}

@@ -11,7 +11,7 @@ mod fen;
 mod movegen;
 mod spec;
 
-pub use diagram::{board_text, pieces_text};
+pub use diagram::{board_text, pieces_text, scene_men};
 pub use evaluation::board_evaluation;
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
@@ -766,6 +766,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn board_geometry(&self) -> Option<&'static chaturanga_geometry::Geometry> {
         Some(&self.spec.geometry)
+    }
+
+    fn scene(&self, _viewer: crate::scene::Viewer) -> crate::scene::Scene {
+        crate::scene::Scene::single(self.standard_scene())
+    }
+
+    fn move_shape(&self, mv: Move) -> crate::scene::MoveShape {
+        self.standard_move_shape(mv)
     }
 
     fn board_pieces(&self) -> Option<crate::position::BoardPieces> {
