@@ -50,6 +50,10 @@ commands:
   uci | usi | xboard                        speak an engine protocol on standard input and
                                             output (UCI with UCI_Variant for every ruleset; USI
                                             for the shogi family; XBoard/CECP v2)
+  serve [--listen ADDR] [--db PATH]         the game server: people play every ruleset with
+                                            each other and the engine over HTTP and websockets
+                                            (default 127.0.0.1:8080 and chaturanga.db, created
+                                            and migrated on first start)
   help                                      this text
 
 limits: [--time SECONDS] [--depth N] [--nodes N]   (default: --time 1 for search, 2 for play)
@@ -119,6 +123,13 @@ pub enum Command {
         limits: SearchArgs,
         /// Which players the engine plays (`None`: every player but the one to move).
         engine_plays: Option<String>,
+    },
+    /// `serve`.
+    Serve {
+        /// Address to listen on.
+        listen: std::net::SocketAddr,
+        /// The SQLite database file.
+        db: std::path::PathBuf,
     },
     /// `bench`.
     Bench {
@@ -392,6 +403,24 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 limits: flags.search_limits()?,
                 engine_plays: flags.values("--engine-plays").into_iter().next(),
             })
+        }
+        "serve" => {
+            let flags = Flags::parse(rest, &[], &["--listen", "--db"])?;
+            flags.no_positionals()?;
+            let listen = match flags.values("--listen").first() {
+                Some(text) => text.parse().map_err(|_| {
+                    usage(format!(
+                        "--listen needs HOST:PORT such as 127.0.0.1:8080, not {:?}",
+                        cut(text)
+                    ))
+                })?,
+                None => std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
+            };
+            let db = flags
+                .values("--db")
+                .first()
+                .map_or_else(|| "chaturanga.db".into(), std::path::PathBuf::from);
+            Ok(Command::Serve { listen, db })
         }
         "rules" => {
             let flags = Flags::parse(rest, &[], &[])?;

@@ -19,6 +19,14 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         Command::Help => writeln!(out, "{USAGE}")?,
         Command::Protocol(protocol) => crate::protocol::serve(protocol),
+        Command::Serve { listen, db } => {
+            let config = chaturanga_server::Config {
+                listen,
+                db,
+                ..chaturanga_server::Config::default()
+            };
+            chaturanga_server::run(config).map_err(|e| CliError::Input(format!("serve: {e}")))?;
+        }
         Command::Match(settings) => crate::tournament::run(&settings, out)?,
         Command::Variants { all } => {
             if all {
@@ -318,16 +326,7 @@ impl Visitor for WithGame {
     }
 }
 
-/// The game as BPGN if it is a bughouse game, `None` for every other ruleset. BPGN is the one
-/// record tied to a ruleset's own position type (two boards), so the CLI looks for that type.
-pub fn bpgn_record<P: Ruleset>(game: &Game<P>) -> Option<Result<String, String>> {
-    let any: &dyn std::any::Any = game;
-    any.downcast_ref::<Game<chaturanga_variants::bughouse::BughousePosition>>()
-        .map(|g| {
-            // The CLI's games have no clocks, so no TimeControl tag.
-            chaturanga_notation::bpgn::write_game(g, None).map_err(|e| e.to_string())
-        })
-}
+pub use chaturanga_session::bpgn_record;
 
 struct DescribeRules;
 

@@ -49,6 +49,9 @@ pub enum OptionValues {
     /// A duration with one unit (`24h`, `10m`, `30s`), any value
     /// [`parse_duration`](crate::clock::parse_duration) accepts.
     Duration,
+    /// A secret random number in this inclusive range: a server draws it when a game is
+    /// created and shows it to nobody until the game ends (Chex's draw order seed).
+    Seed(u32, u32),
 }
 
 impl OptionValues {
@@ -56,7 +59,7 @@ impl OptionValues {
     pub fn accepts(&self, value: &str) -> bool {
         match self {
             OptionValues::Choice(words) => words.contains(&value),
-            OptionValues::Number(lo, hi) => {
+            OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
                 value.parse::<u32>().is_ok_and(|n| (*lo..=*hi).contains(&n))
             }
             OptionValues::TimeControl => crate::clock::TimeControl::parse(value).is_ok(),
@@ -68,7 +71,7 @@ impl OptionValues {
     pub fn describe(&self, separator: &str) -> String {
         match self {
             OptionValues::Choice(words) => words.join(separator),
-            OptionValues::Number(lo, hi) => format!("{lo}..{hi}"),
+            OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => format!("{lo}..{hi}"),
             OptionValues::TimeControl => "M+S (minutes + increment seconds)".to_string(),
             OptionValues::Duration => "a duration such as 24h, 10m, 30s".to_string(),
         }
@@ -184,7 +187,9 @@ impl RuleOptions {
             given.push(spec.name);
             if !spec.values.accepts(value) {
                 let accepted = match &spec.values {
-                    OptionValues::Number(lo, hi) => format!("a number from {lo} to {hi}"),
+                    OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
+                        format!("a number from {lo} to {hi}")
+                    }
                     other => other.describe(", "),
                 };
                 return Err(OptionError::BadValue {

@@ -60,6 +60,40 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, for reading one back from its name.
+    pub const ALL: [Reason; 25] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::NoLegalMoves,
+        Reason::AllPiecesLost,
+        Reason::InsufficientMaterial,
+        Reason::ThreefoldRepetition,
+        Reason::FivefoldRepetition,
+        Reason::FiftyMoveRule,
+        Reason::SeventyFiveMoveRule,
+        Reason::NoCaptureLimit,
+        Reason::NoProgress,
+        Reason::MoveLimit,
+        Reason::PerpetualCheck,
+        Reason::PerpetualChase,
+        Reason::RoyalCaptured,
+        Reason::SelfCheck,
+        Reason::OnlyLions,
+        Reason::BareKing,
+        Reason::Sennichite,
+        Reason::Impasse,
+        Reason::Declaration,
+        Reason::Resignation,
+        Reason::Agreement,
+        Reason::TimeForfeit,
+        Reason::Simultaneous,
+    ];
+
+    /// The reason named `name` ([`Reason::as_str`]).
+    pub fn from_name(name: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
     /// The reason as one word, as the CLI prints it.
     pub fn as_str(self) -> &'static str {
         match self {

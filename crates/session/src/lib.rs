@@ -7,8 +7,10 @@
 //! results. The generic code is compiled once per ruleset here, not once per front end.
 
 mod coordinates;
+pub mod table;
 
 pub use coordinates::{from_xboard, to_xboard};
+pub use table::{LegalMove, RecordFormat, SearchTask, SeenMove, Table, open_table, option_specs};
 
 use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_geometry::Geometry;
@@ -217,6 +219,17 @@ struct Session<P: Ruleset> {
     options: RuleOptions,
     game: Game<P>,
     engine: Engine<P>,
+}
+
+/// The game as BPGN if it is a bughouse game, `None` for every other ruleset.
+///
+/// BPGN is the one record tied to a ruleset's own position type (two boards), so this looks
+/// for that type; it is the one place that does (a record hook on `Position` would need the
+/// notation crate below the rules crate).
+pub fn bpgn_record<P: Ruleset>(game: &Game<P>) -> Option<Result<String, String>> {
+    let any: &dyn std::any::Any = game;
+    any.downcast_ref::<Game<chaturanga_variants::bughouse::BughousePosition>>()
+        .map(|g| chaturanga_notation::bpgn::write_game(g, None).map_err(|e| e.to_string()))
 }
 
 /// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.

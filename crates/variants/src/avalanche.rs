@@ -11,8 +11,8 @@
 //! `docs/decisions.md`), so every position, mid-turn ones included, reads back.
 
 use crate::family;
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::geometry::Cell;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, Setup, SetupError, SetupProblem, Spec, SpecError, StandardPosition,
     spec_for,

@@ -15,10 +15,10 @@
 //! decides the board.
 
 use crate::family;
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::clock::{Clock, TimeControl};
 use chaturanga_rules::outcome::{Outcome, Reason};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{Move, Rules, Spec, SpecError, StandardPosition, spec_for};
 use chaturanga_rules::{
     DrawRules, FenError, MoveError, MoveValue, OptionSpec, OptionValues, Piece, Position,

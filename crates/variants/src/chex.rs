@@ -107,7 +107,7 @@ pub const START_FEN: &str = "- [KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - 0 1";
 /// The rule options: the seed of a live game's draws.
 const OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "draw-seed",
-    values: OptionValues::Number(0, u32::MAX),
+    values: OptionValues::Seed(0, u32::MAX),
     default: "0",
     help: "a live game: each stack shuffled from this seed, a placement turn is `draw` and \
            the revealed man's placement (0: no draw order, a placement names its man)",

@@ -8,8 +8,8 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
     board_evaluation, parse_board, pieces_text, scene_men, write_board,

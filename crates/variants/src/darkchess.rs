@@ -14,9 +14,9 @@
 //! positions drawn from the view's text alone.
 
 use crate::family;
-use chaturanga_rules::scene::{MoveShape, Scene, SceneBoard, Viewer};
 use chaturanga_rules::eval::MoveValue;
 use chaturanga_rules::geometry::{Cell, CellSet};
+use chaturanga_rules::scene::{MoveShape, Scene, SceneBoard, Viewer};
 use chaturanga_rules::standard::{
     Move, Rules, SetupError, SetupProblem, Spec, SpecError, Special, StandardPosition,
 };

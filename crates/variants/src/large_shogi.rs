@@ -6,9 +6,9 @@
 
 use crate::shogi_family as sf;
 use chaturanga_geometry::{Cell, CellSet};
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
     board_evaluation, parse_board, pieces_text, scene_men, write_board,
@@ -960,9 +960,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         let mut board = scene_men(self.spec(), |cell| self.piece_at(cell));
         if self.is_check() {
             let g = &self.spec().geometry;
-            board
-                .check
-                .extend(self.royals(self.turn).iter().map(|c| g.label(c).to_string()));
+            board.check.extend(
+                self.royals(self.turn)
+                    .iter()
+                    .map(|c| g.label(c).to_string()),
+            );
         }
         Scene::single(board)
     }
@@ -973,7 +975,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         MoveShape {
             from: Some(g.label(mv.from).to_string()),
             to: Some(g.label(mv.to).to_string()),
-            via: mv.via().map(|c| g.label(c).to_string()).into_iter().collect(),
+            via: mv
+                .via()
+                .map(|c| g.label(c).to_string())
+                .into_iter()
+                .collect(),
             promotion: mv.promote.then(|| "+".to_string()),
             ..MoveShape::default()
         }

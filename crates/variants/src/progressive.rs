@@ -14,8 +14,8 @@
 //! capture itself with the board's `remove_piece`/`place_piece` primitives.
 
 use crate::family;
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::geometry::{Cell, CellSet};
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, SetupError, Spec, SpecError, Special, StandardPosition,
 };

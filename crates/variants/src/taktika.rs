@@ -26,10 +26,10 @@ use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
-use chaturanga_rules::standard::{pieces_text, scene_men};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, Spec, SpecBuilder, SpecError, parse_board, write_board,
 };
+use chaturanga_rules::standard::{pieces_text, scene_men};
 use chaturanga_rules::{
     DrawRules, MoveDescription, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position,
     Reason, RuleOptions, Ruleset,

@@ -1,0 +1,394 @@
+//! The HTTP API: JSON in, JSON out, errors as `{"error": "..."}` with a 4xx status.
+
+mod socket;
+mod variants;
+
+pub use variants::secret_option_names;
+
+use crate::AppState;
+use crate::clock::ClockSpec;
+use crate::error::ApiError;
+use crate::live::{Caller, Command, GameHandle, NewGame, SeatKind};
+use crate::store::{Listing, Summary};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 16 * 1024;
+/// Most rule options in a request.
+const MAX_OPTIONS: usize = 16;
+/// Most games in a listing.
+const MAX_LISTING: usize = 100;
+
+/// The API's routes over `state`.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/variants", get(variants::list))
+        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/seats/{n}/join", post(join))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/socket", get(socket::upgrade))
+        .fallback(|| async { ApiError::not_found("no such page") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// A JSON body read by our rules: a size cap and every failure as an [`ApiError`].
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the body is larger than {MAX_BODY} bytes"),
+                )
+            } else {
+                ApiError::bad_request(format!("unreadable body: {e}"))
+            }
+        })?;
+        parse_json(&bytes).map(Body)
+    }
+}
+
+/// Reads JSON, naming what is wrong with it.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
+}
+
+/// 128 random bits as hex.
+pub fn new_token() -> Result<String, ApiError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The stored form of a token.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn new_game_id() -> Result<String, ApiError> {
+    const LETTERS: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+    Ok(bytes
+        .iter()
+        .map(|&b| LETTERS[b as usize % LETTERS.len()] as char)
+        .collect())
+}
+
+/// Who a token says the caller is: `None` as a token means a spectator; a token that is no
+/// seat's is refused.
+pub async fn identify(game: &GameHandle, token: Option<&str>) -> Result<Caller, ApiError> {
+    let Some(token) = token else {
+        return Ok(Caller::Spectator);
+    };
+    if token.len() > 128 {
+        return Err(ApiError::unauthorized(
+            "the token is not a seat's of this game",
+        ));
+    }
+    let hash = token_hash(token);
+    match game
+        .ask(|reply| Command::Identify {
+            token_hash: hash,
+            reply,
+        })
+        .await?
+    {
+        Some(seat) => Ok(Caller::Seat(seat)),
+        None => Err(ApiError::unauthorized(
+            "the token is not a seat's of this game",
+        )),
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::unauthorized("the Authorization header is not text"))?;
+    value
+        .strip_prefix("Bearer ")
+        .map(|t| Some(t.trim()))
+        .ok_or_else(|| ApiError::unauthorized("the Authorization header must be `Bearer TOKEN`"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateGame {
+    variant: String,
+    #[serde(default)]
+    options: Vec<String>,
+    fen: Option<String>,
+    clock: Option<ClockSpec>,
+    seats: Vec<SeatSpec>,
+    me: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum SeatSpec {
+    Human,
+    Engine { level: u8 },
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    Body(request): Body<CreateGame>,
+) -> Result<Response, ApiError> {
+    if request.options.len() > MAX_OPTIONS || request.options.iter().any(|o| o.len() > 200) {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_OPTIONS} options of at most 200 characters"
+        )));
+    }
+    if request.variant.len() > 64 {
+        return Err(ApiError::not_found("no such ruleset"));
+    }
+    let seats = request
+        .seats
+        .iter()
+        .map(|s| match *s {
+            SeatSpec::Human => Ok(SeatKind::Human),
+            SeatSpec::Engine { level } if (1..=8).contains(&level) => Ok(SeatKind::Engine(level)),
+            SeatSpec::Engine { level } => Err(ApiError::bad_request(format!(
+                "engine level {level} is not 1-8"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let secret_names = variants::secret_option_names_checked(&request.variant)?;
+    if let Some(given) = request.options.iter().find(|o| {
+        secret_names
+            .iter()
+            .any(|(n, ..)| o.split('=').next() == Some(n))
+    }) {
+        return Err(ApiError::bad_request(format!(
+            "{} is drawn at random by the server and kept secret until the game ends",
+            given.split('=').next().unwrap_or(given)
+        )));
+    }
+    let mut secret_options = Vec::new();
+    for (name, lo, hi) in secret_names {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes)
+            .map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+        let lo = lo.max(1);
+        let span = u64::from(hi.saturating_sub(lo)) + 1;
+        let value = u64::from(lo) + u64::from(u32::from_le_bytes(bytes)) % span;
+        secret_options.push(format!("{name}={value}"));
+    }
+    let token = match request.me {
+        Some(_) => Some(new_token()?),
+        None => None,
+    };
+    let game = NewGame {
+        variant: request.variant,
+        options: request.options,
+        secret_options,
+        fen: request.fen,
+        clock: request.clock,
+        seats,
+        me: request.me.zip(token.as_deref().map(token_hash)),
+    };
+    let id = new_game_id()?;
+    let store = state.store().clone();
+    let row = tokio::task::spawn_blocking(move || crate::live::create(&store, id, game))
+        .await
+        .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
+    // Start its task now, so that an engine seat to move begins thinking.
+    state.game(&row.id).await?;
+    let mut answer = json!({ "id": row.id });
+    if let Some(token) = token {
+        answer["token"] = json!(token);
+    }
+    Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+    limit: Option<usize>,
+}
+
+fn summary_json(s: &Summary) -> Value {
+    json!({
+        "id": s.id,
+        "variant": s.variant,
+        "status": s.status,
+        "result": s.result,
+        "reason": s.reason,
+        "ply": s.plies,
+        "created_ms": s.created_ms,
+        "seats": s.seats.iter().enumerate().map(|(n, seat)| json!({
+            "seat": n,
+            "kind": seat.kind,
+            "level": seat.level,
+            "joined": seat.kind == "engine" || seat.token_hash.is_some(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+async fn list_games(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let listing = match query.status.as_deref() {
+        None | Some("live") => Listing::Live,
+        Some("open") => Listing::Open,
+        Some("finished") => Listing::Finished,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "status must be open, live or finished, not {:?}",
+                other.chars().take(20).collect::<String>()
+            )));
+        }
+    };
+    let limit = query.limit.unwrap_or(50).clamp(1, MAX_LISTING);
+    let store = state.store().clone();
+    let games = tokio::task::spawn_blocking(move || store.list(listing, limit))
+        .await
+        .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
+    Ok(axum::Json(json!({
+        "games": games.iter().map(summary_json).collect::<Vec<_>>()
+    })))
+}
+
+async fn game_state(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<axum::Json<Value>, ApiError> {
+    let game = state.game(&id).await?;
+    let caller = identify(&game, bearer(&headers)?).await?;
+    let value = game.ask(|reply| Command::State { caller, reply }).await?;
+    Ok(axum::Json(value))
+}
+
+async fn join(
+    State(state): State<AppState>,
+    Path((id, seat)): Path<(String, String)>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let game = state.game(&id).await?;
+    let seat: usize = seat.parse().map_err(|_| {
+        ApiError::not_found(format!(
+            "no seat {:?}",
+            seat.chars().take(10).collect::<String>()
+        ))
+    })?;
+    let token = new_token()?;
+    let hash = token_hash(&token);
+    game.ask(|reply| Command::Join {
+        seat,
+        token_hash: hash,
+        reply,
+    })
+    .await??;
+    Ok(axum::Json(json!({ "token": token, "seat": seat })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+    ply: Option<usize>,
+}
+
+async fn play(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(request): Body<MoveRequest>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let game = state.game(&id).await?;
+    let caller = identify(&game, bearer(&headers)?).await?;
+    let value = game
+        .ask(|reply| Command::Move {
+            caller,
+            text: request.text,
+            ply: request.ply,
+            reply,
+        })
+        .await??;
+    Ok(axum::Json(value))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActionRequest {
+    action: String,
+}
+
+async fn act(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(request): Body<ActionRequest>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let game = state.game(&id).await?;
+    let caller = identify(&game, bearer(&headers)?).await?;
+    let value = game
+        .ask(|reply| Command::Action {
+            caller,
+            action: request.action,
+            reply,
+        })
+        .await??;
+    Ok(axum::Json(value))
+}
+
+#[derive(Deserialize)]
+struct RecordQuery {
+    format: Option<String>,
+}
+
+async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<RecordQuery>,
+) -> Result<Response, ApiError> {
+    let game = state.game(&id).await?;
+    let caller = identify(&game, bearer(&headers)?).await?;
+    let (text, extension) = game
+        .ask(|reply| Command::Record {
+            caller,
+            format: query.format,
+            reply,
+        })
+        .await??;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"{id}.{extension}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,1429 @@
+//! A live game: one task owns it, serializes its moves and actions, writes each change to the
+//! store before anyone hears of it, runs its clocks and its engine seats, and renders what
+//! each viewer may see.
+
+use crate::clock::{ClockSpec, GameClock, StoredTimes};
+use crate::engines::{EnginePool, level_limits};
+use crate::error::ApiError;
+use crate::store::{Change, EventRow, GameRow, SeatRow, Store};
+use chaturanga_rules::Reason;
+use chaturanga_rules::scene::{MoveShape, Viewer};
+use chaturanga_session::{Finished, Table, open_table};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+/// How long a finished game's task stays in memory without requests.
+const IDLE_FINISHED: Duration = Duration::from_secs(60);
+/// Updates a slow viewer may fall behind before it catches up from the store.
+const BROADCAST_DEPTH: usize = 64;
+
+/// Who sends a request: a seat (proved by its token) or a spectator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// The seat with this index.
+    Seat(usize),
+    /// Anyone else.
+    Spectator,
+}
+
+/// What a connected viewer receives after each change: for each viewer class (seat 0..n,
+/// then spectators) the messages, already serialized.
+#[derive(Debug)]
+pub struct Update {
+    /// The game's version after the change.
+    pub version: u64,
+    /// Messages per viewer class.
+    pub frames: Vec<Vec<String>>,
+}
+
+/// A request to a game's task.
+pub enum Command {
+    /// The state as `caller` may see it.
+    State {
+        /// Who asks.
+        caller: Caller,
+        /// The answer.
+        reply: oneshot::Sender<Value>,
+    },
+    /// Which seat a token hash belongs to.
+    Identify {
+        /// SHA-256 of the token, hex.
+        token_hash: String,
+        /// The seat, if any.
+        reply: oneshot::Sender<Option<usize>>,
+    },
+    /// Claims an open human seat.
+    Join {
+        /// The seat.
+        seat: usize,
+        /// The new token's hash.
+        token_hash: String,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// Plays a move.
+    Move {
+        /// Who moves.
+        caller: Caller,
+        /// The move text.
+        text: String,
+        /// The ply it is meant for.
+        ply: Option<usize>,
+        /// The new state, once stored.
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    /// Takes an action (resign, draw, takeback, abort, the ruleset's own).
+    Action {
+        /// Who acts.
+        caller: Caller,
+        /// The action.
+        action: String,
+        /// The new state, once stored.
+        reply: oneshot::Sender<Result<Value, ApiError>>,
+    },
+    /// Subscribes to updates: the messages missed since `since` (from the store), the
+    /// current state and a receiver of further updates.
+    Subscribe {
+        /// Who watches.
+        caller: Caller,
+        /// The last version the viewer has.
+        since: Option<u64>,
+        /// Backlog, then the live updates.
+        reply: oneshot::Sender<Result<(Vec<String>, broadcast::Receiver<Arc<Update>>), ApiError>>,
+    },
+    /// The game's record.
+    Record {
+        /// Who asks.
+        caller: Caller,
+        /// The format asked for, or the ruleset's default.
+        format: Option<String>,
+        /// The record and its file extension.
+        reply: oneshot::Sender<Result<(String, &'static str), ApiError>>,
+    },
+}
+
+/// A handle to a game's task.
+#[derive(Clone)]
+pub struct GameHandle {
+    sender: mpsc::Sender<Command>,
+}
+
+impl GameHandle {
+    /// Sends a command and waits for the answer.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, ApiError> {
+        let (tx, rx) = oneshot::channel();
+        self.sender
+            .send(make(tx))
+            .await
+            .map_err(|_| ApiError::internal("the game's task has stopped; try again"))?;
+        rx.await
+            .map_err(|_| ApiError::internal("the game's task stopped before answering"))
+    }
+
+    /// Whether the task is gone.
+    pub fn is_closed(&self) -> bool {
+        self.sender.is_closed()
+    }
+}
+
+/// What kind of seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A person.
+    Human,
+    /// The engine at a level (1-8).
+    Engine(u8),
+}
+
+#[derive(Clone, Debug)]
+struct Seat {
+    kind: SeatKind,
+    token_hash: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Live,
+    Finished,
+    Aborted,
+}
+
+/// Offers waiting for an answer.
+#[derive(Clone, Debug, Default)]
+struct Offers {
+    /// Seats that offered or accepted a draw.
+    draw: BTreeSet<usize>,
+    /// The seat that asked for a takeback.
+    takeback: Option<usize>,
+    /// A ruleset action waiting for a seat's consent: (who asked, action, who must consent).
+    action: Option<(usize, String, usize)>,
+}
+
+struct EngineThinking {
+    ply: usize,
+    stop: Arc<AtomicBool>,
+}
+
+/// The game's task state.
+struct LiveGame {
+    id: String,
+    store: Store,
+    engines: EnginePool,
+    table: Box<dyn Table>,
+    seats: Vec<Seat>,
+    options: Vec<String>,
+    /// Options whose values stay hidden until the game ends (a Chex draw seed).
+    secret_options: Vec<String>,
+    phase: Phase,
+    version: u64,
+    clock: Option<(ClockSpec, GameClock)>,
+    offers: Offers,
+    updates: broadcast::Sender<Arc<Update>>,
+    thinking: Option<EngineThinking>,
+    engine_results: mpsc::Sender<(usize, Option<String>)>,
+}
+
+/// A new game's description, checked.
+pub struct NewGame {
+    /// The ruleset.
+    pub variant: String,
+    /// Rule options.
+    pub options: Vec<String>,
+    /// Options to keep hidden until the game ends.
+    pub secret_options: Vec<String>,
+    /// Start FEN.
+    pub fen: Option<String>,
+    /// Clock.
+    pub clock: Option<ClockSpec>,
+    /// Seats.
+    pub seats: Vec<SeatKind>,
+    /// The seat claimed by the creator, with its token hash.
+    pub me: Option<(usize, String)>,
+}
+
+/// Creates and stores a game; returns its row (its task is started when first used).
+pub fn create(store: &Store, id: String, game: NewGame) -> Result<GameRow, ApiError> {
+    let all_options: Vec<String> = game
+        .options
+        .iter()
+        .chain(&game.secret_options)
+        .cloned()
+        .collect();
+    let table = open_table(&game.variant, &all_options, game.fen.as_deref())?;
+    if game.seats.len() != table.players() {
+        return Err(ApiError::bad_request(format!(
+            "{} needs {} seats, not {}",
+            game.variant,
+            table.players(),
+            game.seats.len()
+        )));
+    }
+    if let Some((me, _)) = &game.me
+        && game.seats.get(*me) != Some(&SeatKind::Human)
+    {
+        return Err(ApiError::bad_request(format!(
+            "seat {me} is not a human seat of this game"
+        )));
+    }
+    let clock_state = match &game.clock {
+        Some(spec) => {
+            let control = spec.control().map_err(ApiError::bad_request)?;
+            Some(
+                serde_json::to_string(&GameClock::new(control, table.players()).stored())
+                    .unwrap_or_default(),
+            )
+        }
+        None => None,
+    };
+    let seats = game
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(n, kind)| SeatRow {
+            kind: match kind {
+                SeatKind::Human => "human".into(),
+                SeatKind::Engine(_) => "engine".into(),
+            },
+            level: match kind {
+                SeatKind::Engine(level) => Some(*level),
+                SeatKind::Human => None,
+            },
+            token_hash: game
+                .me
+                .as_ref()
+                .filter(|(me, _)| *me == n)
+                .map(|(_, hash)| hash.clone()),
+        })
+        .collect();
+    let row = GameRow {
+        id: id.clone(),
+        variant: game.variant.clone(),
+        options: all_options,
+        fen: game.fen.clone(),
+        clock: game
+            .clock
+            .as_ref()
+            .map(|c| serde_json::to_string(c).unwrap_or_default()),
+        status: "live".into(),
+        result: None,
+        quarters: None,
+        reason: None,
+        version: 1,
+        clock_state,
+        created_ms: crate::store::now_ms(),
+        seats,
+        moves: Vec::new(),
+    };
+    let created = EventRow {
+        v: 1,
+        t: "created".into(),
+        data: json!({ "variant": game.variant, "secret": game.secret_options.len() }).to_string(),
+        only_seat: None,
+    };
+    store.create(&row, &[created])?;
+    Ok(row)
+}
+
+/// Names of options that are kept secret, from the stored list: `secret_names` are the
+/// names the ruleset draws at random.
+fn split_options(all: &[String], secret_names: &[&str]) -> (Vec<String>, Vec<String>) {
+    all.iter().cloned().partition(|o| {
+        let name = o.split('=').next().unwrap_or("");
+        !secret_names.contains(&name)
+    })
+}
+
+/// Loads a stored game and starts its task.
+pub fn start(
+    row: GameRow,
+    store: Store,
+    engines: EnginePool,
+    secret_names: &[&str],
+) -> Result<GameHandle, ApiError> {
+    let mut table = open_table(&row.variant, &row.options, row.fen.as_deref())?;
+    for (ply, text) in row.moves.iter().enumerate() {
+        table.play(text).map_err(|e| {
+            ApiError::internal(format!(
+                "stored move {} ({text}) does not replay: {e}",
+                ply + 1
+            ))
+        })?;
+    }
+    let phase = match row.status.as_str() {
+        "finished" => Phase::Finished,
+        "aborted" => Phase::Aborted,
+        _ => Phase::Live,
+    };
+    if phase == Phase::Finished && table.finished().is_none() {
+        // Ended from outside the rules (resignation, agreement, time): restore the result.
+        let quarters: Vec<u8> = row
+            .quarters
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|q| q.parse().ok())
+            .collect();
+        let reason = row
+            .reason
+            .as_deref()
+            .and_then(Reason::from_name)
+            .unwrap_or(Reason::Agreement);
+        table.restore_result(&quarters, reason);
+    }
+    let clock = match &row.clock {
+        Some(text) => {
+            let spec: ClockSpec = serde_json::from_str(text)
+                .map_err(|e| ApiError::internal(format!("stored clock: {e}")))?;
+            let control = spec.control().map_err(ApiError::internal)?;
+            let stored: Option<StoredTimes> = row
+                .clock_state
+                .as_deref()
+                .and_then(|s| serde_json::from_str(s).ok());
+            let clock = match stored {
+                Some(times) if times.main_ms.len() == table.players() => {
+                    GameClock::restore(control, &times)
+                }
+                _ => GameClock::new(control, table.players()),
+            };
+            Some((spec, clock))
+        }
+        None => None,
+    };
+    let seats = row
+        .seats
+        .iter()
+        .map(|s| Seat {
+            kind: match (s.kind.as_str(), s.level) {
+                ("engine", Some(level)) => SeatKind::Engine(level),
+                _ => SeatKind::Human,
+            },
+            token_hash: s.token_hash.clone(),
+        })
+        .collect();
+    let (options, secret_options) = split_options(&row.options, secret_names);
+    let (sender, receiver) = mpsc::channel(64);
+    let (engine_results, engine_receiver) = mpsc::channel(4);
+    let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
+    let mut game = LiveGame {
+        id: row.id,
+        store,
+        engines,
+        table,
+        seats,
+        options,
+        secret_options,
+        phase,
+        version: row.version,
+        clock,
+        offers: Offers::default(),
+        updates,
+        thinking: None,
+        engine_results,
+    };
+    game.resume_clock();
+    tokio::spawn(game.run(receiver, engine_receiver));
+    Ok(GameHandle { sender })
+}
+
+fn finished_json(f: &Finished) -> (String, String, String) {
+    (
+        f.result.clone(),
+        f.quarters
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        f.reason.as_str().to_string(),
+    )
+}
+
+fn shape_json(shape: &MoveShape) -> Value {
+    let mut object = serde_json::Map::new();
+    if shape.board != 0 {
+        object.insert("board".into(), json!(shape.board));
+    }
+    if let Some(from) = &shape.from {
+        object.insert("from".into(), json!(from));
+    }
+    if let Some(to) = &shape.to {
+        object.insert("to".into(), json!(to));
+    }
+    if !shape.via.is_empty() {
+        object.insert("via".into(), json!(shape.via));
+    }
+    if let Some(drop) = &shape.drop {
+        object.insert("drop".into(), json!(drop));
+    }
+    if let Some(promotion) = &shape.promotion {
+        object.insert("promotion".into(), json!(promotion));
+    }
+    if let Some(part) = shape.part {
+        object.insert("part".into(), json!(part));
+    }
+    if let Some(split) = shape.split {
+        object.insert("split".into(), json!(split));
+    }
+    Value::Object(object)
+}
+
+impl LiveGame {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<Command>,
+        mut engine_moves: mpsc::Receiver<(usize, Option<String>)>,
+    ) {
+        self.maybe_think();
+        loop {
+            let deadline = self.clock_deadline();
+            let idle = (self.phase != Phase::Live).then(|| Instant::now() + IDLE_FINISHED);
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                Some((ply, text)) = engine_moves.recv() => self.engine_moved(ply, text).await,
+                _ = sleep_until_opt(deadline), if deadline.is_some() => self.flag_fall().await,
+                _ = sleep_until_opt(idle), if idle.is_some() && self.updates.receiver_count() == 0 => break,
+            }
+        }
+        self.stop_thinking();
+    }
+
+    fn started(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|s| s.kind != SeatKind::Human || s.token_hash.is_some())
+    }
+
+    fn resume_clock(&mut self) {
+        let live = self.phase == Phase::Live && self.started();
+        let side = self.table.side_to_move();
+        if let Some((_, clock)) = &mut self.clock {
+            if live {
+                clock.start(side, Instant::now());
+            } else {
+                clock.stop();
+            }
+        }
+    }
+
+    fn clock_deadline(&self) -> Option<Instant> {
+        if self.phase != Phase::Live {
+            return None;
+        }
+        self.clock.as_ref().and_then(|(_, c)| c.deadline())
+    }
+
+    fn viewer(&self, caller: Caller) -> Viewer {
+        if self.phase != Phase::Live {
+            return Viewer::Arbiter;
+        }
+        match caller {
+            Caller::Seat(s) => Viewer::Player(s),
+            Caller::Spectator => Viewer::Spectator,
+        }
+    }
+
+    fn to_move(&self) -> Vec<usize> {
+        if self.phase == Phase::Live && self.started() && self.table.finished().is_none() {
+            vec![self.table.side_to_move()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The state as `caller` may see it.
+    fn state(&self, caller: Caller) -> Value {
+        let viewer = self.viewer(caller);
+        let scene = self.table.scene(viewer);
+        let finished = self.table.finished();
+        let to_move = self.to_move();
+        let now = Instant::now();
+        let mut state = serde_json::Map::new();
+        state.insert("id".into(), json!(self.id));
+        state.insert("variant".into(), json!(self.table.variant().id));
+        let mut options = self.options.clone();
+        if self.phase != Phase::Live {
+            options.extend(self.secret_options.iter().cloned());
+        }
+        state.insert("options".into(), json!(options));
+        state.insert("version".into(), json!(self.version));
+        match (&finished, self.phase) {
+            (_, Phase::Aborted) => {
+                state.insert("status".into(), json!("aborted"));
+                state.insert("result".into(), json!("*"));
+                state.insert("reason".into(), json!("aborted"));
+            }
+            (Some(f), _) => {
+                state.insert("status".into(), json!("finished"));
+                state.insert("result".into(), json!(f.result));
+                state.insert("reason".into(), json!(f.reason.as_str()));
+                state.insert("scores".into(), json!(f.quarters));
+            }
+            (None, _) => {
+                state.insert("status".into(), json!("ongoing"));
+            }
+        }
+        state.insert("started".into(), json!(self.started()));
+        state.insert("ply".into(), json!(self.table.ply()));
+        state.insert("players".into(), json!(self.table.players()));
+        state.insert(
+            "player_names".into(),
+            json!(
+                (0..self.table.players())
+                    .map(|p| self.table.player_name(p))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        state.insert(
+            "teams".into(),
+            json!(
+                (0..self.table.players())
+                    .map(|p| self.table.team(p))
+                    .collect::<Vec<_>>()
+            ),
+        );
+        state.insert("side_to_move".into(), json!(self.table.side_to_move()));
+        state.insert("to_move".into(), json!(to_move));
+        if scene.complete {
+            state.insert("fen".into(), json!(self.table.fen()));
+        }
+        let mut check = Vec::new();
+        let boards: Vec<Value> = scene
+            .boards
+            .iter()
+            .map(|board| {
+                check.extend(board.check.iter().cloned());
+                let mut b = serde_json::Map::new();
+                b.insert(
+                    "men".into(),
+                    json!(
+                        board
+                            .men
+                            .iter()
+                            .map(|m| {
+                                let mut man =
+                                    json!({"cell": m.cell, "piece": m.piece, "owner": m.owner});
+                                if let Some(h) = m.height {
+                                    man["height"] = json!(h);
+                                }
+                                man
+                            })
+                            .collect::<Vec<_>>()
+                    ),
+                );
+                b.insert(
+                    "hands".into(),
+                    json!(
+                        board
+                            .hands
+                            .iter()
+                            .map(|h| json!({"owner": h.owner, "piece": h.piece, "count": h.count}))
+                            .collect::<Vec<_>>()
+                    ),
+                );
+                if !board.fog.is_empty() {
+                    b.insert("fog".into(), json!(board.fog));
+                }
+                b.insert("check".into(), json!(board.check));
+                if let chaturanga_rules::scene::BoardShape::Built(g) = &board.shape {
+                    b.insert(
+                        "drawing".into(),
+                        serde_json::from_str(&g.to_json()).unwrap_or(Value::Null),
+                    );
+                }
+                Value::Object(b)
+            })
+            .collect();
+        state.insert("boards".into(), json!(boards));
+        if let Some(note) = &scene.note {
+            state.insert("note".into(), json!(note));
+        }
+        state.insert("check".into(), json!(check));
+        state.insert(
+            "last_move".into(),
+            self.table
+                .last_move(viewer)
+                .map_or(Value::Null, |s| shape_json(&s)),
+        );
+        let moves: Vec<Value> = self
+            .table
+            .moves_seen(viewer)
+            .into_iter()
+            .map(|m| json!(m.text))
+            .collect();
+        state.insert("moves".into(), json!(moves));
+        state.insert(
+            "clocks".into(),
+            match &self.clock {
+                Some((spec, clock)) => json!({
+                    "control": spec,
+                    "seats": clock.show(now).into_iter().map(|(ms, periods, running)| {
+                        json!({"ms": ms, "periods": periods, "running": running})
+                    }).collect::<Vec<_>>(),
+                }),
+                None => Value::Null,
+            },
+        );
+        state.insert(
+            "seats".into(),
+            json!(
+                self.seats
+                    .iter()
+                    .enumerate()
+                    .map(|(n, s)| match s.kind {
+                        SeatKind::Human => json!({
+                            "seat": n, "kind": "human", "joined": s.token_hash.is_some()
+                        }),
+                        SeatKind::Engine(level) => json!({
+                            "seat": n, "kind": "engine", "level": level, "joined": true
+                        }),
+                    })
+                    .collect::<Vec<_>>()
+            ),
+        );
+        state.insert(
+            "offers".into(),
+            json!({
+                "draw": self.offers.draw.iter().collect::<Vec<_>>(),
+                "takeback": self.offers.takeback,
+                "action": self.offers.action.as_ref().map(|(by, action, consent)| {
+                    json!({"by": by, "action": action, "consent": consent})
+                }),
+            }),
+        );
+        if let Caller::Seat(me) = caller {
+            state.insert("you".into(), json!(me));
+            if to_move.contains(&me) {
+                let legal: Vec<Value> = self
+                    .table
+                    .legal()
+                    .into_iter()
+                    .map(|m| {
+                        let mut v = shape_json(&m.shape);
+                        v["text"] = json!(m.text);
+                        v
+                    })
+                    .collect();
+                state.insert("legal".into(), json!(legal));
+                let mut actions: Vec<&str> = self.table.actions();
+                if self.table.can_claim_draw() {
+                    actions.push("draw-claim");
+                }
+                state.insert("actions".into(), json!(actions));
+            }
+        } else {
+            state.insert("you".into(), Value::Null);
+        }
+        Value::Object(state)
+    }
+
+    /// The message for event `e` as viewer class `k` sees it.
+    fn event_frame(&self, e: &EventRow, k: usize) -> String {
+        let hidden = self.phase == Phase::Live && e.only_seat.is_some_and(|s| s != k);
+        if hidden {
+            return json!({ "v": e.v }).to_string();
+        }
+        let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
+        json!({ "t": e.t, "v": e.v, "d": data }).to_string()
+    }
+
+    fn caller_of(&self, k: usize) -> Caller {
+        if k < self.seats.len() {
+            Caller::Seat(k)
+        } else {
+            Caller::Spectator
+        }
+    }
+
+    fn state_frame(&self, caller: Caller) -> String {
+        json!({ "t": "state", "v": self.version, "d": self.state(caller) }).to_string()
+    }
+
+    /// Sends the events just stored, then each viewer's new state.
+    fn broadcast(&self, events: &[EventRow]) {
+        if self.updates.receiver_count() == 0 {
+            return;
+        }
+        let frames = (0..=self.seats.len())
+            .map(|k| {
+                let mut messages: Vec<String> =
+                    events.iter().map(|e| self.event_frame(e, k)).collect();
+                messages.push(self.state_frame(self.caller_of(k)));
+                messages
+            })
+            .collect();
+        let _ = self.updates.send(Arc::new(Update {
+            version: self.version,
+            frames,
+        }));
+    }
+
+    /// Stores a change with its events (versions assigned here); on success the game's
+    /// version moves on and the events are broadcast.
+    async fn commit(
+        &mut self,
+        mut change: Change,
+        events: Vec<(String, Value, Option<usize>)>,
+    ) -> Result<(), ApiError> {
+        change.events = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, (t, data, only_seat))| EventRow {
+                v: self.version + 1 + i as u64,
+                t,
+                data: data.to_string(),
+                only_seat,
+            })
+            .collect();
+        if change.clock_state.is_none()
+            && let Some((_, clock)) = &self.clock
+        {
+            change.clock_state = Some(serde_json::to_string(&clock.stored()).unwrap_or_default());
+        }
+        let store = self.store.clone();
+        let id = self.id.clone();
+        let version = self.version;
+        let events = change.events.clone();
+        tokio::task::spawn_blocking(move || store.commit(&id, version, &change))
+            .await
+            .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
+        self.version += events.len() as u64;
+        self.broadcast(&events);
+        Ok(())
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::State { caller, reply } => {
+                let _ = reply.send(self.state(caller));
+            }
+            Command::Identify { token_hash, reply } => {
+                let seat = self
+                    .seats
+                    .iter()
+                    .position(|s| s.token_hash.as_deref() == Some(token_hash.as_str()));
+                let _ = reply.send(seat);
+            }
+            Command::Join {
+                seat,
+                token_hash,
+                reply,
+            } => {
+                let _ = reply.send(self.join(seat, token_hash).await);
+            }
+            Command::Move {
+                caller,
+                text,
+                ply,
+                reply,
+            } => {
+                let result = self.human_move(caller, &text, ply).await;
+                let _ = reply.send(result.map(|()| self.state(caller)));
+            }
+            Command::Action {
+                caller,
+                action,
+                reply,
+            } => {
+                let result = self.action(caller, &action).await;
+                let _ = reply.send(result.map(|()| self.state(caller)));
+            }
+            Command::Subscribe {
+                caller,
+                since,
+                reply,
+            } => {
+                let _ = reply.send(self.subscribe(caller, since).await);
+            }
+            Command::Record {
+                caller,
+                format,
+                reply,
+            } => {
+                let _ = reply.send(self.record(caller, format.as_deref()));
+            }
+        }
+    }
+
+    async fn subscribe(
+        &mut self,
+        caller: Caller,
+        since: Option<u64>,
+    ) -> Result<(Vec<String>, broadcast::Receiver<Arc<Update>>), ApiError> {
+        let receiver = self.updates.subscribe();
+        let mut backlog = Vec::new();
+        if let Some(since) = since {
+            if since > self.version {
+                return Err(ApiError::bad_request(format!(
+                    "version {since} is ahead of the game's {}",
+                    self.version
+                )));
+            }
+            let store = self.store.clone();
+            let id = self.id.clone();
+            let events = tokio::task::spawn_blocking(move || store.events_after(&id, since))
+                .await
+                .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
+            let k = match caller {
+                Caller::Seat(s) => s,
+                Caller::Spectator => self.seats.len(),
+            };
+            backlog.extend(events.iter().map(|e| self.event_frame(e, k)));
+        }
+        backlog.push(self.state_frame(caller));
+        Ok((backlog, receiver))
+    }
+
+    fn record(
+        &self,
+        caller: Caller,
+        format: Option<&str>,
+    ) -> Result<(String, &'static str), ApiError> {
+        if !self.table.scene(self.viewer(caller)).complete {
+            return Err(ApiError::forbidden(
+                "the record of a game with hidden men is shown when the game is over",
+            ));
+        }
+        let formats = self.table.record_formats();
+        let format = match format {
+            None => formats[0],
+            Some(name) => chaturanga_session::RecordFormat::parse(name).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "unknown record format {:?} (pgn, kif, csa or bpgn)",
+                    name.chars().take(20).collect::<String>()
+                ))
+            })?,
+        };
+        let mut tags = vec![("Site".to_string(), format!("chaturanga game {}", self.id))];
+        for (n, seat) in self.seats.iter().enumerate().take(2) {
+            let name = match seat.kind {
+                SeatKind::Human => format!("seat {n}"),
+                SeatKind::Engine(level) => format!("Chaturanga level {level}"),
+            };
+            tags.push((["White", "Black"][n].to_string(), name));
+        }
+        let text = self.table.record(format, &tags)?;
+        Ok((text, format.extension()))
+    }
+
+    async fn join(&mut self, seat: usize, token_hash: String) -> Result<(), ApiError> {
+        match self.seats.get(seat) {
+            None => return Err(ApiError::not_found(format!("the game has no seat {seat}"))),
+            Some(s) if s.kind != SeatKind::Human => {
+                return Err(ApiError::conflict(format!("seat {seat} is the engine's")));
+            }
+            Some(s) if s.token_hash.is_some() => {
+                return Err(ApiError::conflict(format!("seat {seat} is taken")));
+            }
+            Some(_) => {}
+        }
+        if self.phase != Phase::Live {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        let change = Change {
+            seat: Some((seat, token_hash.clone())),
+            ..Change::default()
+        };
+        // The seat is claimed in memory only once stored.
+        let mut seats = self.seats.clone();
+        seats[seat].token_hash = Some(token_hash);
+        let before = std::mem::replace(&mut self.seats, seats);
+        let was_started = before
+            .iter()
+            .all(|s| s.kind != SeatKind::Human || s.token_hash.is_some());
+        if self.started() && !was_started {
+            self.resume_clock();
+        }
+        if let Err(e) = self
+            .commit(change, vec![("join".into(), json!({ "seat": seat }), None)])
+            .await
+        {
+            self.seats = before;
+            self.resume_clock();
+            return Err(e);
+        }
+        self.maybe_think();
+        Ok(())
+    }
+
+    fn seat_of(&self, caller: Caller) -> Result<usize, ApiError> {
+        match caller {
+            Caller::Seat(s) => Ok(s),
+            Caller::Spectator => Err(ApiError::unauthorized(
+                "this needs a seat's token (Authorization: Bearer TOKEN)",
+            )),
+        }
+    }
+
+    fn check_live(&self) -> Result<(), ApiError> {
+        if self.phase != Phase::Live || self.table.finished().is_some() {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        Ok(())
+    }
+
+    async fn human_move(
+        &mut self,
+        caller: Caller,
+        text: &str,
+        ply: Option<usize>,
+    ) -> Result<(), ApiError> {
+        let seat = self.seat_of(caller)?;
+        if self.seats[seat].kind != SeatKind::Human {
+            return Err(ApiError::forbidden("an engine seat moves by itself"));
+        }
+        self.play(seat, text, ply).await
+    }
+
+    /// Plays `text` for `seat` and stores it; refuses (changing nothing) a move out of turn,
+    /// for another ply, after the flag fell, or against the rules.
+    async fn play(&mut self, seat: usize, text: &str, ply: Option<usize>) -> Result<(), ApiError> {
+        self.check_live()?;
+        if !self.started() {
+            let open: Vec<usize> = (0..self.seats.len())
+                .filter(|&n| {
+                    self.seats[n].kind == SeatKind::Human && self.seats[n].token_hash.is_none()
+                })
+                .collect();
+            return Err(ApiError::conflict(format!(
+                "the game waits for seat(s) {open:?} to be claimed"
+            )));
+        }
+        if let Some(ply) = ply
+            && ply != self.table.ply()
+        {
+            return Err(ApiError::conflict(format!(
+                "the move is for ply {ply}, but the game is at ply {}",
+                self.table.ply()
+            )));
+        }
+        let mover = self.table.side_to_move();
+        if mover != seat {
+            return Err(ApiError::conflict(format!(
+                "not your turn: seat {mover} ({}) is to move",
+                self.table.player_name(mover)
+            )));
+        }
+        let now = Instant::now();
+        if let Some((_, clock)) = &self.clock
+            && clock.fallen(now).is_some()
+        {
+            self.flag_fall().await;
+            return Err(ApiError::conflict(
+                "your time ran out before the move arrived",
+            ));
+        }
+        let at_ply = self.table.ply();
+        let canonical = self.table.play(text)?;
+        let next = self.table.side_to_move();
+        let saved_clock = self.clock.clone();
+        if let Some((_, clock)) = &mut self.clock {
+            if next != mover {
+                if let Err(_fallen) = clock.pass_turn(next, now) {
+                    self.table.undo();
+                    self.clock = saved_clock;
+                    self.flag_fall().await;
+                    return Err(ApiError::conflict(
+                        "your time ran out before the move arrived",
+                    ));
+                }
+            }
+        }
+        let finished = self.table.finished();
+        if finished.is_some()
+            && let Some((_, clock)) = &mut self.clock
+        {
+            clock.stop();
+        }
+        let hidden = (0..=self.seats.len()).any(|k| {
+            k != mover && {
+                let viewer = if k < self.seats.len() {
+                    Viewer::Player(k)
+                } else {
+                    Viewer::Spectator
+                };
+                self.table
+                    .moves_seen(viewer)
+                    .last()
+                    .is_some_and(|m| m.text.is_none())
+            }
+        });
+        let mut events = vec![(
+            "move".to_string(),
+            json!({ "move": canonical, "ply": at_ply, "seat": mover }),
+            hidden.then_some(mover),
+        )];
+        let mut change = Change {
+            moves: vec![(at_ply, canonical)],
+            ..Change::default()
+        };
+        if let Some(f) = &finished {
+            change.status = Some("finished".into());
+            change.result = Some(finished_json(f));
+            events.push(end_event(f));
+        }
+        let offers = std::mem::take(&mut self.offers);
+        let phase = self.phase;
+        if finished.is_some() {
+            self.phase = Phase::Finished;
+        }
+        if let Err(e) = self.commit(change, events).await {
+            self.table.undo();
+            self.clock = saved_clock;
+            self.offers = offers;
+            self.phase = phase;
+            return Err(e);
+        }
+        if finished.is_some() {
+            self.stop_thinking();
+        }
+        self.maybe_think();
+        Ok(())
+    }
+
+    async fn end_game(
+        &mut self,
+        losing_team: Option<usize>,
+        reason: Reason,
+        extra: Vec<(String, Value, Option<usize>)>,
+    ) -> Result<(), ApiError> {
+        self.table.end(losing_team, reason);
+        self.finish_stored(extra).await
+    }
+
+    /// Stores the result the table now has.
+    async fn finish_stored(
+        &mut self,
+        mut events: Vec<(String, Value, Option<usize>)>,
+    ) -> Result<(), ApiError> {
+        let Some(f) = self.table.finished() else {
+            return Err(ApiError::internal("the game did not end"));
+        };
+        if let Some((_, clock)) = &mut self.clock {
+            clock.stop();
+        }
+        events.push(end_event(&f));
+        self.phase = Phase::Finished;
+        self.offers = Offers::default();
+        let change = Change {
+            status: Some("finished".into()),
+            result: Some(finished_json(&f)),
+            ..Change::default()
+        };
+        if let Err(e) = self.commit(change, events).await {
+            // Not stored: the game goes on as it was (rebuilt from the store).
+            self.phase = Phase::Live;
+            self.reload().await;
+            return Err(e);
+        }
+        self.stop_thinking();
+        Ok(())
+    }
+
+    /// Rebuilds the table from the store after a failed write.
+    async fn reload(&mut self) {
+        let store = self.store.clone();
+        let id = self.id.clone();
+        if let Ok(Ok(Some(row))) = tokio::task::spawn_blocking(move || store.load(&id)).await
+            && let Ok(mut table) = open_table(&row.variant, &row.options, row.fen.as_deref())
+        {
+            for text in &row.moves {
+                let _ = table.play(text);
+            }
+            self.table = table;
+        }
+    }
+
+    async fn flag_fall(&mut self) {
+        let Some(seat) = self
+            .clock
+            .as_ref()
+            .and_then(|(_, c)| c.fallen(Instant::now()))
+        else {
+            return;
+        };
+        if self.phase != Phase::Live || self.table.finished().is_some() {
+            return;
+        }
+        let team = self.table.team(seat);
+        let event = ("flag".to_string(), json!({ "seat": seat }), None);
+        if let Err(e) = self
+            .end_game(Some(team), Reason::TimeForfeit, vec![event])
+            .await
+        {
+            tracing::warn!(game = %self.id, "flag fall not stored: {e}");
+        }
+    }
+
+    async fn action(&mut self, caller: Caller, action: &str) -> Result<(), ApiError> {
+        let seat = self.seat_of(caller)?;
+        if action == "abort" {
+            return self.abort(seat).await;
+        }
+        self.check_live()?;
+        match action {
+            "resign" => {
+                let team = self.table.team(seat);
+                let teams: BTreeSet<usize> = (0..self.table.players())
+                    .map(|p| self.table.team(p))
+                    .collect();
+                if teams.len() > 2 {
+                    return Err(ApiError::unprocessable(format!(
+                        "with {} sides, resign in favour of a player: {}",
+                        teams.len(),
+                        self.table.actions().join(", ")
+                    )));
+                }
+                let event = ("resign".to_string(), json!({ "seat": seat }), None);
+                self.end_game(Some(team), Reason::Resignation, vec![event])
+                    .await
+            }
+            "draw-offer" | "draw-accept" => {
+                if action == "draw-accept" && self.offers.draw.is_empty() {
+                    return Err(ApiError::conflict("there is no draw offer to accept"));
+                }
+                if self.seats.iter().any(|s| s.kind != SeatKind::Human) {
+                    return Err(ApiError::conflict("the engine does not take draw offers"));
+                }
+                self.offers.draw.insert(seat);
+                if self.offers.draw.len() == self.seats.len() {
+                    let event = ("draw".to_string(), json!({ "seat": seat }), None);
+                    self.end_game(None, Reason::Agreement, vec![event]).await
+                } else {
+                    self.commit(
+                        Change::default(),
+                        vec![("draw-offer".into(), json!({ "seat": seat }), None)],
+                    )
+                    .await
+                }
+            }
+            "draw-decline" | "takeback-decline" => {
+                if action == "draw-decline" {
+                    self.offers.draw.clear();
+                } else {
+                    self.offers.takeback = None;
+                }
+                self.commit(
+                    Change::default(),
+                    vec![(action.to_string(), json!({ "seat": seat }), None)],
+                )
+                .await
+            }
+            "draw-claim" => {
+                if self.table.side_to_move() != seat {
+                    return Err(ApiError::conflict(
+                        "only the player to move may claim a draw",
+                    ));
+                }
+                if !self.table.claim_draw() {
+                    return Err(ApiError::unprocessable("no draw can be claimed now"));
+                }
+                let event = ("draw-claim".to_string(), json!({ "seat": seat }), None);
+                self.finish_stored(vec![event]).await
+            }
+            "takeback-offer" => self.takeback_offer(seat).await,
+            "takeback-accept" => match self.offers.takeback {
+                Some(by) if self.table.team(by) != self.table.team(seat) => {
+                    self.take_back(by).await
+                }
+                Some(_) => Err(ApiError::conflict(
+                    "the other side must accept the takeback",
+                )),
+                None => Err(ApiError::conflict("there is no takeback offer to accept")),
+            },
+            "action-accept" => match self.offers.action.clone() {
+                Some((by, action, consent)) if consent == seat => {
+                    self.offers.action = None;
+                    self.perform(by, &action).await
+                }
+                _ => Err(ApiError::conflict("no action waits for your consent")),
+            },
+            other => {
+                if !self.table.actions().contains(&other) {
+                    return Err(ApiError::bad_request(format!(
+                        "unknown action {:?} (resign, draw-offer, draw-accept, draw-claim, \
+                         takeback-offer, takeback-accept, abort{})",
+                        other.chars().take(40).collect::<String>(),
+                        self.table
+                            .actions()
+                            .iter()
+                            .map(|a| format!(", {a}"))
+                            .collect::<String>()
+                    )));
+                }
+                if self.table.side_to_move() != seat {
+                    return Err(ApiError::conflict("only the player to move may do that"));
+                }
+                match self.table.action_consent(other) {
+                    Some(consent) if self.seats[consent].kind == SeatKind::Human => {
+                        self.offers.action = Some((seat, other.to_string(), consent));
+                        self.commit(
+                            Change::default(),
+                            vec![(
+                                "action-offer".into(),
+                                json!({ "seat": seat, "action": other, "consent": consent }),
+                                None,
+                            )],
+                        )
+                        .await
+                    }
+                    // The engine consents.
+                    _ => self.perform(seat, other).await,
+                }
+            }
+        }
+    }
+
+    async fn perform(&mut self, seat: usize, action: &str) -> Result<(), ApiError> {
+        self.table.perform(action)?;
+        let event = (
+            "action".to_string(),
+            json!({ "seat": seat, "action": action }),
+            None,
+        );
+        self.finish_stored(vec![event]).await
+    }
+
+    async fn abort(&mut self, seat: usize) -> Result<(), ApiError> {
+        if self.phase != Phase::Live || self.table.finished().is_some() {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        if self.table.ply() >= self.table.players() {
+            return Err(ApiError::conflict(
+                "a game can be aborted only before every player has moved; resign instead",
+            ));
+        }
+        self.phase = Phase::Aborted;
+        if let Some((_, clock)) = &mut self.clock {
+            clock.stop();
+        }
+        let change = Change {
+            status: Some("aborted".into()),
+            ..Change::default()
+        };
+        if let Err(e) = self
+            .commit(
+                change,
+                vec![("abort".into(), json!({ "seat": seat }), None)],
+            )
+            .await
+        {
+            self.phase = Phase::Live;
+            self.resume_clock();
+            return Err(e);
+        }
+        self.stop_thinking();
+        Ok(())
+    }
+
+    async fn takeback_offer(&mut self, seat: usize) -> Result<(), ApiError> {
+        let moved = self
+            .table
+            .moves_seen(Viewer::Arbiter)
+            .iter()
+            .any(|m| m.mover == seat);
+        if !moved {
+            return Err(ApiError::conflict("you have no move to take back"));
+        }
+        let team = self.table.team(seat);
+        let others_human = (0..self.seats.len())
+            .any(|n| self.table.team(n) != team && self.seats[n].kind == SeatKind::Human);
+        if !others_human {
+            // The engine always agrees.
+            return self.take_back(seat).await;
+        }
+        self.offers.takeback = Some(seat);
+        self.commit(
+            Change::default(),
+            vec![("takeback-offer".into(), json!({ "seat": seat }), None)],
+        )
+        .await
+    }
+
+    /// Takes back every move since `seat`'s last turn began.
+    async fn take_back(&mut self, seat: usize) -> Result<(), ApiError> {
+        let seen = self.table.moves_seen(Viewer::Arbiter);
+        let Some(last) = seen.iter().rposition(|m| m.mover == seat) else {
+            return Err(ApiError::conflict("that seat has no move to take back"));
+        };
+        // The start of that turn: the earliest of the run of its parts.
+        let mut keep = last;
+        while keep > 0 && seen[keep - 1].mover == seat {
+            keep -= 1;
+        }
+        let undone = self.table.ply() - keep;
+        let mut texts = Vec::new();
+        let full = self.table.moves_seen(Viewer::Arbiter);
+        for _ in 0..undone {
+            self.table.undo();
+        }
+        for m in &full[keep..] {
+            texts.push(m.text.clone().unwrap_or_default());
+        }
+        self.offers = Offers::default();
+        self.stop_thinking();
+        // The clocks stay as they are; the seat to move now has its clock running.
+        let side = self.table.side_to_move();
+        if let Some((_, clock)) = &mut self.clock {
+            clock.start(side, Instant::now());
+        }
+        let change = Change {
+            truncate_to: Some(keep),
+            ..Change::default()
+        };
+        if let Err(e) = self
+            .commit(
+                change,
+                vec![("takeback".into(), json!({ "ply": keep }), None)],
+            )
+            .await
+        {
+            for text in &texts {
+                let _ = self.table.play(text);
+            }
+            return Err(e);
+        }
+        self.maybe_think();
+        Ok(())
+    }
+
+    fn stop_thinking(&mut self) {
+        if let Some(thinking) = self.thinking.take() {
+            thinking.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts the engine if an engine seat is to move.
+    fn maybe_think(&mut self) {
+        if self.thinking.is_some() {
+            return;
+        }
+        let Some(&seat) = self.to_move().first() else {
+            return;
+        };
+        let SeatKind::Engine(level) = self.seats[seat].kind else {
+            return;
+        };
+        let mut limits = level_limits(level);
+        if let Some((_, clock)) = &self.clock {
+            // Never more than a twentieth of what is left.
+            let left = clock.show(Instant::now())[seat].0;
+            let cap = Duration::from_millis(left / 20 + 10);
+            limits.move_time = Some(limits.move_time.map_or(cap, |t| t.min(cap)));
+        }
+        let task = self.table.search_task(limits, crate::engines::HASH_MB);
+        let ply = self.table.ply();
+        self.thinking = Some(EngineThinking {
+            ply,
+            stop: task.stop.clone(),
+        });
+        let results = self.engine_results.clone();
+        self.engines.run(task, move |best| {
+            let _ = results.try_send((ply, best));
+        });
+    }
+
+    async fn engine_moved(&mut self, ply: usize, text: Option<String>) {
+        match &self.thinking {
+            Some(t) if t.ply == ply => self.thinking = None,
+            _ => return,
+        }
+        if ply != self.table.ply() {
+            self.maybe_think();
+            return;
+        }
+        let seat = self.table.side_to_move();
+        match text {
+            Some(text) => {
+                if let Err(e) = self.play(seat, &text, Some(ply)).await {
+                    tracing::warn!(game = %self.id, "engine move {text} refused: {e}");
+                }
+            }
+            None => tracing::warn!(game = %self.id, "the engine found no move at ply {ply}"),
+        }
+    }
+}
+
+fn end_event(f: &Finished) -> (String, Value, Option<usize>) {
+    (
+        "end".to_string(),
+        json!({ "result": f.result, "reason": f.reason.as_str(), "scores": f.quarters }),
+        None,
+    )
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,435 @@
+//! A hosted game without an engine: the referee that a server keeps for every live game.
+//!
+//! A [`Table`] holds one game of any ruleset behind an object-safe interface that speaks
+//! data, not text: the legal moves with the cells a click picks ([`LegalMove`]), what each
+//! viewer sees ([`Scene`]), the moves as each viewer may know them, the result, the records.
+//! It owns no transposition table; [`Table::search_task`] hands a copy of the game to an
+//! engine that lives only for one search, so a thousand stored games cost a thousand games.
+
+use crate::{Finished, SessionError, read_move};
+use chaturanga_engine::{Engine, Limits, Sampling};
+use chaturanga_notation::{csa, kif, pgn, record};
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
+use chaturanga_rules::{Game, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_variants::{VariantInfo, Visitor, visit};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Most moves (parts) a hosted game may have.
+pub const MAX_PLIES: usize = crate::MAX_MOVES;
+
+/// A legal move with its shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMove {
+    /// The move in the ruleset's coordinate notation (what [`Table::play`] takes).
+    pub text: String,
+    /// The cells and pieces a person picks for it.
+    pub shape: MoveShape,
+}
+
+/// A played move as one viewer may know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeenMove {
+    /// Its text, or `None` where the viewer is only told that a move was made.
+    pub text: Option<String>,
+    /// The player who made it.
+    pub mover: usize,
+}
+
+/// A search prepared from a copy of the game: run it on any thread; set `stop` to end it.
+pub struct SearchTask {
+    /// Runs the search and returns the move in coordinate notation (`None`: no legal move).
+    pub run: Box<dyn FnOnce() -> Option<String> + Send>,
+    /// Set to stop the search early (it then answers with its best move so far).
+    pub stop: Arc<AtomicBool>,
+}
+
+/// The record formats a game may be written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// PGN (the ruleset's own move text where it has no SAN).
+    Pgn,
+    /// KIF, for rulesets with the KIF move notation (the shogi family).
+    Kif,
+    /// CSA, for rulesets with the CSA move notation.
+    Csa,
+    /// BPGN, the bughouse record.
+    Bpgn,
+}
+
+impl RecordFormat {
+    /// Reads `pgn`, `kif`, `csa` or `bpgn`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "pgn" => Some(RecordFormat::Pgn),
+            "kif" => Some(RecordFormat::Kif),
+            "csa" => Some(RecordFormat::Csa),
+            "bpgn" => Some(RecordFormat::Bpgn),
+            _ => None,
+        }
+    }
+
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::Kif => "kif",
+            RecordFormat::Csa => "csa",
+            RecordFormat::Bpgn => "bpgn",
+        }
+    }
+}
+
+/// One game of any ruleset, refereed, without an engine.
+pub trait Table: Send + Sync {
+    /// The ruleset.
+    fn variant(&self) -> &'static VariantInfo;
+    /// The rule options in force, as `name=value`, every option listed.
+    fn options(&self) -> Vec<String>;
+    /// Number of players (seats).
+    fn players(&self) -> usize;
+    /// The team a player plays for (bughouse partners share one).
+    fn team(&self, player: usize) -> usize;
+    /// A player's name (`white`, `black`, `A-white`).
+    fn player_name(&self, player: usize) -> &'static str;
+    /// The player to move.
+    fn side_to_move(&self) -> usize;
+    /// Moves (turn parts) played.
+    fn ply(&self) -> usize;
+    /// The position in the ruleset's FEN (the arbiter's: check [`Scene::complete`] before
+    /// showing it to anyone).
+    fn fen(&self) -> String;
+    /// The start position's FEN.
+    fn start_fen(&self) -> String;
+    /// Plays a move in any notation the ruleset reads; returns it in coordinate notation.
+    fn play(&mut self, text: &str) -> Result<String, SessionError>;
+    /// Takes back the last move (part); `false` at the start.
+    fn undo(&mut self) -> bool;
+    /// The legal moves now, with their shapes (none once the game is over).
+    fn legal(&self) -> Vec<LegalMove>;
+    /// What `viewer` sees now.
+    fn scene(&self, viewer: Viewer) -> Scene;
+    /// The moves played, as `viewer` may know them.
+    fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove>;
+    /// The shape of the last move, where `viewer` may know it.
+    fn last_move(&self, viewer: Viewer) -> Option<MoveShape>;
+    /// The result, once the game is over.
+    fn finished(&self) -> Option<Finished>;
+    /// Whether the player to move may claim a draw now.
+    fn can_claim_draw(&self) -> bool;
+    /// Claims a draw if one may be claimed now; returns whether the game ended.
+    fn claim_draw(&mut self) -> bool;
+    /// Ends the game: every player of `losing_team` scores 0 and every other player shares
+    /// the point (`None`: a draw).
+    fn end(&mut self, losing_team: Option<usize>, reason: Reason);
+    /// Ends the game with a result read back from storage (each player's quarter points).
+    fn restore_result(&mut self, quarters: &[u8], reason: Reason);
+    /// The ruleset's own actions the player to move may take now (`win`, `resign-to-red`).
+    fn actions(&self) -> Vec<&'static str>;
+    /// Who must consent to `action` first, if anyone (three-player resignation).
+    fn action_consent(&self, action: &str) -> Option<usize>;
+    /// Takes one of [`Table::actions`], which ends the game.
+    fn perform(&mut self, action: &str) -> Result<Finished, SessionError>;
+    /// The record formats this ruleset has, the default first.
+    fn record_formats(&self) -> Vec<RecordFormat>;
+    /// The game written as `format`, with extra tags (PGN and BPGN).
+    fn record(
+        &self,
+        format: RecordFormat,
+        tags: &[(String, String)],
+    ) -> Result<String, SessionError>;
+    /// A search of the current position on a copy of the game, through the player's view
+    /// where the ruleset hides information.
+    fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask;
+}
+
+/// Opens a table for `id` with rule options and an optional start FEN.
+pub fn open_table(
+    id: &str,
+    options: &[String],
+    fen: Option<&str>,
+) -> Result<Box<dyn Table>, SessionError> {
+    if fen.is_some_and(|f| f.len() > crate::MAX_TEXT) {
+        return Err(SessionError::TooLong("the FEN"));
+    }
+    visit(id, OpenTable { options, fen }).map_err(|e| SessionError::Variant(e.to_string()))?
+}
+
+/// The option specs of a ruleset.
+pub fn option_specs(id: &str) -> Result<&'static [OptionSpec], SessionError> {
+    struct Specs;
+    impl Visitor for Specs {
+        type Output = &'static [OptionSpec];
+        fn visit<P: Ruleset>(self, _info: &'static VariantInfo) -> Self::Output {
+            P::option_specs()
+        }
+    }
+    visit(id, Specs).map_err(|e| SessionError::Variant(e.to_string()))
+}
+
+struct OpenTable<'a> {
+    options: &'a [String],
+    fen: Option<&'a str>,
+}
+
+impl Visitor for OpenTable<'_> {
+    type Output = Result<Box<dyn Table>, SessionError>;
+
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let options = RuleOptions::parse(P::option_specs(), self.options)
+            .map_err(|e| SessionError::Setup(e.to_string()))?;
+        let start = match self.fen {
+            Some(fen) => P::from_fen_with(&options, fen.trim()),
+            None => P::start_position(&options),
+        }
+        .map_err(|e| SessionError::Setup(e.to_string()))?;
+        let listed = P::option_specs()
+            .iter()
+            .map(|spec| {
+                format!(
+                    "{}={}",
+                    spec.name,
+                    options.get(spec.name).unwrap_or(spec.default)
+                )
+            })
+            .collect();
+        Ok(Box::new(Hosted::<P> {
+            info,
+            options: listed,
+            game: Game::new(start),
+        }))
+    }
+}
+
+struct Hosted<P: Ruleset> {
+    info: &'static VariantInfo,
+    options: Vec<String>,
+    game: Game<P>,
+}
+
+fn error(e: impl std::fmt::Display) -> SessionError {
+    SessionError::Move(e.to_string())
+}
+
+impl<P: Ruleset> Table for Hosted<P> {
+    fn variant(&self) -> &'static VariantInfo {
+        self.info
+    }
+
+    fn options(&self) -> Vec<String> {
+        self.options.clone()
+    }
+
+    fn players(&self) -> usize {
+        self.game.position().players()
+    }
+
+    fn team(&self, player: usize) -> usize {
+        self.game.position().team(player)
+    }
+
+    fn player_name(&self, player: usize) -> &'static str {
+        self.game.position().player_name(player)
+    }
+
+    fn side_to_move(&self) -> usize {
+        self.game.position().side_to_move()
+    }
+
+    fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+
+    fn start_fen(&self) -> String {
+        self.game.start().fen()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, SessionError> {
+        if text.len() > crate::MAX_TEXT {
+            return Err(SessionError::TooLong("the move"));
+        }
+        if self.game.moves().len() >= MAX_PLIES {
+            return Err(SessionError::TooLong("the game"));
+        }
+        if let Status::Over(outcome) = self.game.status() {
+            return Err(SessionError::Move(format!("the game is over ({outcome})")));
+        }
+        let mv = read_move(self.game.position(), text.trim()).map_err(error)?;
+        let canonical = self.game.position().move_text(mv);
+        self.game.play(mv).map_err(error)?;
+        Ok(canonical)
+    }
+
+    fn undo(&mut self) -> bool {
+        self.game.undo()
+    }
+
+    fn legal(&self) -> Vec<LegalMove> {
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        let position = self.game.position();
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| LegalMove {
+                text: position.move_text(mv),
+                shape: position.move_shape(mv),
+            })
+            .collect()
+    }
+
+    fn scene(&self, viewer: Viewer) -> Scene {
+        self.game.position().scene(viewer)
+    }
+
+    fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| SeenMove {
+                text: p.move_seen_by(m, viewer),
+                mover: p.side_to_move(),
+            })
+            .collect()
+    }
+
+    fn last_move(&self, viewer: Viewer) -> Option<MoveShape> {
+        let ply = self.game.moves().len().checked_sub(1)?;
+        let before = &self.game.positions()[ply];
+        let mv = self.game.moves()[ply];
+        before
+            .move_seen_by(mv, viewer)
+            .map(|_| before.move_shape(mv))
+    }
+
+    fn finished(&self) -> Option<Finished> {
+        match self.game.status() {
+            Status::Over(outcome) => Some(Finished::from(&outcome)),
+            Status::Ongoing { .. } => None,
+        }
+    }
+
+    fn can_claim_draw(&self) -> bool {
+        matches!(self.game.status(), Status::Ongoing { claimable } if !claimable.is_empty())
+    }
+
+    fn claim_draw(&mut self) -> bool {
+        match self.game.status() {
+            Status::Ongoing { claimable } => claimable
+                .first()
+                .is_some_and(|&reason| self.game.claim_draw(reason)),
+            Status::Over(_) => false,
+        }
+    }
+
+    fn end(&mut self, losing_team: Option<usize>, reason: Reason) {
+        let players = self.players();
+        let outcome = match losing_team {
+            None => Outcome::draw(players, reason),
+            Some(team) => {
+                let position = self.game.position();
+                let winners = (0..players).filter(|&p| position.team(p) != team).count();
+                let share = if winners == 0 { 0 } else { 4 / winners as u8 };
+                Outcome {
+                    quarters: (0..players)
+                        .map(|p| if position.team(p) == team { 0 } else { share })
+                        .collect(),
+                    reason,
+                }
+            }
+        };
+        self.game.end(outcome);
+    }
+
+    fn restore_result(&mut self, quarters: &[u8], reason: Reason) {
+        if quarters.len() == self.players() {
+            self.game.end(Outcome {
+                quarters: quarters.to_vec(),
+                reason,
+            });
+        }
+    }
+
+    fn actions(&self) -> Vec<&'static str> {
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        self.game.position().actions()
+    }
+
+    fn action_consent(&self, action: &str) -> Option<usize> {
+        self.game.position().action_consent(action)
+    }
+
+    fn perform(&mut self, action: &str) -> Result<Finished, SessionError> {
+        self.game
+            .perform(action)
+            .map(|outcome| Finished::from(&outcome))
+            .map_err(error)
+    }
+
+    fn record_formats(&self) -> Vec<RecordFormat> {
+        if crate::bpgn_record(&self.game).is_some() {
+            return vec![RecordFormat::Bpgn];
+        }
+        let notations = self.game.position().notations();
+        let mut formats = Vec::new();
+        if notations.contains(&"kif") {
+            formats.push(RecordFormat::Kif);
+        }
+        if notations.contains(&"csa") {
+            formats.push(RecordFormat::Csa);
+        }
+        formats.push(RecordFormat::Pgn);
+        formats
+    }
+
+    fn record(
+        &self,
+        format: RecordFormat,
+        extra: &[(String, String)],
+    ) -> Result<String, SessionError> {
+        if !self.record_formats().contains(&format) {
+            return Err(SessionError::Setup(format!(
+                "{} games have no {} records",
+                self.info.id,
+                format.extension()
+            )));
+        }
+        match format {
+            RecordFormat::Bpgn => crate::bpgn_record(&self.game)
+                .unwrap_or_else(|| Err("no BPGN".to_string()))
+                .map_err(SessionError::Setup),
+            RecordFormat::Kif => kif::write(&self.game, &record::Tags::default()).map_err(error),
+            RecordFormat::Csa => csa::write(&self.game, &record::Tags::default()).map_err(error),
+            RecordFormat::Pgn => {
+                let mut tags = pgn::Tags::for_game(self.info.id, &self.game);
+                for (name, value) in extra {
+                    tags.set(name, value);
+                }
+                pgn::write(&self.game, &tags).map_err(error)
+            }
+        }
+    }
+
+    fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {
+        let mut engine = Engine::<P>::new(hash_mb);
+        let stop = engine.stop_flag();
+        let game = self.game.clone();
+        SearchTask {
+            run: Box::new(move || {
+                let root = game.position().clone();
+                let result =
+                    engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
+                result.best.map(|mv| root.move_text(mv))
+            }),
+            stop,
+        }
+    }
+}
