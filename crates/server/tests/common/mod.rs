@@ -1,0 +1,195 @@
+//! A real server on a loopback port with its own database, and real HTTP and websocket
+//! clients for it.
+
+use serde_json::{Value, json};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::Duration;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// A server running in a thread of the test process.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    agent: ureq::Agent,
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "chaturanga-test-{}-{name}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join("games.db")
+}
+
+impl Server {
+    /// Starts a server on a fresh database.
+    pub fn start(name: &str) -> Server {
+        Self::on(temp_db(name))
+    }
+
+    /// Starts a server on `db` (an existing one is reopened).
+    pub fn on(db: PathBuf) -> Server {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let config = chaturanga_server::Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            db: db.clone(),
+            engine_threads: 2,
+        };
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime
+                .block_on(chaturanga_server::serve(config, move |addr| {
+                    tx.send(addr).expect("address");
+                }))
+                .expect("server");
+        });
+        let addr = rx.recv_timeout(Duration::from_secs(20)).expect("server started");
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build()
+            .into();
+        Server { addr, db, agent }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// GET: the status and the body as JSON (or as a JSON string when it is not JSON).
+    pub fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self.agent.get(&self.url(path));
+        if let Some(token) = token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
+        }
+        let mut response = request.call().expect("GET");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("body");
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    /// POST of raw bytes.
+    pub fn post_raw(&self, path: &str, body: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self
+            .agent
+            .post(&self.url(path))
+            .header("Content-Type", "application/json");
+        if let Some(token) = token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
+        }
+        let mut response = request.send(body).expect("POST");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("body");
+        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    /// POST of JSON.
+    pub fn post(&self, path: &str, body: &Value, token: Option<&str>) -> (u16, Value) {
+        self.post_raw(path, &body.to_string(), token)
+    }
+
+    /// Creates a game; returns its id and the tokens of every human seat (joined).
+    pub fn game_with_seats(&self, variant: &str, seats: Value, options: &[&str]) -> (String, Vec<Option<String>>) {
+        let (status, created) = self.post(
+            "/api/games",
+            &json!({ "variant": variant, "seats": seats, "options": options }),
+            None,
+        );
+        assert_eq!(status, 201, "{variant}: {created}");
+        let id = created["id"].as_str().expect("id").to_string();
+        let tokens = seats
+            .as_array()
+            .expect("seats")
+            .iter()
+            .enumerate()
+            .map(|(n, seat)| {
+                (seat["kind"] == "human").then(|| {
+                    let (status, joined) =
+                        self.post(&format!("/api/games/{id}/seats/{n}/join"), &json!({}), None);
+                    assert_eq!(status, 200, "{joined}");
+                    joined["token"].as_str().expect("token").to_string()
+                })
+            })
+            .collect();
+        (id, tokens)
+    }
+
+    /// Opens the game's socket.
+    pub fn socket(&self, id: &str, token: Option<&str>, since: Option<u64>) -> Socket {
+        let mut url = format!("ws://{}/api/games/{id}/socket?", self.addr);
+        if let Some(token) = token {
+            url.push_str(&format!("token={token}&"));
+        }
+        if let Some(v) = since {
+            url.push_str(&format!("v={v}"));
+        }
+        let (socket, _) = tungstenite::connect(url).expect("websocket");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(Duration::from_secs(20)))
+                .expect("timeout");
+        }
+        Socket { socket }
+    }
+}
+
+/// A websocket client.
+pub struct Socket {
+    pub socket: WebSocket<MaybeTlsStream<TcpStream>>,
+}
+
+impl Socket {
+    /// The next text message as JSON.
+    pub fn recv(&mut self) -> Value {
+        loop {
+            match self.socket.read().expect("websocket read") {
+                Message::Text(text) => return serde_json::from_str(&text).expect("JSON"),
+                Message::Close(_) => panic!("socket closed"),
+                _ => {}
+            }
+        }
+    }
+
+    /// Messages until one satisfies `done` (that one included).
+    pub fn recv_until(&mut self, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut out = Vec::new();
+        loop {
+            let message = self.recv();
+            let stop = done(&message);
+            out.push(message);
+            if stop {
+                return out;
+            }
+        }
+    }
+
+    /// Sends JSON.
+    pub fn send(&mut self, value: &Value) {
+        self.socket
+            .send(Message::Text(value.to_string().into()))
+            .expect("websocket send");
+    }
+}
+
+/// A small deterministic random number generator (xorshift64*).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
