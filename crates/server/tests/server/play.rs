@@ -2,11 +2,9 @@
 //! `legal` list it was sent; every state is checked against the rules computed here from the
 //! same move list.
 
-mod common;
-
+use crate::common::{Rng, Server};
 use chaturanga_rules::scene::Viewer;
 use chaturanga_session::open_table;
-use common::{Rng, Server};
 use serde_json::{Value, json};
 
 const MAX_PLIES: usize = 150;
@@ -15,7 +13,9 @@ const MAX_PLIES: usize = 150;
 fn stored_options(server: &Server, id: &str) -> Vec<String> {
     let connection = rusqlite::Connection::open(&server.db).expect("db");
     let text: String = connection
-        .query_row("SELECT options FROM games WHERE id = ?1", [id], |r| r.get(0))
+        .query_row("SELECT options FROM games WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })
         .expect("game row");
     serde_json::from_str(&text).expect("options")
 }
@@ -77,9 +77,16 @@ fn play_out(variant: &str) {
             };
             let scene = reference.scene(viewer);
             if scene.complete {
-                assert_eq!(state["fen"], json!(reference.fen()), "{variant} ply {played}");
+                assert_eq!(
+                    state["fen"],
+                    json!(reference.fen()),
+                    "{variant} ply {played}"
+                );
             } else {
-                assert!(state.get("fen").is_none(), "{variant}: a FEN for a partial view");
+                assert!(
+                    state.get("fen").is_none(),
+                    "{variant}: a FEN for a partial view"
+                );
             }
             let expected: Vec<Vec<(String, String, u64)>> = scene
                 .boards
@@ -94,7 +101,11 @@ fn play_out(variant: &str) {
                     men
                 })
                 .collect();
-            assert_eq!(men_of(&state), expected, "{variant} seat {seat} ply {played}");
+            assert_eq!(
+                men_of(&state),
+                expected,
+                "{variant} seat {seat} ply {played}"
+            );
             let seen: Vec<Value> = reference
                 .moves_seen(viewer)
                 .into_iter()
@@ -126,7 +137,10 @@ fn play_out(variant: &str) {
                         assert_eq!(legal, expected, "{variant} ply {played}");
                         mover = Some((seat, state));
                     } else {
-                        assert!(state.get("legal").is_none(), "legal moves for a waiting seat");
+                        assert!(
+                            state.get("legal").is_none(),
+                            "legal moves for a waiting seat"
+                        );
                     }
                 }
             }
@@ -160,7 +174,10 @@ fn play_out(variant: &str) {
     if reference.scene(Viewer::Player(0)).complete || reference.finished().is_some() {
         assert_eq!(status, 200, "{variant}: {record}");
     } else {
-        assert_eq!(status, 403, "{variant}: the record of a hidden game in progress");
+        assert_eq!(
+            status, 403,
+            "{variant}: the record of a hidden game in progress"
+        );
     }
 }
 
@@ -176,10 +193,35 @@ macro_rules! rulesets {
 }
 
 rulesets!(
-    avalanche, bughouse, capablanca, chess, chex, chushogi, congo, daishogi, darkchess,
-    doublechess, doublemove, gess, grand, hexchess, losing, maharajah, makarenko, minishogi,
-    omega, outer, progressive, renaissance, shogi, speed, taktika, threeplayer, torishogi,
-    xiangqi, yarishogi,
+    avalanche,
+    bughouse,
+    capablanca,
+    chess,
+    chex,
+    chushogi,
+    congo,
+    daishogi,
+    darkchess,
+    doublechess,
+    doublemove,
+    gess,
+    grand,
+    hexchess,
+    losing,
+    maharajah,
+    makarenko,
+    minishogi,
+    omega,
+    outer,
+    progressive,
+    renaissance,
+    shogi,
+    speed,
+    taktika,
+    threeplayer,
+    torishogi,
+    xiangqi,
+    yarishogi,
 );
 
 #[test]

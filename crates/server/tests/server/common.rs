@@ -18,10 +18,8 @@ pub struct Server {
 fn temp_db(name: &str) -> PathBuf {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!(
-        "chaturanga-test-{}-{name}-{n}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("chaturanga-test-{}-{name}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join("games.db")
@@ -53,7 +51,9 @@ impl Server {
                 }))
                 .expect("server");
         });
-        let addr = rx.recv_timeout(Duration::from_secs(20)).expect("server started");
+        let addr = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("server started");
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(30)))
@@ -75,7 +75,10 @@ impl Server {
         let mut response = request.call().expect("GET");
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().expect("body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     /// POST of raw bytes.
@@ -90,7 +93,10 @@ impl Server {
         let mut response = request.send(body).expect("POST");
         let status = response.status().as_u16();
         let text = response.body_mut().read_to_string().expect("body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     /// POST of JSON.
@@ -99,7 +105,12 @@ impl Server {
     }
 
     /// Creates a game; returns its id and the tokens of every human seat (joined).
-    pub fn game_with_seats(&self, variant: &str, seats: Value, options: &[&str]) -> (String, Vec<Option<String>>) {
+    pub fn game_with_seats(
+        &self,
+        variant: &str,
+        seats: Value,
+        options: &[&str],
+    ) -> (String, Vec<Option<String>>) {
         let (status, created) = self.post(
             "/api/games",
             &json!({ "variant": variant, "seats": seats, "options": options }),

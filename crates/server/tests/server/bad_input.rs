@@ -1,0 +1,272 @@
+//! Bad input: each case gets its status and a one-line error, and the stored game is
+//! unchanged.
+
+use crate::common::Server;
+use serde_json::{Value, json};
+
+fn snapshot(server: &Server, id: &str) -> (Value, Value) {
+    let (_, s) = server.get(&format!("/api/games/{id}"), None);
+    (s["version"].clone(), s["moves"].clone())
+}
+
+fn assert_error(case: &str, got: (u16, Value), status: u16) {
+    assert_eq!(got.0, status, "{case}: {}", got.1);
+    let message = got.1["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{case}: {}", got.1));
+    assert!(
+        !message.is_empty() && !message.contains('\n'),
+        "{case}: {message}"
+    );
+}
+
+#[test]
+fn every_bad_request_is_refused_and_changes_nothing() {
+    let server = Server::start("bad");
+    let (status, created) = server.post(
+        "/api/games",
+        &json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "human"}], "me": 0}),
+        None,
+    );
+    assert_eq!(status, 201);
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["token"].as_str().unwrap().to_string();
+    // Before the second seat is claimed nobody moves.
+    assert_error(
+        "waiting for a seat",
+        server.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "e4"}),
+            Some(&white),
+        ),
+        409,
+    );
+    let (_, joined) = server.post(&format!("/api/games/{id}/seats/1/join"), &json!({}), None);
+    let black = joined["token"].as_str().unwrap().to_string();
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "e4", "ply": 0}),
+        Some(&white),
+    );
+    assert_eq!(status, 200);
+    let before = snapshot(&server, &id);
+    let moves = format!("/api/games/{id}/moves");
+    let cases: Vec<(&str, (u16, Value), u16)> = vec![
+        (
+            "malformed JSON",
+            server.post_raw(&moves, "{\"move\": ", Some(&black)),
+            400,
+        ),
+        (
+            "not an object",
+            server.post_raw(&moves, "[1,2]", Some(&black)),
+            400,
+        ),
+        (
+            "unknown field",
+            server.post(&moves, &json!({"move": "e5", "evil": 1}), Some(&black)),
+            400,
+        ),
+        (
+            "no token",
+            server.post(&moves, &json!({"move": "e5"}), None),
+            401,
+        ),
+        (
+            "wrong token",
+            server.post(
+                &moves,
+                &json!({"move": "e5"}),
+                Some("0123456789abcdef0123456789abcdef"),
+            ),
+            401,
+        ),
+        (
+            "out of turn",
+            server.post(&moves, &json!({"move": "d4"}), Some(&white)),
+            409,
+        ),
+        (
+            "stale ply",
+            server.post(&moves, &json!({"move": "e5", "ply": 0}), Some(&black)),
+            409,
+        ),
+        (
+            "illegal move",
+            server.post(&moves, &json!({"move": "e4e5"}), Some(&black)),
+            422,
+        ),
+        (
+            "malformed move",
+            server.post(&moves, &json!({"move": "zz9"}), Some(&black)),
+            422,
+        ),
+        (
+            "huge move",
+            server.post(&moves, &json!({"move": "e".repeat(5000)}), Some(&black)),
+            413,
+        ),
+        (
+            "oversized body",
+            server.post_raw(
+                &moves,
+                &format!("{{\"move\":\"{}\"}}", "x".repeat(40_000)),
+                Some(&black),
+            ),
+            413,
+        ),
+        (
+            "unknown action",
+            server.post(
+                &format!("/api/games/{id}/actions"),
+                &json!({"action": "explode"}),
+                Some(&black),
+            ),
+            400,
+        ),
+        (
+            "unknown game",
+            server.post(
+                "/api/games/nosuchgame/moves",
+                &json!({"move": "e5"}),
+                Some(&black),
+            ),
+            404,
+        ),
+        ("odd game id", server.get("/api/games/..%2F..", None), 404),
+        (
+            "unknown record format",
+            server.get(&format!("/api/games/{id}/record?format=doc"), None),
+            400,
+        ),
+        (
+            "bad listing",
+            server.get("/api/games?status=everything", None),
+            400,
+        ),
+        (
+            "seat taken",
+            server.post(&format!("/api/games/{id}/seats/1/join"), &json!({}), None),
+            409,
+        ),
+        (
+            "no such seat",
+            server.post(&format!("/api/games/{id}/seats/7/join"), &json!({}), None),
+            404,
+        ),
+        ("unknown page", server.get("/api/nothing", None), 404),
+    ];
+    for (case, got, status) in cases {
+        assert_error(case, got, status);
+        assert_eq!(snapshot(&server, &id), before, "{case} changed the game");
+    }
+    let create_cases: Vec<(&str, Value, u16)> = vec![
+        (
+            "unknown variant",
+            json!({"variant": "tictactoe", "seats": []}),
+            404,
+        ),
+        (
+            "seat count",
+            json!({"variant": "chess", "seats": [{"kind": "human"}]}),
+            400,
+        ),
+        (
+            "engine level",
+            json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "engine", "level": 9}]}),
+            400,
+        ),
+        (
+            "bad option",
+            json!({"variant": "chess", "options": ["fide-claims=maybe"], "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+        ),
+        (
+            "bad FEN",
+            json!({"variant": "chess", "fen": "8/8/8 w", "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+        ),
+        (
+            "secret option",
+            json!({"variant": "chex", "options": ["draw-seed=5"], "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+        ),
+        (
+            "bad clock",
+            json!({"variant": "chess", "clock": {"kind": "fischer", "base": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+        ),
+        (
+            "me an engine",
+            json!({"variant": "chess", "me": 1, "seats": [{"kind": "human"}, {"kind": "engine", "level": 1}]}),
+            400,
+        ),
+    ];
+    for (case, body, status) in create_cases {
+        assert_error(case, server.post("/api/games", &body, None), status);
+    }
+    let (_, live) = server.get("/api/games?status=live", None);
+    assert_eq!(
+        live["games"].as_array().unwrap().len(),
+        1,
+        "a refused game was stored"
+    );
+}
+
+#[test]
+fn the_socket_refuses_bad_frames_and_floods() {
+    let server = Server::start("bad-socket");
+    let (id, tokens) =
+        server.game_with_seats("chess", json!([{"kind": "human"}, {"kind": "human"}]), &[]);
+    let white = tokens[0].clone().unwrap();
+    let mut socket = server.socket(&id, Some(&white), None);
+    socket.recv();
+    socket.send(&json!({"t": "move", "d": {"move": "e9e10", "ply": 0, "ack": 1}}));
+    let reply = socket.recv();
+    assert_eq!(reply["t"], "error", "{reply}");
+    socket
+        .socket
+        .send(tungstenite::Message::Text("not json".into()))
+        .unwrap();
+    assert_eq!(socket.recv()["t"], "error");
+    // A flood is slowed down, then cut off.
+    for _ in 0..200 {
+        if socket
+            .socket
+            .send(tungstenite::Message::Text("{\"t\":\"ping\"}".into()))
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut limited = false;
+    while let Ok(message) = socket.socket.read() {
+        if let tungstenite::Message::Text(text) = message
+            && text.contains("too many messages")
+        {
+            limited = true;
+        }
+    }
+    assert!(limited, "no rate limit");
+    // A frame over the cap closes the connection.
+    let mut socket = server.socket(&id, Some(&white), None);
+    socket.recv();
+    let big = format!("{{\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(10_000));
+    let _ = socket.socket.send(tungstenite::Message::Text(big.into()));
+    let mut closed = false;
+    for _ in 0..5 {
+        match socket.socket.read() {
+            Ok(tungstenite::Message::Close(_)) | Err(_) => {
+                closed = true;
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert!(closed, "an oversized frame was taken");
+    let (_, s) = server.get(&format!("/api/games/{id}"), None);
+    assert_eq!(s["ply"], 0);
+    // A wrong socket token is refused before the upgrade.
+    let url = format!("ws://{}/api/games/{id}/socket?token=bad", server.addr);
+    assert!(tungstenite::connect(url).is_err());
+}

@@ -1,0 +1,345 @@
+//! Live-game behaviour: engine seats, reconnecting with a version, takebacks, draws,
+//! resignation, flag falls on the server's clock, and what a hidden-information seat receives.
+
+use crate::common::{Rng, Server};
+use chaturanga_rules::scene::Viewer;
+use chaturanga_session::open_table;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+fn state(server: &Server, id: &str, token: Option<&str>) -> Value {
+    let (status, state) = server.get(&format!("/api/games/{id}"), token);
+    assert_eq!(status, 200, "{state}");
+    state
+}
+
+/// Waits until `token`'s seat is to move or the game is over; returns the state.
+fn wait_for_turn(server: &Server, id: &str, token: &str, seat: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let s = state(server, id, Some(token));
+        if s["status"] != "ongoing" || s["to_move"] == json!([seat]) {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "the engine did not move: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn play_against_engines(variant: &str, seats: Value, me: usize, plies: usize) {
+    let server = Server::start(&format!("engine-{variant}"));
+    let (id, tokens) = server.game_with_seats(variant, seats, &[]);
+    let token = tokens[me].clone().expect("my seat");
+    let mut rng = Rng(17);
+    let mut mine = 0;
+    loop {
+        let s = wait_for_turn(&server, &id, &token, me);
+        if s["status"] != "ongoing" || s["ply"].as_u64().unwrap() as usize >= plies {
+            break;
+        }
+        let legal = s["legal"].as_array().expect("legal");
+        let text = legal[rng.below(legal.len())]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let (status, after) = server.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": text, "ply": s["ply"]}),
+            Some(&token),
+        );
+        assert_eq!(status, 200, "{after}");
+        mine += 1;
+    }
+    let s = state(&server, &id, Some(&token));
+    assert!(mine > 0);
+    let moves = s["moves"].as_array().unwrap();
+    // The engine moved too: some moves are not the human's.
+    assert!(moves.len() > mine, "{variant}: {s}");
+}
+
+#[test]
+fn engine_seats_play_chess_shogi_xiangqi_and_dark_chess() {
+    for variant in ["chess", "shogi", "xiangqi", "darkchess", "congo"] {
+        play_against_engines(
+            variant,
+            json!([{"kind": "human"}, {"kind": "engine", "level": 2}]),
+            0,
+            16,
+        );
+    }
+}
+
+#[test]
+fn engine_seats_play_three_player_chess_and_bughouse() {
+    play_against_engines(
+        "threeplayer",
+        json!([{"kind": "engine", "level": 1}, {"kind": "human"}, {"kind": "engine", "level": 2}]),
+        1,
+        12,
+    );
+    play_against_engines(
+        "bughouse",
+        json!([{"kind": "human"}, {"kind": "engine", "level": 1}, {"kind": "engine", "level": 1}, {"kind": "engine", "level": 1}]),
+        0,
+        16,
+    );
+}
+
+fn two_humans(server: &Server, variant: &str, clock: Option<Value>) -> (String, String, String) {
+    let mut body =
+        json!({"variant": variant, "seats": [{"kind": "human"}, {"kind": "human"}], "me": 0});
+    if let Some(clock) = clock {
+        body["clock"] = clock;
+    }
+    let (status, created) = server.post("/api/games", &body, None);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["token"].as_str().unwrap().to_string();
+    let (status, joined) = server.post(&format!("/api/games/{id}/seats/1/join"), &json!({}), None);
+    assert_eq!(status, 200);
+    let black = joined["token"].as_str().unwrap().to_string();
+    // A seat is claimed once.
+    let (status, again) = server.post(&format!("/api/games/{id}/seats/1/join"), &json!({}), None);
+    assert_eq!(status, 409, "{again}");
+    (id, white, black)
+}
+
+fn mv(server: &Server, id: &str, token: &str, text: &str) -> Value {
+    let (status, s) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": text}),
+        Some(token),
+    );
+    assert_eq!(status, 200, "{text}: {s}");
+    s
+}
+
+fn act(server: &Server, id: &str, token: &str, action: &str) -> (u16, Value) {
+    server.post(
+        &format!("/api/games/{id}/actions"),
+        &json!({"action": action}),
+        Some(token),
+    )
+}
+
+#[test]
+fn a_reconnect_with_a_version_replays_exactly_the_missed_events() {
+    let server = Server::start("reconnect");
+    let (id, white, black) = two_humans(&server, "chess", None);
+    mv(&server, &id, &white, "e4");
+    let mut socket = server.socket(&id, Some(&black), None);
+    let first = socket.recv();
+    assert_eq!(first["t"], "state");
+    let version = first["v"].as_u64().unwrap();
+    drop(socket);
+    mv(&server, &id, &black, "e5");
+    mv(&server, &id, &white, "Nf3");
+    mv(&server, &id, &black, "Nc6");
+    let mut socket = server.socket(&id, Some(&black), Some(version));
+    let messages = socket.recv_until(|m| m["t"] == "state");
+    let events: Vec<&Value> = messages.iter().filter(|m| m["t"] != "state").collect();
+    assert_eq!(events.len(), 3, "{messages:?}");
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(e["v"], json!(version + 1 + i as u64));
+        assert_eq!(e["t"], "move");
+    }
+    assert_eq!(events[1]["d"]["move"], "g1f3");
+    let last = messages.last().unwrap();
+    assert_eq!(last["v"], json!(version + 3));
+    assert_eq!(last["d"]["moves"], json!(["e2e4", "e7e5", "g1f3", "b8c6"]));
+    // A move over the socket is acknowledged once stored, then broadcast.
+    let mut white_socket = server.socket(&id, Some(&white), None);
+    white_socket.recv();
+    white_socket.send(&json!({"t": "move", "d": {"move": "Bb5", "ply": 4, "ack": 7}}));
+    let replies = white_socket.recv_until(|m| m["t"] == "ack");
+    assert_eq!(replies.last().unwrap()["d"], 7);
+    let seen = socket.recv_until(|m| m["t"] == "state");
+    assert_eq!(seen[0]["t"], "move");
+    assert_eq!(seen[0]["v"], json!(version + 4));
+    assert_eq!(state(&server, &id, None)["ply"], 5);
+    // A stale resend is refused and changes nothing.
+    white_socket.send(&json!({"t": "move", "d": {"move": "Bb5", "ply": 4, "ack": 8}}));
+    let refused = white_socket.recv_until(|m| m["t"] == "error");
+    assert_eq!(refused.last().unwrap()["ack"], 8);
+    assert_eq!(state(&server, &id, None)["ply"], 5);
+}
+
+#[test]
+fn takeback_draw_and_resignation() {
+    let server = Server::start("actions");
+    let (id, white, black) = two_humans(&server, "chess", None);
+    mv(&server, &id, &white, "e4");
+    mv(&server, &id, &black, "e5");
+    mv(&server, &id, &white, "Qh5");
+    let (status, s) = act(&server, &id, &white, "takeback-offer");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["offers"]["takeback"], 0);
+    // The one who asked cannot accept.
+    assert_eq!(act(&server, &id, &white, "takeback-accept").0, 409);
+    let (status, s) = act(&server, &id, &black, "takeback-accept");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"], json!(["e2e4", "e7e5"]));
+    assert_eq!(s["to_move"], json!([0]));
+    // Draw by agreement.
+    assert_eq!(act(&server, &id, &black, "draw-accept").0, 409);
+    assert_eq!(act(&server, &id, &white, "draw-offer").0, 200);
+    let (status, s) = act(&server, &id, &black, "draw-accept");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "finished");
+    assert_eq!(s["result"], "1/2-1/2");
+    assert_eq!(s["reason"], "agreement");
+    // Nothing more once it is over.
+    let (status, e) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "Nf3"}),
+        Some(&white),
+    );
+    assert_eq!(status, 409, "{e}");
+
+    let (id, white, black) = two_humans(&server, "shogi", None);
+    mv(&server, &id, &white, "7g7f");
+    let (status, s) = act(&server, &id, &black, "resign");
+    assert_eq!(status, 200);
+    assert_eq!(s["result"], "1-0");
+    assert_eq!(s["reason"], "resignation");
+    let (status, record) = server.get(&format!("/api/games/{id}/record"), None);
+    assert_eq!(status, 200);
+    assert!(
+        record.as_str().unwrap().contains("投了") || record.as_str().unwrap().contains("7六歩"),
+        "{record}"
+    );
+    let (status, csa) = server.get(&format!("/api/games/{id}/record?format=csa"), None);
+    assert_eq!(status, 200);
+    assert!(csa.as_str().unwrap().contains("+7776FU"), "{csa}");
+
+    // Abort before both have moved; not after.
+    let (id, white, black) = two_humans(&server, "chess", None);
+    mv(&server, &id, &white, "d4");
+    let (status, s) = act(&server, &id, &black, "abort");
+    assert_eq!(status, 200);
+    assert_eq!(s["status"], "aborted");
+    let (id, white, black) = two_humans(&server, "chess", None);
+    mv(&server, &id, &white, "d4");
+    mv(&server, &id, &black, "d5");
+    assert_eq!(act(&server, &id, &white, "abort").0, 409);
+    // A finished game is in the archive.
+    let (_, finished) = server.get("/api/games?status=finished", None);
+    assert!(finished["games"].as_array().unwrap().len() >= 3);
+}
+
+#[test]
+fn the_flag_falls_on_the_server_without_any_client() {
+    let server = Server::start("flag");
+    let (id, white, black) = two_humans(
+        &server,
+        "chess",
+        Some(json!({"kind": "move", "seconds": 1})),
+    );
+    mv(&server, &id, &white, "e4");
+    let s = state(&server, &id, None);
+    assert_eq!(s["clocks"]["seats"][1]["running"], true);
+    std::thread::sleep(Duration::from_millis(1400));
+    // The game ended at the deadline, with nobody asking.
+    let connection = rusqlite::Connection::open(&server.db).unwrap();
+    let (status, reason): (String, String) = connection
+        .query_row(
+            "SELECT status, reason FROM games WHERE id = ?1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (status.as_str(), reason.as_str()),
+        ("finished", "time-forfeit")
+    );
+    let (code, e) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "e5"}),
+        Some(&black),
+    );
+    assert_eq!(code, 409, "{e}");
+    let s = state(&server, &id, None);
+    assert_eq!(s["result"], "1-0");
+    assert_eq!(s["moves"], json!(["e2e4"]));
+}
+
+#[test]
+fn a_dark_chess_seat_receives_nothing_it_may_not_see() {
+    let server = Server::start("dark");
+    let (id, white, black) = two_humans(&server, "darkchess", None);
+    let mut black_socket = server.socket(&id, Some(&black), None);
+    let mut spectator = server.socket(&id, None, None);
+    let mut received: Vec<String> = vec![black_socket.recv().to_string()];
+    let mut watched: Vec<String> = vec![spectator.recv().to_string()];
+    let mut reference = open_table("darkchess", &[], None).unwrap();
+    let mut rng = Rng(99);
+    for ply in 0..12 {
+        let (token, seat) = if ply % 2 == 0 {
+            (&white, 0)
+        } else {
+            (&black, 1)
+        };
+        let s = state(&server, &id, Some(token));
+        if s["status"] != "ongoing" {
+            break;
+        }
+        let legal = s["legal"].as_array().unwrap();
+        let text = legal[rng.below(legal.len())]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        mv(&server, &id, token, &text);
+        reference.play(&text).unwrap();
+        if reference.finished().is_some() {
+            break;
+        }
+        // What arrived for this move, checked against the views after it.
+        let fresh: Vec<String> = black_socket
+            .recv_until(|m| m["t"] == "state")
+            .iter()
+            .map(Value::to_string)
+            .chain([state(&server, &id, Some(&black)).to_string()])
+            .collect();
+        let fresh_watched: Vec<String> = spectator
+            .recv_until(|m| m["t"] == "state")
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        // Every white man Black cannot see is absent from every byte Black got.
+        let visible = reference.scene(Viewer::Player(1));
+        let all = reference.scene(Viewer::Arbiter);
+        let arbiter_fen = reference.fen();
+        let board_field = arbiter_fen.split_whitespace().next().unwrap();
+        for man in &all.boards[0].men {
+            let text =
+                json!({"cell": man.cell, "owner": man.owner, "piece": man.piece}).to_string();
+            if !visible.boards[0].men.contains(man) {
+                for frame in &fresh {
+                    assert!(!frame.contains(&text), "{text} leaked to Black: {frame}");
+                }
+            }
+            for frame in &fresh_watched {
+                assert!(!frame.contains(&text), "{text} leaked to a spectator");
+            }
+        }
+        for frame in fresh.iter().chain(&fresh_watched) {
+            assert!(
+                !frame.contains(board_field),
+                "the arbiter's board leaked: {frame}"
+            );
+        }
+        received.extend(fresh);
+        watched.extend(fresh_watched);
+        // White's moves reach Black only as a version number.
+        if seat == 0 {
+            let event: Value = serde_json::from_str(&received[received.len() - 3]).unwrap();
+            assert_ne!(event["t"], "state");
+            assert_eq!(event.as_object().unwrap().len(), 1, "{event}");
+            assert!(event["v"].is_u64());
+        }
+    }
+    let s = state(&server, &id, Some(&black));
+    let moves = s["moves"].as_array().unwrap();
+    assert!(moves.iter().step_by(2).all(Value::is_null), "{s}");
+    assert!(moves.iter().skip(1).step_by(2).all(Value::is_string));
+}
