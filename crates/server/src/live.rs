@@ -41,6 +41,10 @@ pub struct Update {
     pub frames: Vec<Vec<String>>,
 }
 
+/// What a new viewer gets: the messages it missed and the current state, then a receiver
+/// of further updates.
+pub type Subscription = (Vec<String>, broadcast::Receiver<Arc<Update>>);
+
 /// A request to a game's task.
 pub enum Command {
     /// The state as `caller` may see it.
@@ -94,7 +98,7 @@ pub enum Command {
         /// The last version the viewer has.
         since: Option<u64>,
         /// Backlog, then the live updates.
-        reply: oneshot::Sender<Result<(Vec<String>, broadcast::Receiver<Arc<Update>>), ApiError>>,
+        reply: oneshot::Sender<Result<Subscription, ApiError>>,
     },
     /// The game's record.
     Record {
@@ -818,7 +822,7 @@ impl LiveGame {
         &mut self,
         caller: Caller,
         since: Option<u64>,
-    ) -> Result<(Vec<String>, broadcast::Receiver<Arc<Update>>), ApiError> {
+    ) -> Result<Subscription, ApiError> {
         let receiver = self.updates.subscribe();
         let mut backlog = Vec::new();
         if let Some(since) = since {
@@ -986,17 +990,17 @@ impl LiveGame {
         let canonical = self.table.play(text)?;
         let next = self.table.side_to_move();
         let saved_clock = self.clock.clone();
-        if let Some((_, clock)) = &mut self.clock {
-            if next != mover {
-                if let Err(_fallen) = clock.pass_turn(next, now) {
-                    self.table.undo();
-                    self.clock = saved_clock;
-                    self.flag_fall().await;
-                    return Err(ApiError::conflict(
-                        "your time ran out before the move arrived",
-                    ));
-                }
-            }
+        let flag_fell = match &mut self.clock {
+            Some((_, clock)) if next != mover => clock.pass_turn(next, now).is_err(),
+            _ => false,
+        };
+        if flag_fell {
+            self.table.undo();
+            self.clock = saved_clock;
+            self.flag_fall().await;
+            return Err(ApiError::conflict(
+                "your time ran out before the move arrived",
+            ));
         }
         let finished = self.table.finished();
         if finished.is_some()

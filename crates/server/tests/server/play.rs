@@ -60,7 +60,7 @@ fn play_out(variant: &str) {
     let tokens: Vec<String> = tokens.into_iter().map(|t| t.unwrap()).collect();
     let options = stored_options(&server, &id);
     let mut reference = open_table(variant, &options, None).expect("reference");
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ variant.len() as u64 * 7919);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (variant.len() as u64 * 7919));
     let mut played = 0;
     loop {
         // Every seat's view matches the reference's view for that seat.
