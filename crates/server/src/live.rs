@@ -20,7 +20,7 @@ use tokio::time::Instant;
 /// How long a finished game's task stays in memory without requests.
 const IDLE_FINISHED: Duration = Duration::from_secs(60);
 /// Updates a slow viewer may fall behind before it catches up from the store.
-const BROADCAST_DEPTH: usize = 64;
+const BROADCAST_DEPTH: usize = 16;
 
 /// Who sends a request: a seat (proved by its token) or a spectator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,6 +23,8 @@ use tokio::time::Instant;
 
 /// Largest message a client may send.
 pub const MAX_FRAME: usize = 4096;
+/// The socket's read buffer.
+const READ_BUFFER: usize = 8 * 1024;
 /// Messages a connection may send in a burst.
 const BURST: f64 = 30.0;
 /// Messages per second a connection may send in the long run.
@@ -52,6 +54,9 @@ pub(super) async fn upgrade(
         })
         .await??;
     Ok(ws
+        // Small buffers: a thousand idle sockets must not cost a thousand 128 KiB buffers.
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| run(socket, game, caller, backlog, updates)))

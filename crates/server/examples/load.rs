@@ -1,0 +1,167 @@
+//! Load benchmark: N concurrent chess games of random movers over loopback websockets
+//! against an in-process server on a fresh database.
+//!
+//! `cargo run --release -p chaturanga-server --example load -- GAMES SECONDS [THINK_MS]`
+//!
+//! Each mover waits THINK_MS (default 0) after its turn begins before it sends its move.
+//!
+//! Prints moves per second, the time from a move sent to its acknowledgement (p50, p99,
+//! max), and the server's memory per live game. Client and server share the machine, so the
+//! figures are what both together reach.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).map(|n| n.parse().unwrap_or(0)))
+        })
+        .unwrap_or(0)
+}
+
+async fn post(client: &str, path: &str, body: Value) -> Value {
+    // A tiny HTTP/1.1 client: the benchmark needs only two POSTs per game.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(client).await.expect("connect");
+    let body = body.to_string();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {client}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.expect("read");
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
+    serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+struct Stats {
+    latencies: Vec<Duration>,
+    moves: u64,
+}
+
+async fn seat(addr: String, id: String, token: String, seat: u64, stats: Arc<Mutex<Stats>>, until: Instant, seed: u64, think: Duration) {
+    let url = format!("ws://{addr}/api/games/{id}/socket?token={token}");
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0);
+    let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
+        .await
+        .expect("socket");
+    let mut rng = seed | 1;
+    let mut sent: Option<(u64, Instant)> = None;
+    let mut ack = 0u64;
+    let deadline = tokio::time::Instant::from_std(until + Duration::from_secs(2));
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+        let Message::Text(text) = message else { continue };
+        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        match value["t"].as_str() {
+            Some("ack") => {
+                if let Some((k, at)) = sent.take()
+                    && value["d"] == json!(k)
+                {
+                    let mut s = stats.lock().unwrap();
+                    s.latencies.push(at.elapsed());
+                    s.moves += 1;
+                }
+            }
+            Some("state") => {
+                let d = &value["d"];
+                if d["status"] != "ongoing" || Instant::now() > until {
+                    return;
+                }
+                if d["to_move"] == json!([seat]) && sent.is_none() {
+                    let legal = d["legal"].as_array().cloned().unwrap_or_default();
+                    if legal.is_empty() {
+                        continue;
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let mv = &legal[(rng % legal.len() as u64) as usize]["text"];
+                    if !think.is_zero() {
+                        tokio::time::sleep(think).await;
+                    }
+                    ack += 1;
+                    sent = Some((ack, Instant::now()));
+                    let message = json!({"t": "move", "d": {"move": mv, "ply": d["ply"], "ack": ack}});
+                    if socket.send(Message::Text(message.to_string().into())).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let seconds: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(20);
+    let think = Duration::from_millis(args.get(3).and_then(|a| a.parse().ok()).unwrap_or(0));
+    let dir = std::env::temp_dir().join(format!("chaturanga-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async move {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let config = chaturanga_server::Config {
+            listen: ([127, 0, 0, 1], 0).into(),
+            db: dir.join("load.db"),
+            engine_threads: 1,
+        };
+        tokio::spawn(async move {
+            let served = chaturanga_server::serve(config, move |a| {
+                let _ = tx.send(a);
+            })
+            .await;
+            if let Err(e) = served {
+                eprintln!("server: {e}");
+            }
+        });
+        let addr = rx.await.unwrap().to_string();
+        let before = resident_kib();
+        let mut ids = Vec::new();
+        for _ in 0..games {
+            let created = post(&addr, "/api/games", json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "human"}], "me": 0})).await;
+            let id = created["id"].as_str().expect("id").to_string();
+            let joined = post(&addr, &format!("/api/games/{id}/seats/1/join"), json!({})).await;
+            ids.push((id, created["token"].as_str().unwrap().to_string(), joined["token"].as_str().unwrap().to_string()));
+        }
+        let stats = Arc::new(Mutex::new(Stats { latencies: Vec::new(), moves: 0 }));
+        let start = Instant::now();
+        let until = start + Duration::from_secs(seconds);
+        let mut tasks = Vec::new();
+        for (i, (id, white, black)) in ids.into_iter().enumerate() {
+            tasks.push(tokio::spawn(seat(addr.clone(), id.clone(), white, 0, stats.clone(), until, i as u64 * 2 + 1, think)));
+            tasks.push(tokio::spawn(seat(addr.clone(), id, black, 1, stats.clone(), until, i as u64 * 2 + 2, think)));
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let live = resident_kib();
+        for t in tasks {
+            let _ = t.await;
+        }
+        let elapsed = start.elapsed().as_secs_f64().min(seconds as f64 + 1.0);
+        let mut s = stats.lock().unwrap();
+        s.latencies.sort();
+        let pick = |q: f64| s.latencies.get(((s.latencies.len() as f64 * q) as usize).min(s.latencies.len().saturating_sub(1))).copied().unwrap_or_default();
+        println!(
+            "games {games}  think {} ms  seconds {elapsed:.1}  moves {}  moves/s {:.0}  ack p50 {:.1} ms  p99 {:.1} ms  max {:.1} ms  memory {:.0} KiB per live game",
+            think.as_millis(),
+            s.moves,
+            s.moves as f64 / elapsed,
+            pick(0.5).as_secs_f64() * 1e3,
+            pick(0.99).as_secs_f64() * 1e3,
+            s.latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+            (live.saturating_sub(before)) as f64 / games as f64,
+        );
+    });
+}
