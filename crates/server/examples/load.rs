@@ -29,7 +29,9 @@ fn resident_kib() -> u64 {
 async fn post(client: &str, path: &str, body: Value) -> Value {
     // A tiny HTTP/1.1 client: the benchmark needs only two POSTs per game.
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(client).await.expect("connect");
+    let mut stream = tokio::net::TcpStream::connect(client)
+        .await
+        .expect("connect");
     let body = body.to_string();
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {client}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -47,7 +49,20 @@ struct Stats {
     moves: u64,
 }
 
-async fn seat(addr: String, id: String, token: String, seat: u64, stats: Arc<Mutex<Stats>>, until: Instant, seed: u64, think: Duration) {
+/// What every mover shares: the figures, when to stop, how long to think.
+#[derive(Clone)]
+struct Run {
+    stats: Arc<Mutex<Stats>>,
+    until: Instant,
+    think: Duration,
+}
+
+async fn seat(addr: String, id: String, token: String, seat: u64, seed: u64, run: Run) {
+    let Run {
+        stats,
+        until,
+        think,
+    } = run;
     let url = format!("ws://{addr}/api/games/{id}/socket?token={token}");
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(8 * 1024)
@@ -60,7 +75,9 @@ async fn seat(addr: String, id: String, token: String, seat: u64, stats: Arc<Mut
     let mut ack = 0u64;
     let deadline = tokio::time::Instant::from_std(until + Duration::from_secs(2));
     while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
-        let Message::Text(text) = message else { continue };
+        let Message::Text(text) = message else {
+            continue;
+        };
         let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         match value["t"].as_str() {
             Some("ack") => {
@@ -91,8 +108,13 @@ async fn seat(addr: String, id: String, token: String, seat: u64, stats: Arc<Mut
                     }
                     ack += 1;
                     sent = Some((ack, Instant::now()));
-                    let message = json!({"t": "move", "d": {"move": mv, "ply": d["ply"], "ack": ack}});
-                    if socket.send(Message::Text(message.to_string().into())).await.is_err() {
+                    let message =
+                        json!({"t": "move", "d": {"move": mv, "ply": d["ply"], "ack": ack}});
+                    if socket
+                        .send(Message::Text(message.to_string().into()))
+                        .await
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -110,7 +132,10 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("chaturanga-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     runtime.block_on(async move {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let config = chaturanga_server::Config {
@@ -138,11 +163,15 @@ fn main() {
         }
         let stats = Arc::new(Mutex::new(Stats { latencies: Vec::new(), moves: 0 }));
         let start = Instant::now();
-        let until = start + Duration::from_secs(seconds);
+        let run = Run {
+            stats: stats.clone(),
+            until: start + Duration::from_secs(seconds),
+            think,
+        };
         let mut tasks = Vec::new();
         for (i, (id, white, black)) in ids.into_iter().enumerate() {
-            tasks.push(tokio::spawn(seat(addr.clone(), id.clone(), white, 0, stats.clone(), until, i as u64 * 2 + 1, think)));
-            tasks.push(tokio::spawn(seat(addr.clone(), id, black, 1, stats.clone(), until, i as u64 * 2 + 2, think)));
+            tasks.push(tokio::spawn(seat(addr.clone(), id.clone(), white, 0, i as u64 * 2 + 1, run.clone())));
+            tasks.push(tokio::spawn(seat(addr.clone(), id, black, 1, i as u64 * 2 + 2, run.clone())));
         }
         tokio::time::sleep(Duration::from_secs(2)).await;
         let live = resident_kib();

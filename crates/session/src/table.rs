@@ -433,3 +433,93 @@ impl<P: Ruleset> Table for Hosted<P> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chaturanga_variants::CATALOGUE;
+
+    /// Every legal move's shape names cells its text names, in every ruleset, along random
+    /// games; every scene names each cell at most once and only cells of its board.
+    #[test]
+    fn shapes_and_scenes_agree_with_the_move_texts_in_every_ruleset() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for info in CATALOGUE.iter().filter(|v| v.implemented) {
+            let secret: Vec<String> = option_specs(info.id)
+                .unwrap()
+                .iter()
+                .filter(|s| matches!(s.values, chaturanga_rules::OptionValues::Seed(..)))
+                .map(|s| format!("{}=7", s.name))
+                .collect();
+            let mut table = open_table(info.id, &secret, None).unwrap();
+            let mut shapes = 0;
+            for _ in 0..40 {
+                let scene = table.scene(Viewer::Arbiter);
+                for board in &scene.boards {
+                    let g = board.shape.geometry();
+                    let mut cells: Vec<&str> = board.men.iter().map(|m| m.cell.as_str()).collect();
+                    for cell in &cells {
+                        assert!(
+                            g.cell_by_label(cell).is_some(),
+                            "{}: {cell} off the board",
+                            info.id
+                        );
+                    }
+                    cells.sort();
+                    let before = cells.len();
+                    cells.dedup();
+                    assert_eq!(before, cells.len(), "{}: two men on a cell", info.id);
+                }
+                let legal = table.legal();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let s = &m.shape;
+                    for label in s.from.iter().chain(&s.to).chain(&s.via) {
+                        assert!(
+                            m.text.contains(label.as_str()),
+                            "{}: {} has no {label}",
+                            info.id,
+                            m.text
+                        );
+                    }
+                    if let Some(piece) = &s.drop {
+                        assert!(
+                            s.from.is_none(),
+                            "{}: a drop from a cell: {}",
+                            info.id,
+                            m.text
+                        );
+                        assert!(
+                            m.text.to_uppercase().contains(&piece.to_uppercase()),
+                            "{}: {} drops no {piece}",
+                            info.id,
+                            m.text
+                        );
+                    }
+                    assert!(
+                        s.to.is_some() || s.part.is_some(),
+                        "{}: {} picks nothing",
+                        info.id,
+                        m.text
+                    );
+                    shapes += 1;
+                }
+                // Two legal moves never share a shape: a click sequence picks one move.
+                let mut keys: Vec<String> =
+                    legal.iter().map(|m| format!("{:?}", m.shape)).collect();
+                keys.sort();
+                let n = keys.len();
+                keys.dedup();
+                assert_eq!(n, keys.len(), "{}: two moves with one shape", info.id);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let pick = &legal[(seed % legal.len() as u64) as usize].text;
+                table.play(pick).unwrap();
+            }
+            assert!(shapes > 0, "{}", info.id);
+        }
+    }
+}
