@@ -1016,8 +1016,7 @@ impl LiveGame {
                     Viewer::Spectator
                 };
                 self.table
-                    .moves_seen(viewer)
-                    .last()
+                    .last_move_seen(viewer)
                     .is_some_and(|m| m.text.is_none())
             }
         });

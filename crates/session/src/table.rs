@@ -111,6 +111,8 @@ pub trait Table: Send + Sync {
     fn scene(&self, viewer: Viewer) -> Scene;
     /// The moves played, as `viewer` may know them.
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove>;
+    /// The last move as `viewer` may know it.
+    fn last_move_seen(&self, viewer: Viewer) -> Option<SeenMove>;
     /// The shape of the last move, where `viewer` may know it.
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape>;
     /// The result, once the game is over.
@@ -297,6 +299,15 @@ impl<P: Ruleset> Table for Hosted<P> {
                 mover: p.side_to_move(),
             })
             .collect()
+    }
+
+    fn last_move_seen(&self, viewer: Viewer) -> Option<SeenMove> {
+        let ply = self.game.moves().len().checked_sub(1)?;
+        let before = &self.game.positions()[ply];
+        Some(SeenMove {
+            text: before.move_seen_by(self.game.moves()[ply], viewer),
+            mover: before.side_to_move(),
+        })
     }
 
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape> {
