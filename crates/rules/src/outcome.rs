@@ -186,6 +186,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_reason_reads_back_from_its_name() {
+        for reason in Reason::ALL {
+            assert_eq!(Reason::from_name(reason.as_str()), Some(reason));
+        }
+        assert_eq!(Reason::from_name("boredom"), None);
+    }
+
+    #[test]
     fn results() {
         assert_eq!(
             Outcome::win(2, 0, Reason::Checkmate).to_string(),

@@ -296,8 +296,8 @@ pub fn create(store: &Store, id: String, game: NewGame) -> Result<GameRow, ApiEr
     Ok(row)
 }
 
-/// Names of options that are kept secret, from the stored list: `secret_names` are the
-/// names the ruleset draws at random.
+/// The stored options split into those shown during the game and the secret ones (whose
+/// names are `secret_names`: the options the server drew at random).
 fn split_options(all: &[String], secret_names: &[&str]) -> (Vec<String>, Vec<String>) {
     all.iter().cloned().partition(|o| {
         let name = o.split('=').next().unwrap_or("");
@@ -995,7 +995,7 @@ impl LiveGame {
             _ => false,
         };
         if flag_fell {
-            self.table.undo();
+            self.undo_to(at_ply);
             self.clock = saved_clock;
             self.flag_fall().await;
             return Err(ApiError::conflict(
@@ -1025,8 +1025,13 @@ impl LiveGame {
             json!({ "move": canonical, "ply": at_ply, "seat": mover }),
             hidden.then_some(mover),
         )];
+        // A whole turn (`a;b`) is stored part by part, one row per ply.
         let mut change = Change {
-            moves: vec![(at_ply, canonical)],
+            moves: canonical
+                .split(';')
+                .enumerate()
+                .map(|(i, part)| (at_ply + i, part.to_string()))
+                .collect(),
             ..Change::default()
         };
         if let Some(f) = &finished {
@@ -1040,7 +1045,7 @@ impl LiveGame {
             self.phase = Phase::Finished;
         }
         if let Err(e) = self.commit(change, events).await {
-            self.table.undo();
+            self.undo_to(at_ply);
             self.clock = saved_clock;
             self.offers = offers;
             self.phase = phase;
@@ -1323,15 +1328,11 @@ impl LiveGame {
         while keep > 0 && seen[keep - 1].mover == seat {
             keep -= 1;
         }
-        let undone = self.table.ply() - keep;
-        let mut texts = Vec::new();
-        let full = self.table.moves_seen(Viewer::Arbiter);
-        for _ in 0..undone {
-            self.table.undo();
-        }
-        for m in &full[keep..] {
-            texts.push(m.text.clone().unwrap_or_default());
-        }
+        let texts: Vec<String> = seen[keep..]
+            .iter()
+            .map(|m| m.text.clone().unwrap_or_default())
+            .collect();
+        self.undo_to(keep);
         self.offers = Offers::default();
         self.stop_thinking();
         // The clocks stay as they are; the seat to move now has its clock running.
@@ -1357,6 +1358,11 @@ impl LiveGame {
         }
         self.maybe_think();
         Ok(())
+    }
+
+    /// Takes moves back until `ply` moves are left.
+    fn undo_to(&mut self, ply: usize) {
+        while self.table.ply() > ply && self.table.undo() {}
     }
 
     fn stop_thinking(&mut self) {

@@ -251,6 +251,59 @@ pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveE
     }
 }
 
+/// Plays a move in any notation [`read_move`] takes, or a whole turn `a;b`; returns it in
+/// coordinate notation (a turn's parts joined by `;`). `through_draws` plays on after a draw
+/// rule ended the game (a protocol's GUI adjudicates); without it a finished game takes no
+/// move.
+pub(crate) fn play_text<P: Ruleset>(
+    game: &mut Game<P>,
+    text: &str,
+    through_draws: bool,
+) -> Result<String, SessionError> {
+    if text.len() > MAX_TEXT {
+        return Err(SessionError::TooLong("the move"));
+    }
+    if game.moves().len() >= MAX_MOVES {
+        return Err(SessionError::TooLong("the game"));
+    }
+    let before = game.moves().len();
+    if text.contains(';') {
+        let parts: Vec<&str> = text.split(';').collect();
+        game.play_turn(&parts, through_draws).map_err(move_error)?;
+    } else {
+        let mv = read_move(game.position(), text).map_err(move_error)?;
+        if through_draws {
+            game.play_through_draws(mv);
+        } else {
+            game.play(mv).map_err(move_error)?;
+        }
+    }
+    let texts: Vec<String> = game.positions()[before..]
+        .iter()
+        .zip(&game.moves()[before..])
+        .map(|(p, &m)| p.move_text(m))
+        .collect();
+    Ok(texts.join(";"))
+}
+
+/// The result, once the game is over.
+pub(crate) fn finished<P: Position>(game: &Game<P>) -> Option<Finished> {
+    match game.status() {
+        Status::Over(outcome) => Some(Finished::from(&outcome)),
+        Status::Ongoing { .. } => None,
+    }
+}
+
+/// Claims the first draw the rules allow now; returns whether the game ended.
+pub(crate) fn claim_draw<P: Position>(game: &mut Game<P>) -> bool {
+    match game.status() {
+        Status::Ongoing { claimable } => claimable
+            .first()
+            .is_some_and(|&reason| game.claim_draw(reason)),
+        Status::Over(_) => false,
+    }
+}
+
 /// The moves of a line from `position` in coordinate notation, as far as they are legal.
 fn legal_line<P: Position>(position: &P, line: &[P::Move]) -> Vec<String> {
     let mut at = position.clone();
@@ -334,28 +387,7 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn play(&mut self, text: &str) -> Result<String, SessionError> {
-        if text.len() > MAX_TEXT {
-            return Err(SessionError::TooLong("the move"));
-        }
-        if self.game.moves().len() >= MAX_MOVES {
-            return Err(SessionError::TooLong("the game"));
-        }
-        if text.contains(';') {
-            let parts: Vec<&str> = text.split(';').collect();
-            let before = self.game.moves().len();
-            self.game.play_turn(&parts, true).map_err(move_error)?;
-            let played = &self.game.moves()[before..];
-            let texts = self.game.positions()[before..]
-                .iter()
-                .zip(played)
-                .map(|(p, &m)| p.move_text(m))
-                .collect::<Vec<_>>();
-            return Ok(texts.join(";"));
-        }
-        let mv = read_move(self.game.position(), text).map_err(move_error)?;
-        let canonical = self.game.position().move_text(mv);
-        self.game.play_through_draws(mv);
-        Ok(canonical)
+        play_text(&mut self.game, text, true)
     }
 
     fn undo(&mut self) -> bool {
@@ -422,19 +454,11 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn finished(&self) -> Option<Finished> {
-        match self.game.status() {
-            Status::Over(outcome) => Some(Finished::from(&outcome)),
-            Status::Ongoing { .. } => None,
-        }
+        finished(&self.game)
     }
 
     fn claim_draw(&mut self) -> bool {
-        match self.game.status() {
-            Status::Ongoing { claimable } => claimable
-                .first()
-                .is_some_and(|&reason| self.game.claim_draw(reason)),
-            Status::Over(_) => false,
-        }
+        claim_draw(&mut self.game)
     }
 
     fn end(&mut self, winner: Option<usize>, reason: Reason) {

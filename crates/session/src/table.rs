@@ -6,7 +6,7 @@
 //! It owns no transposition table; [`Table::search_task`] hands a copy of the game to an
 //! engine that lives only for one search, so a thousand stored games cost a thousand games.
 
-use crate::{Finished, SessionError, read_move};
+use crate::{Finished, SessionError};
 use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
@@ -14,9 +14,6 @@ use chaturanga_rules::{Game, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, 
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// Most moves (parts) a hosted game may have.
-pub const MAX_PLIES: usize = crate::MAX_MOVES;
 
 /// A legal move with its shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +98,8 @@ pub trait Table: Send + Sync {
     fn fen(&self) -> String;
     /// The start position's FEN.
     fn start_fen(&self) -> String;
-    /// Plays a move in any notation the ruleset reads; returns it in coordinate notation.
+    /// Plays a move in any notation the ruleset reads, or a whole turn `a;b`; returns it in
+    /// coordinate notation (a turn's parts joined by `;`). A finished game takes no move.
     fn play(&mut self, text: &str) -> Result<String, SessionError>;
     /// Takes back the last move (part); `false` at the start.
     fn undo(&mut self) -> bool;
@@ -251,19 +249,7 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn play(&mut self, text: &str) -> Result<String, SessionError> {
-        if text.len() > crate::MAX_TEXT {
-            return Err(SessionError::TooLong("the move"));
-        }
-        if self.game.moves().len() >= MAX_PLIES {
-            return Err(SessionError::TooLong("the game"));
-        }
-        if let Status::Over(outcome) = self.game.status() {
-            return Err(SessionError::Move(format!("the game is over ({outcome})")));
-        }
-        let mv = read_move(self.game.position(), text.trim()).map_err(error)?;
-        let canonical = self.game.position().move_text(mv);
-        self.game.play(mv).map_err(error)?;
-        Ok(canonical)
+        crate::play_text(&mut self.game, text.trim(), false)
     }
 
     fn undo(&mut self) -> bool {
@@ -320,10 +306,7 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn finished(&self) -> Option<Finished> {
-        match self.game.status() {
-            Status::Over(outcome) => Some(Finished::from(&outcome)),
-            Status::Ongoing { .. } => None,
-        }
+        crate::finished(&self.game)
     }
 
     fn can_claim_draw(&self) -> bool {
@@ -331,12 +314,7 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn claim_draw(&mut self) -> bool {
-        match self.game.status() {
-            Status::Ongoing { claimable } => claimable
-                .first()
-                .is_some_and(|&reason| self.game.claim_draw(reason)),
-            Status::Over(_) => false,
-        }
+        crate::claim_draw(&mut self.game)
     }
 
     fn end(&mut self, losing_team: Option<usize>, reason: Reason) {

@@ -343,3 +343,33 @@ fn a_dark_chess_seat_receives_nothing_it_may_not_see() {
     assert!(moves.iter().step_by(2).all(Value::is_null), "{s}");
     assert!(moves.iter().skip(1).step_by(2).all(Value::is_string));
 }
+
+#[test]
+fn a_whole_turn_is_one_request_and_replays_part_by_part() {
+    let server = Server::start("turn");
+    let (id, white, black) = two_humans(&server, "avalanche", None);
+    let s = mv(&server, &id, &white, "e2e4;d7d6");
+    assert_eq!(s["ply"], 2);
+    assert_eq!(s["moves"], json!(["e2e4", "d7d6"]));
+    assert_eq!(s["to_move"], json!([1]));
+    // A part alone is a move too.
+    let part = state(&server, &id, Some(&black))["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let s = mv(&server, &id, &black, &part);
+    assert_eq!(s["ply"], 3);
+    assert_eq!(s["to_move"], json!([1]));
+    // An incomplete turn is refused whole.
+    let (status, e) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "a2a3;"}),
+        Some(&black),
+    );
+    assert!(status == 422 || status == 400, "{status} {e}");
+    assert_eq!(state(&server, &id, None)["ply"], 3);
+    // The stored game replays in a new server on the same database.
+    let again = Server::on(server.db.clone());
+    let s = state(&again, &id, None);
+    assert_eq!(s["moves"], json!(["e2e4", "d7d6", part]));
+}
