@@ -1,0 +1,177 @@
+// What the browser tests share: the real server binary on a free port with a fresh
+// database, Debian's Chromium through playwright-core, and the moves of a person: clicks on
+// the cells, hands and choosers of the page (never calls into the page's scripts).
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = resolve(import.meta.dirname, "../..");
+/** Where screenshots and other test output go. */
+export const outDir = process.env.CHATURANGA_WEB_OUT ?? join(root, "target/web-tests");
+mkdirSync(outDir, { recursive: true });
+
+/** @returns {Promise<number>} */
+function freePort() {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * Starts `chaturanga serve` (the release build, or CHATURANGA_BIN) on a fresh database.
+ * @returns {Promise<{base: string, stop: () => Promise<void>}>}
+ */
+export async function startServer() {
+  const bin = process.env.CHATURANGA_BIN ?? join(root, "target/release/chaturanga");
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "chaturanga-web-"));
+  const child = spawn(bin, ["serve", "--listen", `127.0.0.1:${port}`, "--db", join(dir, "games.db")], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`${base}/api/variants`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    await sleep(50);
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise((ok) => {
+        if (child.exitCode !== null) return ok();
+        child.once("exit", () => ok());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** @param {number} ms */
+export function sleep(ms) {
+  return new Promise((ok) => setTimeout(ok, ms));
+}
+
+/** Chromium as the machine has it, headless, with no calls to the outside. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * Calls the server's API.
+ * @param {string} base
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string | null} [token]
+ */
+export async function api(base, method, path, body, token) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Waits until `test` answers something truthy, polling; fails after `ms`.
+ * @template T
+ * @param {() => Promise<T>} test
+ * @param {string} what
+ * @param {number} [ms]
+ * @returns {Promise<T>}
+ */
+export async function until(test, what, ms = 20_000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await test();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await sleep(40);
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`);
+}
+
+/**
+ * The cell element of a board on the page.
+ * @param {import("playwright-core").Page} page
+ * @param {number} board
+ * @param {string} cell
+ */
+export function cellOf(page, board, cell) {
+  return page.locator(`svg[data-board="${board}"] [data-cell="${cell}"]`);
+}
+
+/**
+ * Plays a legal move on the page as a person would: the man or the hand's piece, every cell
+ * of the path, a second click where a path may end or go on, the chooser's button.
+ * @param {import("playwright-core").Page} page
+ * @param {{text: string, board?: number, from?: string, to?: string, via?: string[], drop?: string}} move
+ * @param {number} seat the player the page plays
+ */
+export async function clickMove(page, move, seat) {
+  const board = move.board ?? 0;
+  if (move.from === undefined && move.drop === undefined && move.to === undefined) {
+    await page.locator(`.move-button[data-move="${move.text}"]`).click();
+    return;
+  }
+  if (move.drop !== undefined) {
+    await page.locator(`.hand-man[data-board="${board}"][data-hand="${seat}"][data-piece="${move.drop}"]`).click();
+  } else if (move.from !== undefined) {
+    await cellOf(page, board, move.from).click();
+  }
+  const path = [...(move.via ?? []), ...(move.to !== undefined ? [move.to] : [])];
+  for (const cell of path) await cellOf(page, board, cell).click();
+  const choice = page.locator(`.chooser:not([hidden]) .choice[data-move="${move.text}"]`);
+  const last = path[path.length - 1];
+  if (
+    !(await choice.count()) &&
+    last !== undefined &&
+    (await cellOf(page, board, last).getAttribute("class"))?.includes("path")
+  ) {
+    // The path may go on from here; clicking its end again finishes it.
+    await cellOf(page, board, last).click();
+  }
+  if (await choice.count()) await choice.click();
+}
+
+/**
+ * A seat's state from the server.
+ * @param {string} base
+ * @param {string} id
+ * @param {string | null} token
+ */
+export function state(base, id, token) {
+  return api(base, "GET", `/api/games/${id}`, undefined, token);
+}

@@ -1,0 +1,100 @@
+// The server's HTTP API (docs/server.md) and the seats this browser holds.
+
+/** An answer with an error status: `status` and the server's one-line `message`. */
+export class ApiError extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Calls the API; answers the parsed JSON (or text for non-JSON answers).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string | null} [token]
+ * @returns {Promise<any>}
+ */
+export async function api(method, path, body, token) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  const type = response.headers.get("content-type") ?? "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const message = typeof data === "object" && data && "error" in data ? String(data.error) : String(data);
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+/** @type {Promise<Map<string, any>> | null} */
+let variantList = null;
+
+/**
+ * Every ruleset by id, as `GET /api/variants` gives it (fetched once).
+ * @returns {Promise<Map<string, any>>}
+ */
+export function variants() {
+  variantList ??= api("GET", "/api/variants").then(
+    (/** @type {{variants: any[]}} */ data) => new Map(data.variants.map((v) => [v.id, v])),
+  );
+  return variantList;
+}
+
+/** @type {Map<string, Promise<string>>} */
+const rulesPages = new Map();
+
+/**
+ * The rules page of a ruleset as an HTML fragment written by the project (web/rules).
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export function rulesPage(id) {
+  let page = rulesPages.get(id);
+  if (!page) {
+    page = fetch(`/static/rules/${encodeURIComponent(id)}.html`).then((r) => (r.ok ? r.text() : ""));
+    rulesPages.set(id, page);
+  }
+  return page;
+}
+
+/** @typedef {{seat: number, token: string}} Held */
+
+const PREFIX = "chaturanga.seat.";
+
+/** The seats this browser plays, by game id, kept in local storage. */
+export const held = {
+  /** @param {string} game @returns {Held | null} */
+  get(game) {
+    try {
+      const raw = localStorage.getItem(PREFIX + game);
+      if (!raw) return null;
+      const value = JSON.parse(raw);
+      return typeof value?.token === "string" && typeof value?.seat === "number" ? value : null;
+    } catch {
+      return null;
+    }
+  },
+  /** @param {string} game @param {number} seat @param {string} token */
+  set(game, seat, token) {
+    try {
+      localStorage.setItem(PREFIX + game, JSON.stringify({ seat, token }));
+    } catch {
+      // Private windows may refuse storage: the seat then lasts as long as the page.
+    }
+  },
+};

@@ -1,0 +1,509 @@
+// One board renderer for every geometry: cells are polygons from the server's drawing
+// (square, hexagonal, the three-player board's quadrilaterals, Chex's growing board), men
+// are drawn by pieces.js, and nothing here knows a rule.
+
+import { escape } from "./dom.js";
+import { manMarkup, pointsAtOpponent } from "./pieces.js";
+
+/**
+ * @typedef {{label: string, x: number, y: number, colour: string, centre: number[], polygon: number[][]}} Cell
+ * @typedef {{name: string, cells: string[][]}} Region
+ * @typedef {{lattice: string, width: number, height: number, colours: string[], cells: Cell[], regions: Region[]}} Drawing
+ * @typedef {{cell: string, piece: string, owner: number, height?: number}} Man
+ * @typedef {{owner: number, piece: string, count: number}} HandEntry
+ * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], drawing?: Drawing}} SceneBoard
+ * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, text?: string}} Shape
+ * @typedef {{symbol: string, name: string, moves: string}} Kind
+ * @typedef {{style: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
+ * @typedef {{board: number, cell: string}} Spot
+ * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
+ * @typedef {{cell?: (spot: Spot) => void, hand?: (board: number, owner: number, piece: string) => void, drag?: (from: Spot, to: Spot) => void}} Handlers
+ */
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * The colour word of a player's name: `A-white` is white, `red` is red.
+ * @param {string} name
+ */
+export function colourOf(name) {
+  const word = name.split("-").pop() ?? name;
+  return ["white", "black", "red"].includes(word) ? word : "white";
+}
+
+/**
+ * The kind of a piece letter, with a plain fallback for letters the legend lacks.
+ * @param {Look} look
+ * @param {string} piece
+ * @returns {Kind}
+ */
+export function kindOf(look, piece) {
+  return look.kinds.get(piece) ?? { symbol: piece, name: piece.toLowerCase(), moves: "" };
+}
+
+/**
+ * Markup of one man drawn in the box 0..100.
+ * @param {Look} look
+ * @param {string} piece
+ * @param {number} owner
+ * @param {boolean} turned drawn upside down (shogi men of the far side)
+ */
+export function manSvg(look, piece, owner, turned) {
+  const body = manMarkup(look.style, kindOf(look, piece), look.colours[owner] ?? "white");
+  return turned ? `<g transform="rotate(180 50 50)">${body}</g>` : body;
+}
+
+/**
+ * A rotation about a centre, applied to picture points.
+ * @param {number} degrees
+ * @param {number} cx
+ * @param {number} cy
+ * @returns {(p: number[]) => number[]}
+ */
+function rotation(degrees, cx, cy) {
+  const a = (degrees * Math.PI) / 180;
+  const cos = Math.round(Math.cos(a) * 1e9) / 1e9;
+  const sin = Math.round(Math.sin(a) * 1e9) / 1e9;
+  return ([x, y]) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
+}
+
+/**
+ * The part of each label that changes along a line of cells (`e` of `e1` along the first
+ * rank, `1` up the a-file): the coordinates written on the board's edges.
+ * @param {string} label
+ * @returns {string[]}
+ */
+function labelParts(label) {
+  return label.match(/[A-Za-z]+|\d+|[^A-Za-z\d]+/g) ?? [label];
+}
+
+/**
+ * @param {{cell: Cell}[]} line cells along one edge
+ * @returns {Map<string, string>} label -> its changing part
+ */
+function edgeNames(line) {
+  /** @type {Map<string, string>} */
+  const names = new Map();
+  const split = line.map((c) => labelParts(c.cell.label));
+  const width = Math.max(...split.map((p) => p.length));
+  for (let i = 0; i < line.length; i++) {
+    const parts = split[i];
+    const changing = parts.filter((part, k) => split.some((other) => other.length === width && other[k] !== part));
+    const label = line[i].cell.label;
+    names.set(label, changing.length ? changing.join("") : label);
+  }
+  return names;
+}
+
+/** One board of the page: its drawing turned for the viewer, and its SVG. */
+class OneBoard {
+  /**
+   * @param {number} index
+   * @param {Drawing} drawing
+   * @param {number} degrees the rotation putting the viewer's side at the bottom
+   */
+  constructor(index, drawing, degrees) {
+    this.index = index;
+    this.drawing = drawing;
+    this.degrees = degrees;
+    const turn = rotation(degrees, drawing.width / 2, drawing.height / 2);
+    /** @type {Map<string, {cell: Cell, centre: number[], polygon: number[][]}>} */
+    this.cells = new Map();
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    /** @type {number[]} */
+    const sizes = [];
+    for (const cell of drawing.cells) {
+      const polygon = cell.polygon.map(turn);
+      for (const [x, y] of polygon) {
+        minX = Math.min(minX, x);
+        minY = Math.min(minY, y);
+        maxX = Math.max(maxX, x);
+        maxY = Math.max(maxY, y);
+      }
+      const xs = polygon.map((p) => p[0]);
+      const ys = polygon.map((p) => p[1]);
+      sizes.push(Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
+      this.cells.set(cell.label, { cell, centre: turn(cell.centre), polygon });
+    }
+    sizes.sort((a, b) => a - b);
+    /** The side of a man's box, in picture units. */
+    this.manSize = (sizes[Math.floor(sizes.length / 2)] ?? 1) * 0.9;
+    const pad = 0.04 * Math.max(maxX - minX, maxY - minY);
+    this.viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad];
+    this.edges = this.edgeLabels();
+  }
+
+  /**
+   * Coordinates on the edges for square boards: the changing part of the labels of the
+   * bottom row and of the left column, as the board is turned.
+   * @returns {Map<string, {text: string, where: "bottom" | "left" | "inside"}[]>}
+   */
+  edgeLabels() {
+    /** @type {Map<string, {text: string, where: "bottom" | "left" | "inside"}[]>} */
+    const result = new Map();
+    const entries = [...this.cells.values()];
+    if (this.drawing.lattice !== "square") {
+      for (const e of entries) result.set(e.cell.label, [{ text: e.cell.label, where: "inside" }]);
+      return result;
+    }
+    const round = (/** @type {number} */ v) => Math.round(v * 100) / 100;
+    /** @type {Map<number, typeof entries>} */
+    const columns = new Map();
+    /** @type {Map<number, typeof entries>} */
+    const rows = new Map();
+    for (const e of entries) {
+      const x = round(e.centre[0]);
+      const y = round(e.centre[1]);
+      columns.set(x, [...(columns.get(x) ?? []), e]);
+      rows.set(y, [...(rows.get(y) ?? []), e]);
+    }
+    const bottomRow = [...rows.keys()].reduce((a, b) => Math.max(a, b), -Infinity);
+    const leftColumn = [...columns.keys()].reduce((a, b) => Math.min(a, b), Infinity);
+    const bottom = (rows.get(bottomRow) ?? []).sort((a, b) => a.centre[0] - b.centre[0]);
+    const left = (columns.get(leftColumn) ?? []).sort((a, b) => a.centre[1] - b.centre[1]);
+    // Columns whose lowest cell is above the bottom row (Omega's wizard cells) are named too.
+    const lowest = [...columns.values()].map((col) => col.reduce((a, b) => (a.centre[1] > b.centre[1] ? a : b)));
+    const files = edgeNames(bottom.length > 1 ? bottom : lowest);
+    const ranks = edgeNames(left);
+    for (const e of lowest) {
+      const text = files.get(e.cell.label);
+      if (text) result.set(e.cell.label, [{ text, where: "bottom" }]);
+    }
+    for (const e of left) {
+      const text = ranks.get(e.cell.label);
+      if (text) result.set(e.cell.label, [...(result.get(e.cell.label) ?? []), { text, where: "left" }]);
+    }
+    return result;
+  }
+
+  /**
+   * The SVG of the board with its men.
+   * @param {SceneBoard} scene
+   * @param {Look} look
+   * @param {Shape | null} last
+   * @param {number} bottomOwner the player whose men point up
+   */
+  markup(scene, look, last, bottomOwner) {
+    const [vx, vy, vw, vh] = this.viewBox;
+    const men = new Map(scene.men.map((m) => [m.cell, m]));
+    const fog = new Set(scene.fog ?? []);
+    const check = new Set(scene.check);
+    const lastCells = new Set();
+    if (last && (last.board ?? 0) === this.index) {
+      for (const label of [last.from, ...(last.via ?? []), last.to]) if (label) lastCells.add(label);
+    }
+    const turnsMen = pointsAtOpponent(look.style);
+    const size = this.manSize;
+    const parts = [];
+    for (const [label, { cell, centre, polygon }] of this.cells) {
+      const points = polygon.map((p) => `${p[0].toFixed(4)},${p[1].toFixed(4)}`).join(" ");
+      const classes = ["cell", `c-${cell.colour}`];
+      if (lastCells.has(label)) classes.push("last");
+      if (check.has(label)) classes.push("check");
+      if (fog.has(label)) classes.push("fog");
+      const man = men.get(label);
+      if (man) classes.push("occupied");
+      let inner = `<polygon class="base" points="${points}"/><polygon class="hl" points="${points}"/>`;
+      const [cx, cy] = centre;
+      for (const edge of this.edges.get(label) ?? []) {
+        const s = size / 0.9;
+        const [tx, ty, anchor] =
+          edge.where === "bottom"
+            ? [cx + s * 0.45, cy + s * 0.45, "end"]
+            : edge.where === "left"
+              ? [cx - s * 0.45, cy - s * 0.3, "start"]
+              : [cx, cy + s * 0.42, "middle"];
+        inner += `<text class="coord ${edge.where}" x="${tx.toFixed(3)}" y="${ty.toFixed(3)}" text-anchor="${anchor}" font-size="${(s * 0.2).toFixed(3)}">${escape(edge.text)}</text>`;
+      }
+      if (man) {
+        const turned = turnsMen && man.owner !== bottomOwner;
+        const scale = size / 100;
+        const x = cx - size / 2;
+        const y = cy - size / 2;
+        let badge = "";
+        if (man.height !== undefined && man.height > 1) {
+          badge = `<g class="height"><circle cx="84" cy="16" r="15"/><text x="84" y="22" text-anchor="middle" font-size="20">${man.height}</text></g>`;
+        }
+        inner +=
+          `<g class="man" data-piece="${escape(man.piece)}" data-owner="${man.owner}"` +
+          (man.height !== undefined ? ` data-height="${man.height}"` : "") +
+          ` transform="translate(${x.toFixed(4)} ${y.toFixed(4)}) scale(${scale.toFixed(5)})">` +
+          `${manSvg(look, man.piece, man.owner, turned)}${badge}</g>`;
+      }
+      inner += `<circle class="dot" cx="${cx.toFixed(4)}" cy="${cy.toFixed(4)}" r="${(size * 0.17).toFixed(4)}"/>`;
+      inner += `<circle class="ring" cx="${cx.toFixed(4)}" cy="${cy.toFixed(4)}" r="${(size * 0.5).toFixed(4)}"/>`;
+      parts.push(`<g class="${classes.join(" ")}" data-cell="${escape(label)}">${inner}</g>`);
+    }
+    return (
+      `<svg xmlns="${SVG}" class="board-svg lattice-${this.drawing.lattice}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
+      `data-board="${this.index}" role="img" aria-label="board">` +
+      `<g class="cells">${parts.join("")}</g><g class="drag-layer"></g></svg>`
+    );
+  }
+}
+
+/**
+ * The boards of a game (bughouse has two), their hands and the marks of a move being
+ * picked; reports clicks, drags and hand picks to its handlers.
+ */
+export class BoardView {
+  /**
+   * @param {HTMLElement} host
+   * @param {Look} look
+   * @param {Handlers} handlers
+   */
+  constructor(host, look, handlers) {
+    this.host = host;
+    this.look = look;
+    this.handlers = handlers;
+    /** @type {OneBoard[]} */
+    this.boards = [];
+    /** @type {string[]} */
+    this.drawingKeys = [];
+    /** @type {SceneBoard[]} */
+    this.scene = [];
+    /** @type {Marks} */
+    this.marks = {};
+    this.viewer = 0;
+    this.flipped = false;
+    /** @type {{from: Spot, x: number, y: number, moved: boolean, ghost: SVGGElement | null, board: SVGSVGElement} | null} */
+    this.drag = null;
+    /** Set for the click that ends a drag, which is not a click on a cell. */
+    this.suppressClick = false;
+    host.classList.add("boards", `style-${look.style}`);
+    host.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    window.addEventListener("pointermove", (e) => this.pointerMove(e));
+    window.addEventListener("pointerup", (e) => this.pointerUp(e));
+    host.addEventListener("click", (e) => this.click(e));
+  }
+
+  /**
+   * Draws a position.
+   * @param {Drawing[]} drawings the fixed drawings (a board's own drawing in the scene wins)
+   * @param {SceneBoard[]} scene
+   * @param {Shape | null} last
+   * @param {number} viewer the player at the bottom
+   * @param {boolean} flipped
+   */
+  show(drawings, scene, last, viewer, flipped) {
+    this.scene = scene;
+    this.viewer = viewer;
+    this.flipped = flipped;
+    const wraps = [];
+    for (let b = 0; b < scene.length; b++) {
+      const drawing = scene[b].drawing ?? drawings[b];
+      if (!drawing) continue;
+      const bottom = this.bottomOf(b);
+      const degrees = this.degreesFor(b, bottom) + (flipped ? 180 : 0);
+      const key = `${JSON.stringify(drawing.cells.length)}:${drawing.width}x${drawing.height}:${degrees}:${scene[b].drawing ? JSON.stringify(drawing.cells.map((c) => c.label)) : ""}`;
+      if (this.drawingKeys[b] !== key || !this.boards[b]) {
+        this.boards[b] = new OneBoard(b, drawing, degrees);
+        this.drawingKeys[b] = key;
+      }
+      const one = this.boards[b];
+      const shownBottom = flipped ? this.opposite(b, bottom) : bottom;
+      wraps.push(
+        `<div class="board-wrap" data-board="${b}">` +
+          this.handsMarkup(b, shownBottom, false) +
+          `<div class="board-box">${one.markup(scene[b], this.look, last, shownBottom)}</div>` +
+          this.handsMarkup(b, shownBottom, true) +
+          `</div>`,
+      );
+    }
+    this.host.innerHTML = wraps.join("");
+    this.applyMarks();
+  }
+
+  /**
+   * The players with men or hands on board `b`, in order.
+   * @param {number} b
+   */
+  ownersOn(b) {
+    const owners = new Set();
+    for (const m of this.scene[b]?.men ?? []) owners.add(m.owner);
+    for (const h of this.scene[b]?.hands ?? []) owners.add(h.owner);
+    if (owners.size === 0) for (let p = 0; p < this.look.players; p++) owners.add(p);
+    return [...owners].sort((a, b) => a - b);
+  }
+
+  /**
+   * Who sits at the bottom of board `b`: the viewer, or on a board the viewer does not play,
+   * the viewer's partner (bughouse), or the board's first player.
+   * @param {number} b
+   */
+  bottomOf(b) {
+    const owners = this.ownersOn(b);
+    if (owners.includes(this.viewer)) return this.viewer;
+    const teams = this.look.teams;
+    const mate = owners.find((o) => teams && teams[o] === teams[this.viewer]);
+    return mate ?? owners[0] ?? 0;
+  }
+
+  /**
+   * The player facing `player` on board `b` (for flipping a two-sided board).
+   * @param {number} b
+   * @param {number} player
+   */
+  opposite(b, player) {
+    const owners = this.ownersOn(b);
+    if (owners.length !== 2) return player;
+    return owners[0] === player ? owners[1] : owners[0];
+  }
+
+  /**
+   * Drawings have the first player at the bottom and the others at equal turns around
+   * the board, so the n-th of k players looks from n/k of a full turn.
+   * @param {number} b
+   * @param {number} player
+   */
+  degreesFor(b, player) {
+    const owners = this.ownersOn(b);
+    const n = Math.max(owners.indexOf(player), 0);
+    const k = owners.length > 1 ? owners.length : 2;
+    return (360 * n) / k;
+  }
+
+  /**
+   * The hands of a board: the bottom player's below it, the others above.
+   * @param {number} b
+   * @param {number} bottom
+   * @param {boolean} below
+   */
+  handsMarkup(b, bottom, below) {
+    const hands = (this.scene[b]?.hands ?? []).filter((h) => (h.owner === bottom) === below);
+    if (!this.scene[b]?.hands?.length) return "";
+    const turns = pointsAtOpponent(this.look.style);
+    const items = hands
+      .filter((h) => h.count > 0)
+      .map(
+        (h) =>
+          `<button type="button" class="hand-man" data-hand="${h.owner}" data-piece="${escape(h.piece)}" data-board="${b}" title="${escape(
+            kindOf(this.look, h.piece).name,
+          )}"><svg viewBox="0 0 100 100" aria-hidden="true">${manSvg(this.look, h.piece, h.owner, turns && h.owner !== bottom)}</svg>` +
+          (h.count > 1 ? `<span class="count">${h.count}</span>` : "") +
+          `</button>`,
+      )
+      .join("");
+    return `<div class="hand ${below ? "below" : "above"}">${items}</div>`;
+  }
+
+  /**
+   * Marks the cells of a move being picked.
+   * @param {Marks} marks
+   */
+  mark(marks) {
+    this.marks = marks;
+    this.applyMarks();
+  }
+
+  applyMarks() {
+    for (const g of this.host.querySelectorAll(".cell.selected, .cell.dest, .cell.capture, .cell.path, .cell.region")) {
+      g.classList.remove("selected", "dest", "capture", "path", "region");
+    }
+    for (const b of this.host.querySelectorAll(".hand-man.selected")) b.classList.remove("selected");
+    const m = this.marks;
+    /** @param {Spot} spot */
+    const cellOf = (spot) =>
+      this.host.querySelector(`svg[data-board="${spot.board}"] [data-cell="${CSS.escape(spot.cell)}"]`);
+    if (m.selected) cellOf(m.selected)?.classList.add("selected");
+    for (const spot of m.path ?? []) cellOf(spot)?.classList.add("path");
+    for (const d of m.dests ?? []) cellOf(d)?.classList.add(d.capture ? "capture" : "dest");
+    if (m.hand) {
+      this.host
+        .querySelector(
+          `.hand-man[data-board="${m.hand.board}"][data-hand="${m.hand.owner}"][data-piece="${CSS.escape(m.hand.piece)}"]`,
+        )
+        ?.classList.add("selected");
+    }
+    if (m.region) {
+      this.boards.forEach((one, b) => {
+        const region = one.drawing.regions.find((r) => r.name === m.region);
+        const cells = region?.cells[this.viewer] ?? [];
+        for (const cell of cells) cellOf({ board: b, cell })?.classList.add("region");
+      });
+    }
+  }
+
+  /**
+   * The cell under a pointer event, if any.
+   * @param {Element | null} target
+   * @returns {Spot | null}
+   */
+  spotAt(target) {
+    const g = target?.closest("[data-cell]");
+    const svg = target?.closest("svg[data-board]");
+    if (!g || !svg) return null;
+    return { board: Number(svg.getAttribute("data-board")), cell: g.getAttribute("data-cell") ?? "" };
+  }
+
+  /** @param {PointerEvent} e */
+  pointerDown(e) {
+    if (e.button !== 0) return;
+    const target = /** @type {Element} */ (e.target);
+    const spot = this.spotAt(target);
+    const svg = /** @type {SVGSVGElement | null} */ (target.closest("svg[data-board]"));
+    const man = target.closest(".man");
+    if (!spot || !svg || !man) return;
+    this.drag = { from: spot, x: e.clientX, y: e.clientY, moved: false, ghost: null, board: svg };
+  }
+
+  /** @param {PointerEvent} e */
+  pointerMove(e) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      this.handlers.cell?.(drag.from);
+      const g = drag.board.querySelector(`[data-cell="${CSS.escape(drag.from.cell)}"] .man`);
+      const layer = drag.board.querySelector(".drag-layer");
+      if (g && layer) {
+        const ghost = /** @type {SVGGElement} */ (g.cloneNode(true));
+        ghost.classList.add("ghost");
+        layer.append(ghost);
+        drag.ghost = ghost;
+        g.classList.add("lifted");
+      }
+    }
+    const ctm = drag.board.getScreenCTM();
+    const one = this.boards[drag.from.board];
+    if (drag.ghost && ctm && one) {
+      const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+      const s = one.manSize;
+      drag.ghost.setAttribute("transform", `translate(${p.x - s / 2} ${p.y - s / 2}) scale(${s / 100})`);
+    }
+  }
+
+  /** @param {PointerEvent} e */
+  pointerUp(e) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag || !drag.moved) return;
+    drag.ghost?.remove();
+    this.host.querySelector(".man.lifted")?.classList.remove("lifted");
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const spot = this.spotAt(under);
+    this.suppressClick = true;
+    setTimeout(() => (this.suppressClick = false), 0);
+    if (spot && (spot.board !== drag.from.board || spot.cell !== drag.from.cell)) {
+      this.handlers.drag?.(drag.from, spot);
+    }
+  }
+
+  /** @param {MouseEvent} e */
+  click(e) {
+    if (this.suppressClick) return;
+    const target = /** @type {Element} */ (e.target);
+    const hand = target.closest(".hand-man");
+    if (hand) {
+      this.handlers.hand?.(
+        Number(hand.getAttribute("data-board")),
+        Number(hand.getAttribute("data-hand")),
+        hand.getAttribute("data-piece") ?? "",
+      );
+      return;
+    }
+    const spot = this.spotAt(target);
+    if (spot) this.handlers.cell?.(spot);
+  }
+}

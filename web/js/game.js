@@ -1,0 +1,750 @@
+// The game page: `/games/{id}`, and `/games/{id}#seat=TOKEN` to play a seat. The board,
+// the clocks, the moves, the actions; every state comes from the server's socket.
+
+import { api, ApiError, held, rulesPage, variants } from "./api.js";
+import { BoardView, colourOf, kindOf, manSvg } from "./board.js";
+import { ClockView, describeControl } from "./clock.js";
+import { h, replace, toast } from "./dom.js";
+import { choiceLabel, Picker } from "./input.js";
+import { GameSocket } from "./socket.js";
+import { play as playSound } from "./sound.js";
+
+/**
+ * @typedef {import("./board.js").Shape} Shape
+ * @typedef {import("./board.js").SceneBoard} SceneBoard
+ * @typedef {import("./board.js").Spot} Spot
+ * @typedef {import("./input.js").Legal} Legal
+ * @typedef {import("./input.js").Outcome} Outcome
+ * @typedef {{seat: number, kind: string, level?: number, joined: boolean}} Seat
+ * @typedef {{
+ *   id: string, variant: string, options: string[], version: number, status: string,
+ *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
+ *   players: number, player_names: string[], teams: number[], side_to_move: number,
+ *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
+ *   last_move: Shape | null, moves: (string | null)[], clocks: import("./clock.js").Clocks | null,
+ *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null},
+ *   you: number | null, legal?: Legal[], actions?: string[]
+ * }} State
+ * @typedef {{ply: number, boards: SceneBoard[], check: string[], note?: string, last_move: Shape | null}} Past
+ */
+
+/** Reasons as a person reads them. */
+const REASONS = /** @type {Record<string, string>} */ ({
+  checkmate: "checkmate",
+  stalemate: "stalemate",
+  resignation: "resignation",
+  timeout: "time",
+  agreement: "agreement",
+  aborted: "aborted",
+});
+
+/**
+ * Opens the game page.
+ * @param {HTMLElement} app
+ * @param {string} id
+ */
+export async function gamePage(app, id) {
+  const fromAddress = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  let token = fromAddress ?? held.get(id)?.token ?? null;
+  /** @type {State} */
+  let state;
+  try {
+    state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && fromAddress) {
+      toast("That seat's link is not valid; you are watching.", "error");
+      token = null;
+      state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    } else {
+      replace(app, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
+      return;
+    }
+  }
+  if (token && state.you !== null) held.set(id, state.you, token);
+  const variant = (await variants()).get(state.variant);
+  if (!variant) {
+    replace(app, h("p", { class: "error" }, `unknown ruleset ${state.variant}`));
+    return;
+  }
+  new GamePage(app, variant, state, token).start();
+}
+
+class GamePage {
+  /**
+   * @param {HTMLElement} app
+   * @param {any} variant
+   * @param {State} state
+   * @param {string | null} token
+   */
+  constructor(app, variant, state, token) {
+    this.app = app;
+    this.variant = variant;
+    this.state = state;
+    this.token = token;
+    /** @type {number | null} the ply shown when looking back; null: the game now */
+    this.viewPly = null;
+    /** @type {Map<number, Past>} */
+    this.past = new Map();
+    this.flipped = false;
+    this.picker = new Picker([]);
+    /** @type {Legal[] | null} */
+    this.choosing = null;
+    /** @type {{board: number, from: string, to: string} | null} */
+    this.premove = null;
+    /** @type {Spot | null} */
+    this.premoveFrom = null;
+    /** @type {string | null} */
+    this.region = null;
+    this.clocks = new ClockView();
+    this.ack = 0;
+    /** @type {Map<number, string>} */
+    this.pending = new Map();
+    /** @type {import("./board.js").Look} */
+    this.look = {
+      style: variant.style ?? "western",
+      kinds: new Map((variant.pieces ?? []).map((/** @type {import("./board.js").Kind} */ k) => [k.symbol, k])),
+      colours: variant.player_names.map(colourOf),
+      players: variant.players,
+      teams: variant.teams,
+    };
+    this.el = this.layout();
+    this.board = new BoardView(this.el.boards, this.look, {
+      cell: (spot) => this.onCell(spot),
+      hand: (board, owner, piece) => this.onOutcome(this.picker.hand(board, owner, piece)),
+      drag: (from, to) => this.onDrag(from, to),
+    });
+    this.socket = new GameSocket(state.id, token, {
+      state: (s) => this.onState(s),
+      event: (t, d) => this.onEvent(t, d),
+      ack: (k) => this.pending.delete(k),
+      error: (message, k) => this.onRefused(message, k),
+      status: (connected) => this.el.connection.classList.toggle("offline", !connected),
+    });
+  }
+
+  layout() {
+    const v = this.variant;
+    const el = {
+      boards: h("div", { class: "boards", id: "boards" }),
+      top: h("div", { class: "players top" }),
+      bottom: h("div", { class: "players bottom" }),
+      chooser: h("div", { class: "chooser", hidden: true }),
+      banner: h("div", { class: "banner", hidden: true }),
+      status: h("div", { class: "status", role: "status" }),
+      note: h("div", { class: "note" }),
+      buttons: h("div", { class: "move-buttons" }),
+      moves: h("ol", { class: "moves" }),
+      nav: h("div", { class: "nav" }),
+      keyboard: h("input", { class: "keyboard", placeholder: "type a move (e2e4, Nf3, P*5e)", "aria-label": "type a move", autocomplete: "off", spellcheck: "false" }),
+      actions: h("div", { class: "actions" }),
+      offers: h("div", { class: "offers" }),
+      invite: h("div", { class: "invite" }),
+      legend: h("dl", { class: "legend" }),
+      connection: h("span", { class: "connection", title: "connection to the server" }),
+      info: h("div", { class: "info" }),
+    };
+    const form = h("form", { class: "keyboard-form" }, el.keyboard);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.typed();
+    });
+    const nav = [
+      ["«", "first", () => this.view(0)],
+      ["‹", "back", () => this.step(-1)],
+      ["›", "forward", () => this.step(1)],
+      ["»", "now", () => this.view(null)],
+    ];
+    for (const [text, label, act] of nav) {
+      el.nav.append(h("button", { type: "button", "aria-label": String(label), title: String(label), onclick: /** @type {EventListener} */ (act) }, String(text)));
+    }
+    replace(
+      this.app,
+      h(
+        "div",
+        { class: "game-page", "data-variant": v.id },
+        h("section", { class: "play-area" }, el.top, h("div", { class: "board-area" }, el.boards, el.chooser), el.bottom),
+        h(
+          "aside",
+          { class: "side" },
+          h("div", { class: "title" }, h("a", { href: `/rules/${v.id}`, class: "rules-link" }, v.name), " ", el.connection),
+          el.info,
+          el.banner,
+          el.status,
+          el.note,
+          el.offers,
+          el.buttons,
+          h("div", { class: "moves-box" }, el.moves),
+          el.nav,
+          form,
+          el.actions,
+          el.invite,
+          h("details", { class: "legend-box" }, h("summary", {}, "Pieces"), el.legend),
+        ),
+      ),
+    );
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement) return;
+      if (e.key === "ArrowLeft") this.step(-1);
+      else if (e.key === "ArrowRight") this.step(1);
+      else if (e.key === "Escape") this.cancel();
+      else if (e.key === "f") this.flip();
+    });
+    el.boards.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      this.cancel();
+    });
+    return el;
+  }
+
+  start() {
+    this.legend();
+    this.onState(this.state);
+    this.socket.connect(this.state.version);
+  }
+
+  /** The seat looked from: the viewer's, or the first player's. */
+  viewer() {
+    return this.state.you ?? 0;
+  }
+
+  /** @param {State} s */
+  onState(s) {
+    const before = this.state;
+    const takenBack = s.moves.length < before.moves.length;
+    if (takenBack || s.id !== before.id) this.past.clear();
+    if (s.moves.length !== before.moves.length) this.cancelChoice();
+    this.state = s;
+    this.picker = new Picker(this.myLegal());
+    if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
+    this.render();
+    this.tryPremove();
+  }
+
+  /** The moves this page may play now. */
+  myLegal() {
+    const s = this.state;
+    if (this.viewPly !== null || s.you === null || !s.to_move.includes(s.you)) return [];
+    return s.legal ?? [];
+  }
+
+  /**
+   * @param {string} type
+   * @param {any} data
+   */
+  onEvent(type, data) {
+    if (type === "move") playSound("move");
+    else if (type === "end") playSound("end");
+    else if (type === "draw-offer" && this.state.you !== null) toast("A draw is offered.");
+    else if (type === "takeback-offer" && this.state.you !== null) toast("A takeback is asked for.");
+    void data;
+  }
+
+  /**
+   * @param {string} message
+   * @param {number | undefined} k
+   */
+  onRefused(message, k) {
+    if (k !== undefined) this.pending.delete(k);
+    toast(message, "error");
+    this.picker.clear();
+    this.render();
+  }
+
+  render() {
+    const s = this.state;
+    const ply = this.viewPly;
+    const past = ply !== null ? this.past.get(ply) : null;
+    const boards = past ? past.boards : s.boards;
+    const last = past ? past.last_move : s.last_move;
+    this.board.show(this.variant.boards, boards, last, this.viewer(), this.flipped);
+    this.board.mark(this.marks());
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderMoves();
+    this.renderActions();
+    this.renderOffers();
+    this.renderInvite();
+    this.renderChooser();
+    this.el.note.textContent = (past ? past.note : s.note) ? `Drawn: ${past ? past.note : s.note}` : "";
+  }
+
+  marks() {
+    const marks = this.picker.marks((spot) => this.occupied(spot));
+    marks.region = this.region;
+    if (this.premove) {
+      marks.path = [...(marks.path ?? []), { board: this.premove.board, cell: this.premove.from }, { board: this.premove.board, cell: this.premove.to }];
+    }
+    if (this.premoveFrom) marks.selected = this.premoveFrom;
+    return marks;
+  }
+
+  /** @param {Spot} spot */
+  occupied(spot) {
+    return (this.state.boards[spot.board]?.men ?? []).some((m) => m.cell === spot.cell);
+  }
+
+  /** @param {Spot} spot */
+  onCell(spot) {
+    if (this.viewPly !== null) return;
+    if (this.choosing) this.cancelChoice();
+    const s = this.state;
+    if (s.status === "ongoing" && s.you !== null && s.started && !s.to_move.includes(s.you)) {
+      this.premoveClick(spot);
+      return;
+    }
+    this.onOutcome(this.picker.cell(spot));
+  }
+
+  /**
+   * @param {Spot} from
+   * @param {Spot} to
+   */
+  onDrag(from, to) {
+    if (this.viewPly !== null) return;
+    const s = this.state;
+    if (s.status === "ongoing" && s.you !== null && !s.to_move.includes(s.you)) {
+      this.premoveFrom = from;
+      this.premoveClick(to);
+      return;
+    }
+    this.onOutcome(this.picker.drag(from, to));
+  }
+
+  /**
+   * A premove: a man of the viewer's and a cell, played when the turn comes if it is then
+   * legal (the server decides; the page knows no rules).
+   * @param {Spot} spot
+   */
+  premoveClick(spot) {
+    const own = (this.state.boards[spot.board]?.men ?? []).find((m) => m.cell === spot.cell && m.owner === this.state.you);
+    if (this.premoveFrom && this.premoveFrom.board === spot.board && this.premoveFrom.cell !== spot.cell) {
+      this.premove = { board: spot.board, from: this.premoveFrom.cell, to: spot.cell };
+      this.premoveFrom = null;
+    } else if (own) {
+      this.premove = null;
+      this.premoveFrom = this.premoveFrom?.cell === spot.cell ? null : spot;
+    } else {
+      this.premove = null;
+      this.premoveFrom = null;
+    }
+    this.board.mark(this.marks());
+  }
+
+  tryPremove() {
+    const p = this.premove;
+    const legal = this.myLegal();
+    if (!p || !legal.length) return;
+    this.premove = null;
+    const moves = legal.filter((m) => (m.board ?? 0) === p.board && m.from === p.from && m.to === p.to && !(m.via ?? []).length);
+    // Several moves (promotions): the first the server lists, as lichess premoves a queen.
+    if (moves.length) this.send(moves[0]);
+    else this.board.mark(this.marks());
+  }
+
+  /** @param {Outcome} outcome */
+  onOutcome(outcome) {
+    if (outcome.kind === "play") this.send(outcome.move);
+    else if (outcome.kind === "choose") {
+      this.choosing = outcome.moves;
+      this.renderChooser();
+    }
+    this.board.mark(this.marks());
+  }
+
+  cancelChoice() {
+    this.choosing = null;
+    this.el.chooser.hidden = true;
+  }
+
+  cancel() {
+    this.cancelChoice();
+    this.picker.clear();
+    this.premove = null;
+    this.premoveFrom = null;
+    this.board.mark(this.marks());
+  }
+
+  renderChooser() {
+    const moves = this.choosing;
+    const box = this.el.chooser;
+    if (!moves) {
+      box.hidden = true;
+      return;
+    }
+    const you = this.state.you ?? 0;
+    const buttons = moves.map((m) => {
+      const { piece, label } = choiceLabel(m, moves);
+      const content = piece
+        ? h("span", { class: "choice-man" })
+        : h("span", {}, m.split !== undefined ? `${label} of ${this.heightAt(m)}` : label);
+      if (piece) content.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(this.look, piece, you, false)}</svg>`;
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "choice",
+          "data-move": m.text,
+          "data-piece": piece ?? null,
+          title: piece ? kindOf(this.look, piece).name : label,
+          onclick: () => {
+            this.cancelChoice();
+            this.picker.clear();
+            this.send(m);
+          },
+        },
+        content,
+      );
+    });
+    const title = moves.some((m) => m.split !== undefined) ? "How many men move?" : "Promote to";
+    replace(box, h("div", { class: "chooser-title" }, title), h("div", { class: "choices" }, buttons), h("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, "cancel"));
+    box.hidden = false;
+  }
+
+  /** @param {Legal} m */
+  heightAt(m) {
+    const man = (this.state.boards[m.board ?? 0]?.men ?? []).find((x) => x.cell === m.from);
+    return man?.height ?? 1;
+  }
+
+  /** @param {Legal} move */
+  send(move) {
+    const k = ++this.ack;
+    this.pending.set(k, move.text);
+    this.socket.move(move.text, this.state.ply, k).catch((e) => this.onRefused(e instanceof Error ? e.message : String(e), k));
+    this.picker = new Picker([]);
+    this.board.mark({});
+  }
+
+  typed() {
+    const text = /** @type {HTMLInputElement} */ (this.el.keyboard).value.trim();
+    if (!text) return;
+    /** @type {HTMLInputElement} */ (this.el.keyboard).value = "";
+    const legal = this.myLegal();
+    if (!legal.length) {
+      toast("It is not your move.", "error");
+      return;
+    }
+    const exact = legal.find((m) => m.text === text);
+    // Other notations (SAN, KIF-style drops) are read by the server.
+    this.send(exact ?? { text });
+  }
+
+  renderPlayers() {
+    const s = this.state;
+    const bottomSeat = this.viewer();
+    const seats = s.seats.map((seat) => seat.seat);
+    const ordered = this.flipped ? seats.filter((n) => n !== bottomSeat) : [bottomSeat];
+    const bottom = this.flipped ? [] : ordered;
+    const top = this.flipped ? ordered : seats.filter((n) => n !== bottomSeat);
+    if (this.flipped) bottom.push(bottomSeat);
+    const row = (/** @type {number} */ n) => {
+      const seat = s.seats[n];
+      const name = s.player_names[n] ?? `player ${n + 1}`;
+      const who = seat.kind === "engine" ? `engine, level ${seat.level}` : seat.joined ? (n === s.you ? "you" : "player") : "waiting for a player";
+      const clock = h("span", { class: "clock", "data-seat": n });
+      this.clocks.attach(n, clock);
+      return h(
+        "div",
+        { class: `player${s.to_move.includes(n) ? " to-move" : ""}`, "data-seat": n },
+        h("span", { class: `swatch colour-${this.look.colours[n]}` }),
+        h("span", { class: "name" }, name),
+        h("span", { class: "who" }, who),
+        s.clocks ? clock : null,
+      );
+    };
+    replace(this.el.top, top.map(row));
+    replace(this.el.bottom, bottom.map(row));
+    this.clocks.update(s.clocks, s.status === "ongoing");
+  }
+
+  renderStatus() {
+    const s = this.state;
+    const banner = this.el.banner;
+    if (s.status !== "ongoing") {
+      const reason = s.reason ? REASONS[s.reason] ?? s.reason.replaceAll("-", " ") : "";
+      const result = s.result ?? "*";
+      banner.hidden = false;
+      banner.setAttribute("data-result", result);
+      replace(banner, h("strong", {}, s.status === "aborted" ? "Game aborted" : result), reason ? h("span", {}, ` · ${reason}`) : null, this.winnerText());
+      this.el.status.textContent = "";
+    } else {
+      banner.hidden = true;
+      banner.removeAttribute("data-result");
+      const movers = s.to_move.map((n) => (n === s.you ? "You" : capital(s.player_names[n])));
+      let text = !s.started ? "Waiting for every seat to be taken." : movers.length ? `${movers.join(", ")} to move` : "";
+      if (s.check.length) text += " · check";
+      if (this.viewPly !== null) text = `Looking at move ${this.viewPly} of ${s.moves.length}`;
+      this.el.status.textContent = text;
+    }
+    this.el.info.textContent = [describeControl(s.clocks?.control), ...s.options].join(" · ");
+    replace(
+      this.el.buttons,
+      this.picker.buttons().map((m) => h("button", { type: "button", class: "move-button", "data-move": m.text, onclick: () => this.send(m) }, m.part ?? m.text)),
+    );
+  }
+
+  winnerText() {
+    const s = this.state;
+    if (!s.scores) return null;
+    const best = Math.max(...s.scores);
+    const winners = s.scores.map((q, n) => (q === best && best > 0 && s.scores?.some((o) => o < best) ? n : -1)).filter((n) => n >= 0);
+    if (!winners.length) return h("div", {}, "Draw");
+    return h("div", {}, `${winners.map((n) => capital(s.player_names[n])).join(" and ")} won`);
+  }
+
+  renderMoves() {
+    const s = this.state;
+    const list = this.el.moves;
+    const two = s.players === 2;
+    const items = s.moves.map((text, i) => {
+      const ply = i + 1;
+      const current = (this.viewPly ?? s.moves.length) === ply;
+      return h(
+        "li",
+        {
+          class: `move${current ? " current" : ""}${text === null ? " hidden-move" : ""}`,
+          "data-ply": ply,
+          "data-number": two ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${ply}.`,
+          onclick: () => this.view(ply),
+        },
+        text ?? "?",
+      );
+    });
+    replace(list, items);
+    list.classList.toggle("two-columns", two);
+    const current = list.querySelector(".current");
+    if (current && this.viewPly === null) list.parentElement?.scrollTo({ top: list.scrollHeight });
+  }
+
+  /** @param {number | null} ply */
+  async view(ply) {
+    const s = this.state;
+    if (ply !== null && (ply < 0 || ply >= s.moves.length)) ply = null;
+    this.viewPly = ply;
+    this.cancel();
+    if (ply !== null && !this.past.has(ply)) {
+      try {
+        const past = await api("GET", `/api/games/${encodeURIComponent(s.id)}/positions/${ply}`, undefined, this.token);
+        this.past.set(ply, past);
+      } catch (e) {
+        toast(e instanceof Error ? e.message : String(e), "error");
+        this.viewPly = null;
+      }
+    }
+    if (this.viewPly !== ply) return;
+    this.picker = new Picker(this.myLegal());
+    this.render();
+  }
+
+  /** @param {number} delta */
+  step(delta) {
+    const end = this.state.moves.length;
+    const now = this.viewPly ?? end;
+    const next = Math.min(end, Math.max(0, now + delta));
+    void this.view(next === end ? null : next);
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    this.render();
+  }
+
+  renderActions() {
+    const s = this.state;
+    const me = s.you;
+    const live = s.status === "ongoing";
+    /** @type {HTMLElement[]} */
+    const buttons = [];
+    /**
+     * @param {string} label
+     * @param {string} action
+     * @param {string} [title]
+     */
+    const act = (label, action, title) =>
+      buttons.push(h("button", { type: "button", class: "action", "data-action": action, title: title ?? label, onclick: () => this.act(action) }, label));
+    if (me !== null && live && s.started) {
+      const everyoneMoved = s.moves.length >= s.players;
+      if (!everyoneMoved) act("Abort", "abort");
+      act("Resign", "resign");
+      if (!s.offers.draw.includes(me)) act("Offer draw", "draw-offer");
+      if (s.moves.length && s.offers.takeback === null) act("Takeback", "takeback-offer", "ask to take back the last move");
+      for (const a of s.actions ?? []) act(a === "draw-claim" ? "Claim draw" : capital(a.replaceAll("-", " ")), a);
+    }
+    buttons.push(h("button", { type: "button", class: "action", "data-action": "flip", title: "turn the board (f)", onclick: () => this.flip() }, "Flip"));
+    const regions = [...new Set(this.variant.boards.flatMap((/** @type {any} */ b) => b.regions.map((/** @type {any} */ r) => r.name)))];
+    if (regions.length) {
+      const select = h(
+        "select",
+        { class: "region", "aria-label": "show a region of the board", title: "show a region of the board (promotion zones, palaces)" },
+        h("option", { value: "" }, "Zones…"),
+        regions.map((r) => h("option", { value: r, selected: r === this.region }, r.replaceAll("-", " "))),
+      );
+      select.addEventListener("change", () => {
+        this.region = /** @type {HTMLSelectElement} */ (select).value || null;
+        this.board.mark(this.marks());
+      });
+      buttons.push(select);
+    }
+    if (!live) {
+      for (const format of this.variant.records) {
+        buttons.push(h("button", { type: "button", class: "action", "data-action": `record-${format}`, onclick: () => this.download(format) }, `${format.toUpperCase()}`));
+      }
+      if (me !== null) buttons.push(h("button", { type: "button", class: "action", "data-action": "rematch", onclick: () => this.rematch() }, "Rematch"));
+    }
+    const sound = h("label", { class: "sound" }, h("input", { type: "checkbox", checked: localStorage.getItem("chaturanga.sound") === "on" }), " sound");
+    sound.querySelector("input")?.addEventListener("change", (e) => {
+      localStorage.setItem("chaturanga.sound", /** @type {HTMLInputElement} */ (e.target).checked ? "on" : "off");
+    });
+    buttons.push(sound);
+    replace(this.el.actions, buttons);
+  }
+
+  renderOffers() {
+    const s = this.state;
+    const me = s.you;
+    const box = this.el.offers;
+    /** @type {HTMLElement[]} */
+    const rows = [];
+    if (s.status === "ongoing" && me !== null) {
+      if (s.offers.draw.length && !s.offers.draw.includes(me)) {
+        rows.push(this.offer("A draw is offered.", "draw-accept", "draw-decline"));
+      } else if (s.offers.draw.includes(me)) rows.push(h("div", { class: "offer" }, "You offered a draw."));
+      if (s.offers.takeback !== null && s.offers.takeback !== me) {
+        rows.push(this.offer("A takeback is asked for.", "takeback-accept", "takeback-decline"));
+      } else if (s.offers.takeback === me) rows.push(h("div", { class: "offer" }, "You asked for a takeback."));
+      const a = s.offers.action;
+      if (a && a.consent === me) rows.push(this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", null));
+    }
+    replace(box, rows);
+  }
+
+  /**
+   * @param {string} text
+   * @param {string} accept
+   * @param {string | null} decline
+   */
+  offer(text, accept, decline) {
+    return h(
+      "div",
+      { class: "offer" },
+      text,
+      " ",
+      h("button", { type: "button", "data-action": accept, onclick: () => this.act(accept) }, "Accept"),
+      decline ? h("button", { type: "button", "data-action": decline, onclick: () => this.act(decline) }, "Decline") : null,
+    );
+  }
+
+  renderInvite() {
+    const s = this.state;
+    const open = s.seats.filter((seat) => seat.kind === "human" && !seat.joined);
+    if (!open.length || s.status !== "ongoing") {
+      replace(this.el.invite);
+      return;
+    }
+    const link = `${location.origin}/games/${s.id}`;
+    const rows = [];
+    if (s.you !== null) {
+      rows.push(h("p", {}, "Send this link to the other players:"));
+      const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "invitation link" });
+      input.addEventListener("focus", () => /** @type {HTMLInputElement} */ (input).select());
+      rows.push(input);
+    }
+    if (s.you === null) {
+      for (const seat of open) {
+        rows.push(
+          h("button", { type: "button", class: "join", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, `Play as ${s.player_names[seat.seat]}`),
+        );
+      }
+    }
+    replace(this.el.invite, rows);
+  }
+
+  /** @param {number} seat */
+  async join(seat) {
+    try {
+      const answer = await api("POST", `/api/games/${encodeURIComponent(this.state.id)}/seats/${seat}/join`);
+      held.set(this.state.id, answer.seat, answer.token);
+      this.token = answer.token;
+      this.socket.close();
+      this.socket.token = answer.token;
+      this.state = await api("GET", `/api/games/${encodeURIComponent(this.state.id)}`, undefined, answer.token);
+      this.onState(this.state);
+      this.socket.connect(this.state.version);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), "error");
+    }
+  }
+
+  /** @param {string} action */
+  async act(action) {
+    if (action === "resign" && !confirm("Resign this game?")) return;
+    this.socket.action(action).catch((e) => toast(e instanceof Error ? e.message : String(e), "error"));
+  }
+
+  /** @param {string} format */
+  async download(format) {
+    try {
+      const text = await api("GET", `/api/games/${encodeURIComponent(this.state.id)}/record?format=${format}`, undefined, this.token);
+      const url = URL.createObjectURL(new Blob([String(text)], { type: "text/plain" }));
+      const a = h("a", { href: url, download: `${this.state.id}.${format}` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), "error");
+    }
+  }
+
+  /** A new game with the same ruleset, options and clock, each human moved one seat on. */
+  async rematch() {
+    const s = this.state;
+    const secret = new Set(s.options.map((o) => o.split("=")[0]).filter((name) => !this.variant.options.some((/** @type {any} */ o) => o.name === name)));
+    const n = s.seats.length;
+    const seats = s.seats.map((_, i) => s.seats[(i + n - 1) % n]).map((seat) => (seat.kind === "engine" ? { kind: "engine", level: seat.level } : { kind: "human" }));
+    const me = ((s.you ?? 0) + 1) % n;
+    try {
+      const answer = await api("POST", "/api/games", {
+        variant: s.variant,
+        options: s.options.filter((o) => !secret.has(o.split("=")[0])),
+        clock: s.clocks?.control ?? undefined,
+        seats,
+        me,
+      });
+      held.set(answer.id, me, answer.token);
+      location.assign(`/games/${answer.id}`);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), "error");
+    }
+  }
+
+  async legend() {
+    const kinds = [...this.look.kinds.values()];
+    replace(
+      this.el.legend,
+      kinds.flatMap((k) => {
+        const dt = h("dt", { "data-kind": k.symbol }, h("span", { class: "legend-man" }), " ", k.name);
+        const man = dt.querySelector(".legend-man");
+        if (man) man.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(this.look, k.symbol, 0, false)}</svg>`;
+        return [dt, h("dd", {}, k.moves)];
+      }),
+    );
+    // Hovering or tapping a man names it.
+    this.el.boards.addEventListener("pointerover", (e) => {
+      const man = /** @type {Element} */ (e.target).closest("[data-piece]");
+      if (man && !man.querySelector("title")) {
+        const kind = kindOf(this.look, man.getAttribute("data-piece") ?? "");
+        const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        title.textContent = `${kind.name}: ${kind.moves}`;
+        man.prepend(title);
+      }
+    });
+    void rulesPage(this.variant.id);
+  }
+}
+
+/** @param {string} text */
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}

@@ -1,0 +1,27 @@
+// Picks the page from the address: the lobby, a game, the archive, the rules.
+
+import { archivePage } from "./archive.js";
+import { h, replace } from "./dom.js";
+import { gamePage } from "./game.js";
+import { lobbyPage } from "./lobby.js";
+import { rulesIndex, rulesPageView } from "./rules.js";
+
+async function route() {
+  const app = document.getElementById("app");
+  if (!app) return;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const game = path.match(/^\/games\/([^/]+)$/);
+  const rules = path.match(/^\/rules\/([^/]+)$/);
+  try {
+    if (path === "/") await lobbyPage(app);
+    else if (game) await gamePage(app, decodeURIComponent(game[1]));
+    else if (path === "/archive") await archivePage(app);
+    else if (path === "/rules") await rulesIndex(app);
+    else if (rules) await rulesPageView(app, decodeURIComponent(rules[1]));
+    else replace(app, h("p", { class: "error" }, "No such page."));
+  } catch (e) {
+    replace(app, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
+  }
+}
+
+void route();

@@ -1,0 +1,65 @@
+// The rules pages: the project's own description of each ruleset (web/rules/<id>.html),
+// with its pieces as the game draws them.
+
+import { rulesPage, variants } from "./api.js";
+import { colourOf, manSvg } from "./board.js";
+import { h, replace } from "./dom.js";
+
+/** @param {HTMLElement} app */
+export async function rulesIndex(app) {
+  const all = [...(await variants()).values()];
+  replace(
+    app,
+    h(
+      "div",
+      { class: "rules-index" },
+      h("h1", {}, "Rules"),
+      h("ul", {}, all.map((v) => h("li", {}, h("a", { href: `/rules/${v.id}` }, v.name)))),
+    ),
+  );
+}
+
+/**
+ * @param {HTMLElement} app
+ * @param {string} id
+ */
+export async function rulesPageView(app, id) {
+  const v = (await variants()).get(id);
+  if (!v) {
+    replace(app, h("p", { class: "error" }, `No ruleset ${id}.`));
+    return;
+  }
+  const body = h("div", { class: "rules-text" });
+  const html = await rulesPage(id);
+  // The fragments are the project's own files, served by the same binary.
+  body.innerHTML = html || "<p>No description yet.</p>";
+  const look = {
+    style: v.style ?? "western",
+    kinds: new Map((v.pieces ?? []).map((/** @type {any} */ k) => [k.symbol, k])),
+    colours: v.player_names.map(colourOf),
+    players: v.players,
+    teams: v.teams,
+  };
+  const pieces = h(
+    "dl",
+    { class: "legend" },
+    (v.pieces ?? []).flatMap((/** @type {any} */ k) => {
+      const dt = h("dt", {}, h("span", { class: "legend-man" }), " ", k.name);
+      const man = dt.querySelector(".legend-man");
+      if (man) man.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(look, k.symbol, 0, false)}</svg>`;
+      return [dt, h("dd", {}, k.moves)];
+    }),
+  );
+  replace(
+    app,
+    h(
+      "article",
+      { class: "rules-page", "data-variant": id },
+      h("h1", {}, v.name),
+      h("p", {}, h("a", { href: "/", class: "play-this" }, "Play it"), " · ", h("a", { href: "/rules" }, "All rules")),
+      body,
+      h("h2", {}, "The pieces as drawn here"),
+      pieces,
+    ),
+  );
+}
