@@ -327,12 +327,12 @@ function withMedallion(body, cx, cy, r) {
   return (p, kind) => BODIES[body](p) + plinth(p) + medallion(p, kind.moves, cx, cy, r);
 }
 
-/** A small round badge at the upper right holding `content` (a path in a 0..20 box). @param {Palette} p @param {string} content @param {number} [cx] @param {number} [cy] */
-function badge(p, content, cx = 80, cy = 80) {
-  const r = 13;
+/** A small round badge at the upper right holding `content` (a path in a 0..20 box). @param {Palette} p @param {string} content @param {number} [cx] @param {number} [cy] @param {number} [r] */
+function badge(p, content, cx = 80, cy = 80, r = 13) {
+  const k = r / 13;
   return (
     `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${p.detail}" stroke="${p.body}" stroke-width="${p.sw * 0.8}"/>` +
-    `<g transform="translate(${cx - 10},${cy - 10})">${content.replace(/currentColor/g, p.body)}</g>`
+    `<g transform="translate(${cx - 10 * k},${cy - 10 * k}) scale(${k})">${content.replace(/currentColor/g, p.body)}</g>`
   );
 }
 
@@ -370,7 +370,7 @@ function disk(p) {
 function tower(body, height) {
   return (p) => {
     const text = `<text x="10" y="10.5" text-anchor="middle" dominant-baseline="central" font-family="'DejaVu Sans','Noto Sans',Arial,sans-serif" font-weight="700" font-size="${height.length > 1 ? 13 : 16}" fill="currentColor">${esc(height)}</text>`;
-    return BODIES[body](p) + plinth(p) + badge(p, text, 80, 20);
+    return BODIES[body](p) + plinth(p) + badge(p, text, 80, 19, 17);
   };
 }
 
