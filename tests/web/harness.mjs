@@ -6,10 +6,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-const root = resolve(import.meta.dirname, "../..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Where screenshots and other test output go. */
 export const outDir = process.env.CHATURANGA_WEB_OUT ?? join(root, "target/web-tests");
 mkdirSync(outDir, { recursive: true });
@@ -28,13 +29,15 @@ function freePort() {
 }
 
 /**
- * Starts `chaturanga serve` (the release build, or CHATURANGA_BIN) on a fresh database.
- * @returns {Promise<{base: string, stop: () => Promise<void>}>}
+ * Starts `chaturanga serve` (the release build, or CHATURANGA_BIN) on a fresh database, or
+ * again on the port and database of an earlier start.
+ * @param {{port: number, dir: string}} [again]
+ * @returns {Promise<{base: string, port: number, dir: string, stop: () => Promise<void>}>}
  */
-export async function startServer() {
+export async function startServer(again) {
   const bin = process.env.CHATURANGA_BIN ?? join(root, "target/release/chaturanga");
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "chaturanga-web-"));
+  const port = again?.port ?? (await freePort());
+  const dir = again?.dir ?? mkdtempSync(join(tmpdir(), "chaturanga-web-"));
   const child = spawn(bin, ["serve", "--listen", `127.0.0.1:${port}`, "--db", join(dir, "games.db")], {
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -51,6 +54,8 @@ export async function startServer() {
   }
   return {
     base,
+    port,
+    dir,
     stop: () =>
       new Promise((ok) => {
         if (child.exitCode !== null) return ok();
@@ -120,7 +125,9 @@ export async function until(test, what, ms = 20_000) {
     }
     await sleep(40);
   }
-  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`);
+  throw new Error(
+    `timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`,
+  );
 }
 
 /**

@@ -35,7 +35,14 @@ after(async () => {
  * @param {any} m
  */
 function interest(m) {
-  return (m.via?.length ? 8 : 0) + (m.drop ? 6 : 0) + (m.promotion ? 5 : 0) + (m.split ? 4 : 0) + (m.part === "push" ? 4 : 0) + (m.part === "place" ? 4 : 0);
+  return (
+    (m.via?.length ? 8 : 0) +
+    (m.drop ? 6 : 0) +
+    (m.promotion ? 5 : 0) +
+    (m.split ? 4 : 0) +
+    (m.part === "push" ? 4 : 0) +
+    (m.part === "place" ? 4 : 0)
+  );
 }
 
 /**
@@ -74,12 +81,18 @@ async function playOne(page, id, token, seat, n, want) {
   const wanted = want ? before.legal.filter(want) : [];
   const move = wanted.length ? wanted[n % wanted.length] : pick(before.legal, n);
   // The page shows the same state before it is clicked.
-  await until(async () => (await page.locator(".moves li[data-ply]").count()) === before.moves.length, "the page to show the state");
+  await until(
+    async () => (await page.locator(".moves li[data-ply]").count()) === before.moves.length,
+    "the page to show the state",
+  );
   await clickMove(page, move, seat);
-  const afterMove = await until(async () => {
-    const s = await state(server.base, id, token);
-    return s.moves.length > before.moves.length ? s : null;
-  }, `the server to take ${move.text} (${JSON.stringify(move)})`);
+  const afterMove = await until(
+    async () => {
+      const s = await state(server.base, id, token);
+      return s.moves.length > before.moves.length ? s : null;
+    },
+    `the server to take ${move.text} (${JSON.stringify(move)})`,
+  );
   assert.equal(afterMove.moves[before.moves.length], move.text, "the server played the move clicked");
   // The turn is over unless the same seat is still to move and nobody else has moved.
   const turnOver = !(afterMove.to_move.includes(seat) && afterMove.moves.length === before.moves.length + 1);
@@ -97,7 +110,8 @@ async function createInLobby(page, variant, how = {}) {
   await page.locator(`[data-pick="${variant}"]`).click();
   await page.locator('select[name="clock"]').selectOption({ index: 0 });
   if (how.seats) {
-    for (const [i, kind] of how.seats.entries()) await page.locator(`.seats select[data-seat="${i}"]`).selectOption(kind);
+    for (const [i, kind] of how.seats.entries())
+      await page.locator(`.seats select[data-seat="${i}"]`).selectOption(kind);
   } else {
     await page.locator('select[name="opponent"]').selectOption(how.opponent ?? "engine");
     await page.locator('select[name="level"]').selectOption("1");
@@ -124,9 +138,33 @@ function watchErrors(page) {
 describe("every ruleset in the browser", () => {
   const many = new Set(["threeplayer", "bughouse"]);
   for (const id of [
-    "avalanche", "capablanca", "chess", "chex", "chushogi", "congo", "daishogi", "darkchess", "doublechess",
-    "doublemove", "gess", "grand", "hexchess", "losing", "maharajah", "makarenko", "minishogi", "omega", "outer",
-    "progressive", "renaissance", "shogi", "speed", "taktika", "torishogi", "xiangqi", "yarishogi",
+    "avalanche",
+    "capablanca",
+    "chess",
+    "chex",
+    "chushogi",
+    "congo",
+    "daishogi",
+    "darkchess",
+    "doublechess",
+    "doublemove",
+    "gess",
+    "grand",
+    "hexchess",
+    "losing",
+    "maharajah",
+    "makarenko",
+    "minishogi",
+    "omega",
+    "outer",
+    "progressive",
+    "renaissance",
+    "shogi",
+    "speed",
+    "taktika",
+    "torishogi",
+    "xiangqi",
+    "yarishogi",
   ]) {
     test(`${id}: made in the lobby, three turns clicked against the engine`, async () => {
       assert.ok(!many.has(id));
@@ -166,15 +204,40 @@ describe("every ruleset in the browser", () => {
 /** Positions where the special shapes are on the board, found by random play on this server. */
 const SPECIAL = [
   ["shogi", "1nk3b2/lr2sg3/p3p1+Ppl/1ppp1p1P1/s2P3np/P1P3R1P/1PN1PP1KN/L1SGGS2L/2B6 b GP 65", "a drop", (m) => m.drop],
-  ["shogi", "1nk3b2/lr2sg3/p3p1+Ppl/1ppp1p1P1/s2P3np/P1P3R1P/1PN1PP1KN/L1SGGS2L/2B6 b GP 65", "a promotion", (m) => m.promotion],
+  [
+    "shogi",
+    "1nk3b2/lr2sg3/p3p1+Ppl/1ppp1p1P1/s2P3np/P1P3R1P/1PN1PP1KN/L1SGGS2L/2B6 b GP 65",
+    "a promotion",
+    (m) => m.promotion,
+  ],
   ["minishogi", "2sgk/r3p/P4/4R/KGSB1 b B 5", "a drop", (m) => m.drop],
   ["torishogi", "1pck1pl/r2f1c1/ss2Sss/S1ss3/1S1SSSS/3FK2/LPC1CPR b 2Ss 9", "a drop", (m) => m.drop],
   ["yarishogi", "1r1k1br/2n2b1/npp1ppp/p2p3/7/P1P1P1N/1PBP1PP/3K3/RB2N1R b - 15", "a promotion", (m) => m.promotion],
-  ["chushogi", "l1csgekgscfl/afb1txothb1a/mvrhdq1d1rvm/p1ppp1pppppp/1p1inp2i3/3N8/12/PP1I4I3/2PPPPPPPPPP/MVRHD1QDHRVM/A1BCTOXT1B1A/LF1SGKEGSCFL b - 13", "a lion double move", (m) => m.via?.length],
-  ["daishogi", "lc'u1cstk1t1c'1nl/a5h1gscua'1a/nx'1a'iwgxewoi2x'/rmv1bd2dhbfm+Hr/1+D1ppp1f1ppv1pp/p2f'3p2p'4/8p2p3/2p1p'7p2/1P5P2P'4/P2PP'5P3P/F'1P1PP2Q2PPP1/2MVB1q1C1BVMF'R/R1UCA'S2S1HA'NC'X'/AX'C'1F1ETX2U2A/LN1I1TGKGF1I2L b - 161", "a lion double move", (m) => m.via?.length],
+  [
+    "chushogi",
+    "l1csgekgscfl/afb1txothb1a/mvrhdq1d1rvm/p1ppp1pppppp/1p1inp2i3/3N8/12/PP1I4I3/2PPPPPPPPPP/MVRHD1QDHRVM/A1BCTOXT1B1A/LF1SGKEGSCFL b - 13",
+    "a lion double move",
+    (m) => m.via?.length,
+  ],
+  [
+    "daishogi",
+    "lc'u1cstk1t1c'1nl/a5h1gscua'1a/nx'1a'iwgxewoi2x'/rmv1bd2dhbfm+Hr/1+D1ppp1f1ppv1pp/p2f'3p2p'4/8p2p3/2p1p'7p2/1P5P2P'4/P2PP'5P3P/F'1P1PP2Q2PPP1/2MVB1q1C1BVMF'R/R1UCA'S2S1HA'NC'X'/AX'C'1F1ETX2U2A/LN1I1TGKGF1I2L b - 161",
+    "a lion double move",
+    (m) => m.via?.length,
+  ],
   ["congo", "2ele2/2m4/1p1p1np/4c2/2g2NP/P1MP2C/1G1L2E w 0 21", "a monkey jump", (m) => m.via?.length],
-  ["grand", "8b1/c6k2/5p1ar1/1ppp2P3/1NP5pp/4p3n1/r5R3/3PPP1PAP/3KR1CB2/6N3 w - - 1 48", "a promotion to a captured piece", (m) => m.promotion],
-  ["renaissance", "t2e4n1kg/q5sa4/ppbG1p1u1Pp1/b1P1pfpp4/P5f2pPp/6d1p3/N3F3t3/R4Pv1PK1G/5U1E1R2/T1S1B2V1BT1 w - - 1 105", "a promotion", (m) => m.promotion],
+  [
+    "grand",
+    "8b1/c6k2/5p1ar1/1ppp2P3/1NP5pp/4p3n1/r5R3/3PPP1PAP/3KR1CB2/6N3 w - - 1 48",
+    "a promotion to a captured piece",
+    (m) => m.promotion,
+  ],
+  [
+    "renaissance",
+    "t2e4n1kg/q5sa4/ppbG1p1u1Pp1/b1P1pfpp4/P5f2pPp/6d1p3/N3F3t3/R4Pv1PK1G/5U1E1R2/T1S1B2V1BT1 w - - 1 105",
+    "a promotion",
+    (m) => m.promotion,
+  ],
   ["chess", "2kr4/P7/2b3p1/pB1p1pPp/P2qNP1P/3p3K/2R1P3/b7 w - - 1 48", "a promotion", (m) => m.promotion],
   ["capablanca", "8k1/pP8/10/6P2K/4p4P/3p6/9r/5A4 w - - 0 89", "a promotion", (m) => m.promotion],
   ["makarenko", null, "a tower split", (m) => m.split],
@@ -191,7 +254,9 @@ describe("special move shapes, clicked from a seat's link", () => {
       const made = await api(server.base, "POST", "/api/games", {
         variant,
         fen: fen ?? undefined,
-        seats: [{ kind: "human" }, { kind: "engine", level: 1 }].map((s, i) => (i === first ? { kind: "human" } : { kind: "engine", level: 1 })),
+        seats: [{ kind: "human" }, { kind: "engine", level: 1 }].map((s, i) =>
+          i === first ? { kind: "human" } : { kind: "engine", level: 1 },
+        ),
         me: first,
       });
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -3,7 +3,14 @@ import { chromium } from "playwright-core";
 const [url, out, width = "1300", height = "900"] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
 page.on("console", (m) => console.log("console:", m.type(), m.text()));

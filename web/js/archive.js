@@ -6,7 +6,12 @@ import { h, replace } from "./dom.js";
 /** @param {HTMLElement} app */
 export async function archivePage(app) {
   const names = await variants();
-  const select = h("select", { "aria-label": "game" }, h("option", { value: "" }, "every game"), [...names.values()].map((v) => h("option", { value: v.id }, v.name)));
+  const select = h(
+    "select",
+    { "aria-label": "game" },
+    h("option", { value: "" }, "every game"),
+    [...names.values()].map((v) => h("option", { value: v.id }, v.name)),
+  );
   const list = h("ul", { class: "archive-list" });
   const draw = async () => {
     const data = await api("GET", "/api/games?status=finished&limit=100");
@@ -23,7 +28,11 @@ export async function archivePage(app) {
               " ",
               h("span", { class: "result" }, g.result ?? "*"),
               " ",
-              h("span", { class: "meta" }, `${(g.reason ?? "").replaceAll("-", " ")} · ${g.ply} plies · ${new Date(g.created_ms).toLocaleString()}`),
+              h(
+                "span",
+                { class: "meta" },
+                `${(g.reason ?? "").replaceAll("-", " ")} · ${g.ply} plies · ${new Date(g.created_ms).toLocaleString()}`,
+              ),
             ),
           )
         : h("li", { class: "meta" }, "No finished games."),

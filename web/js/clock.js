@@ -70,7 +70,8 @@ export class ClockView {
       const live = seat.running && !this.stopped;
       running ||= live;
       const left = seat.ms - (live ? elapsed : 0);
-      const text = formatTime(left) + (seat.periods > 0 && clocks.control.kind === "byoyomi" ? ` +${seat.periods}×` : "");
+      const text =
+        formatTime(left) + (seat.periods > 0 && clocks.control.kind === "byoyomi" ? ` +${seat.periods}×` : "");
       if (element.textContent !== text) element.textContent = text;
       element.classList.toggle("running", live);
       element.classList.toggle("low", left < 10_000);

@@ -136,7 +136,13 @@ class GamePage {
       buttons: h("div", { class: "move-buttons" }),
       moves: h("ol", { class: "moves" }),
       nav: h("div", { class: "nav" }),
-      keyboard: h("input", { class: "keyboard", placeholder: "type a move (e2e4, Nf3, P*5e)", "aria-label": "type a move", autocomplete: "off", spellcheck: "false" }),
+      keyboard: h("input", {
+        class: "keyboard",
+        placeholder: "type a move (e2e4, Nf3, P*5e)",
+        "aria-label": "type a move",
+        autocomplete: "off",
+        spellcheck: "false",
+      }),
       actions: h("div", { class: "actions" }),
       offers: h("div", { class: "offers" }),
       invite: h("div", { class: "invite" }),
@@ -156,18 +162,41 @@ class GamePage {
       ["»", "now", () => this.view(null)],
     ];
     for (const [text, label, act] of nav) {
-      el.nav.append(h("button", { type: "button", "aria-label": String(label), title: String(label), onclick: /** @type {EventListener} */ (act) }, String(text)));
+      el.nav.append(
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-label": String(label),
+            title: String(label),
+            onclick: /** @type {EventListener} */ (act),
+          },
+          String(text),
+        ),
+      );
     }
     replace(
       this.app,
       h(
         "div",
         { class: "game-page", "data-variant": v.id },
-        h("section", { class: "play-area" }, el.top, h("div", { class: "board-area" }, el.boards, el.chooser), el.bottom),
+        h(
+          "section",
+          { class: "play-area" },
+          el.top,
+          h("div", { class: "board-area" }, el.boards, el.chooser),
+          el.bottom,
+        ),
         h(
           "aside",
           { class: "side" },
-          h("div", { class: "title" }, h("a", { href: `/rules/${v.id}`, class: "rules-link" }, v.name), " ", el.connection),
+          h(
+            "div",
+            { class: "title" },
+            h("a", { href: `/rules/${v.id}`, class: "rules-link" }, v.name),
+            " ",
+            el.connection,
+          ),
           el.info,
           el.banner,
           el.status,
@@ -273,7 +302,11 @@ class GamePage {
     const marks = this.picker.marks((spot) => this.occupied(spot));
     marks.region = this.region;
     if (this.premove) {
-      marks.path = [...(marks.path ?? []), { board: this.premove.board, cell: this.premove.from }, { board: this.premove.board, cell: this.premove.to }];
+      marks.path = [
+        ...(marks.path ?? []),
+        { board: this.premove.board, cell: this.premove.from },
+        { board: this.premove.board, cell: this.premove.to },
+      ];
     }
     if (this.premoveFrom) marks.selected = this.premoveFrom;
     return marks;
@@ -317,7 +350,9 @@ class GamePage {
    * @param {Spot} spot
    */
   premoveClick(spot) {
-    const own = (this.state.boards[spot.board]?.men ?? []).find((m) => m.cell === spot.cell && m.owner === this.state.you);
+    const own = (this.state.boards[spot.board]?.men ?? []).find(
+      (m) => m.cell === spot.cell && m.owner === this.state.you,
+    );
     if (this.premoveFrom && this.premoveFrom.board === spot.board && this.premoveFrom.cell !== spot.cell) {
       this.premove = { board: spot.board, from: this.premoveFrom.cell, to: spot.cell };
       this.premoveFrom = null;
@@ -336,7 +371,9 @@ class GamePage {
     const legal = this.myLegal();
     if (!p || !legal.length) return;
     this.premove = null;
-    const moves = legal.filter((m) => (m.board ?? 0) === p.board && m.from === p.from && m.to === p.to && !(m.via ?? []).length);
+    const moves = legal.filter(
+      (m) => (m.board ?? 0) === p.board && m.from === p.from && m.to === p.to && !(m.via ?? []).length,
+    );
     // Several moves (promotions): the first the server lists, as lichess premoves a queen.
     if (moves.length) this.send(moves[0]);
     else this.board.mark(this.marks());
@@ -397,7 +434,12 @@ class GamePage {
       );
     });
     const title = moves.some((m) => m.split !== undefined) ? "How many men move?" : "Promote to";
-    replace(box, h("div", { class: "chooser-title" }, title), h("div", { class: "choices" }, buttons), h("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, "cancel"));
+    replace(
+      box,
+      h("div", { class: "chooser-title" }, title),
+      h("div", { class: "choices" }, buttons),
+      h("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, "cancel"),
+    );
     box.hidden = false;
   }
 
@@ -411,7 +453,9 @@ class GamePage {
   send(move) {
     const k = ++this.ack;
     this.pending.set(k, move.text);
-    this.socket.move(move.text, this.state.ply, k).catch((e) => this.onRefused(e instanceof Error ? e.message : String(e), k));
+    this.socket
+      .move(move.text, this.state.ply, k)
+      .catch((e) => this.onRefused(e instanceof Error ? e.message : String(e), k));
     this.picker = new Picker([]);
     this.board.mark({});
   }
@@ -441,7 +485,14 @@ class GamePage {
     const row = (/** @type {number} */ n) => {
       const seat = s.seats[n];
       const name = s.player_names[n] ?? `player ${n + 1}`;
-      const who = seat.kind === "engine" ? `engine, level ${seat.level}` : seat.joined ? (n === s.you ? "you" : "player") : "waiting for a player";
+      const who =
+        seat.kind === "engine"
+          ? `engine, level ${seat.level}`
+          : seat.joined
+            ? n === s.you
+              ? "you"
+              : "player"
+            : "waiting for a player";
       const clock = h("span", { class: "clock", "data-seat": n });
       this.clocks.attach(n, clock);
       return h(
@@ -462,17 +513,26 @@ class GamePage {
     const s = this.state;
     const banner = this.el.banner;
     if (s.status !== "ongoing") {
-      const reason = s.reason ? REASONS[s.reason] ?? s.reason.replaceAll("-", " ") : "";
+      const reason = s.reason ? (REASONS[s.reason] ?? s.reason.replaceAll("-", " ")) : "";
       const result = s.result ?? "*";
       banner.hidden = false;
       banner.setAttribute("data-result", result);
-      replace(banner, h("strong", {}, s.status === "aborted" ? "Game aborted" : result), reason ? h("span", {}, ` · ${reason}`) : null, this.winnerText());
+      replace(
+        banner,
+        h("strong", {}, s.status === "aborted" ? "Game aborted" : result),
+        reason ? h("span", {}, ` · ${reason}`) : null,
+        this.winnerText(),
+      );
       this.el.status.textContent = "";
     } else {
       banner.hidden = true;
       banner.removeAttribute("data-result");
       const movers = s.to_move.map((n) => (n === s.you ? "You" : capital(s.player_names[n])));
-      let text = !s.started ? "Waiting for every seat to be taken." : movers.length ? `${movers.join(", ")} to move` : "";
+      let text = !s.started
+        ? "Waiting for every seat to be taken."
+        : movers.length
+          ? `${movers.join(", ")} to move`
+          : "";
       if (s.check.length) text += " · check";
       if (this.viewPly !== null) text = `Looking at move ${this.viewPly} of ${s.moves.length}`;
       this.el.status.textContent = text;
@@ -480,7 +540,15 @@ class GamePage {
     this.el.info.textContent = [describeControl(s.clocks?.control), ...s.options].join(" · ");
     replace(
       this.el.buttons,
-      this.picker.buttons().map((m) => h("button", { type: "button", class: "move-button", "data-move": m.text, onclick: () => this.send(m) }, m.part ?? m.text)),
+      this.picker
+        .buttons()
+        .map((m) =>
+          h(
+            "button",
+            { type: "button", class: "move-button", "data-move": m.text, onclick: () => this.send(m) },
+            m.part ?? m.text,
+          ),
+        ),
     );
   }
 
@@ -488,7 +556,9 @@ class GamePage {
     const s = this.state;
     if (!s.scores) return null;
     const best = Math.max(...s.scores);
-    const winners = s.scores.map((q, n) => (q === best && best > 0 && s.scores?.some((o) => o < best) ? n : -1)).filter((n) => n >= 0);
+    const winners = s.scores
+      .map((q, n) => (q === best && best > 0 && s.scores?.some((o) => o < best) ? n : -1))
+      .filter((n) => n >= 0);
     if (!winners.length) return h("div", {}, "Draw");
     return h("div", {}, `${winners.map((n) => capital(s.player_names[n])).join(" and ")} won`);
   }
@@ -562,21 +632,55 @@ class GamePage {
      * @param {string} [title]
      */
     const act = (label, action, title) =>
-      buttons.push(h("button", { type: "button", class: "action", "data-action": action, title: title ?? label, onclick: () => this.act(action) }, label));
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "action",
+            "data-action": action,
+            title: title ?? label,
+            onclick: () => this.act(action),
+          },
+          label,
+        ),
+      );
     if (me !== null && live && s.started) {
       const everyoneMoved = s.moves.length >= s.players;
       if (!everyoneMoved) act("Abort", "abort");
-      act("Resign", "resign");
+      // A plain resignation needs two sides; with more, the ruleset lists whom it favours.
+      if (new Set(s.teams).size === 2) act("Resign", "resign");
       if (!s.offers.draw.includes(me)) act("Offer draw", "draw-offer");
-      if (s.moves.length && s.offers.takeback === null) act("Takeback", "takeback-offer", "ask to take back the last move");
+      if (s.moves.length && s.offers.takeback === null)
+        act("Takeback", "takeback-offer", "ask to take back the last move");
       for (const a of s.actions ?? []) act(a === "draw-claim" ? "Claim draw" : capital(a.replaceAll("-", " ")), a);
     }
-    buttons.push(h("button", { type: "button", class: "action", "data-action": "flip", title: "turn the board (f)", onclick: () => this.flip() }, "Flip"));
-    const regions = [...new Set(this.variant.boards.flatMap((/** @type {any} */ b) => b.regions.map((/** @type {any} */ r) => r.name)))];
+    buttons.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "action",
+          "data-action": "flip",
+          title: "turn the board (f)",
+          onclick: () => this.flip(),
+        },
+        "Flip",
+      ),
+    );
+    const regions = [
+      ...new Set(
+        this.variant.boards.flatMap((/** @type {any} */ b) => b.regions.map((/** @type {any} */ r) => r.name)),
+      ),
+    ];
     if (regions.length) {
       const select = h(
         "select",
-        { class: "region", "aria-label": "show a region of the board", title: "show a region of the board (promotion zones, palaces)" },
+        {
+          class: "region",
+          "aria-label": "show a region of the board",
+          title: "show a region of the board (promotion zones, palaces)",
+        },
         h("option", { value: "" }, "Zones…"),
         regions.map((r) => h("option", { value: r, selected: r === this.region }, r.replaceAll("-", " "))),
       );
@@ -588,11 +692,34 @@ class GamePage {
     }
     if (!live) {
       for (const format of this.variant.records) {
-        buttons.push(h("button", { type: "button", class: "action", "data-action": `record-${format}`, onclick: () => this.download(format) }, `${format.toUpperCase()}`));
+        buttons.push(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "action",
+              "data-action": `record-${format}`,
+              onclick: () => this.download(format),
+            },
+            `${format.toUpperCase()}`,
+          ),
+        );
       }
-      if (me !== null) buttons.push(h("button", { type: "button", class: "action", "data-action": "rematch", onclick: () => this.rematch() }, "Rematch"));
+      if (me !== null)
+        buttons.push(
+          h(
+            "button",
+            { type: "button", class: "action", "data-action": "rematch", onclick: () => this.rematch() },
+            "Rematch",
+          ),
+        );
     }
-    const sound = h("label", { class: "sound" }, h("input", { type: "checkbox", checked: localStorage.getItem("chaturanga.sound") === "on" }), " sound");
+    const sound = h(
+      "label",
+      { class: "sound" },
+      h("input", { type: "checkbox", checked: localStorage.getItem("chaturanga.sound") === "on" }),
+      " sound",
+    );
     sound.querySelector("input")?.addEventListener("change", (e) => {
       localStorage.setItem("chaturanga.sound", /** @type {HTMLInputElement} */ (e.target).checked ? "on" : "off");
     });
@@ -614,7 +741,8 @@ class GamePage {
         rows.push(this.offer("A takeback is asked for.", "takeback-accept", "takeback-decline"));
       } else if (s.offers.takeback === me) rows.push(h("div", { class: "offer" }, "You asked for a takeback."));
       const a = s.offers.action;
-      if (a && a.consent === me) rows.push(this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", null));
+      if (a && a.consent === me)
+        rows.push(this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", null));
     }
     replace(box, rows);
   }
@@ -631,7 +759,9 @@ class GamePage {
       text,
       " ",
       h("button", { type: "button", "data-action": accept, onclick: () => this.act(accept) }, "Accept"),
-      decline ? h("button", { type: "button", "data-action": decline, onclick: () => this.act(decline) }, "Decline") : null,
+      decline
+        ? h("button", { type: "button", "data-action": decline, onclick: () => this.act(decline) }, "Decline")
+        : null,
     );
   }
 
@@ -653,7 +783,11 @@ class GamePage {
     if (s.you === null) {
       for (const seat of open) {
         rows.push(
-          h("button", { type: "button", class: "join", "data-join": seat.seat, onclick: () => this.join(seat.seat) }, `Play as ${s.player_names[seat.seat]}`),
+          h(
+            "button",
+            { type: "button", class: "join", "data-join": seat.seat, onclick: () => this.join(seat.seat) },
+            `Play as ${s.player_names[seat.seat]}`,
+          ),
         );
       }
     }
@@ -685,7 +819,12 @@ class GamePage {
   /** @param {string} format */
   async download(format) {
     try {
-      const text = await api("GET", `/api/games/${encodeURIComponent(this.state.id)}/record?format=${format}`, undefined, this.token);
+      const text = await api(
+        "GET",
+        `/api/games/${encodeURIComponent(this.state.id)}/record?format=${format}`,
+        undefined,
+        this.token,
+      );
       const url = URL.createObjectURL(new Blob([String(text)], { type: "text/plain" }));
       const a = h("a", { href: url, download: `${this.state.id}.${format}` });
       document.body.append(a);
@@ -700,9 +839,15 @@ class GamePage {
   /** A new game with the same ruleset, options and clock, each human moved one seat on. */
   async rematch() {
     const s = this.state;
-    const secret = new Set(s.options.map((o) => o.split("=")[0]).filter((name) => !this.variant.options.some((/** @type {any} */ o) => o.name === name)));
+    const secret = new Set(
+      s.options
+        .map((o) => o.split("=")[0])
+        .filter((name) => !this.variant.options.some((/** @type {any} */ o) => o.name === name)),
+    );
     const n = s.seats.length;
-    const seats = s.seats.map((_, i) => s.seats[(i + n - 1) % n]).map((seat) => (seat.kind === "engine" ? { kind: "engine", level: seat.level } : { kind: "human" }));
+    const seats = s.seats
+      .map((_, i) => s.seats[(i + n - 1) % n])
+      .map((seat) => (seat.kind === "engine" ? { kind: "engine", level: seat.level } : { kind: "human" }));
     const me = ((s.you ?? 0) + 1) % n;
     try {
       const answer = await api("POST", "/api/games", {

@@ -51,7 +51,11 @@ export async function lobbyPage(app) {
       "article",
       { class: "variant-card", "data-variant": v.id },
       h("h3", {}, v.name),
-      h("div", { class: "meta" }, `${v.players} players · ${v.boards.length > 1 ? "two boards" : boardSize(v.boards[0])}`),
+      h(
+        "div",
+        { class: "meta" },
+        `${v.players} players · ${v.boards.length > 1 ? "two boards" : boardSize(v.boards[0])}`,
+      ),
       summary,
       h(
         "div",
@@ -81,9 +85,17 @@ function boardSize(drawing) {
  * @returns {(id: string) => void}
  */
 function buildForm(form, all) {
-  const variantSelect = h("select", { name: "variant", "aria-label": "game" }, all.map((v) => h("option", { value: v.id }, v.name)));
+  const variantSelect = h(
+    "select",
+    { name: "variant", "aria-label": "game" },
+    all.map((v) => h("option", { value: v.id }, v.name)),
+  );
   const options = h("div", { class: "options" });
-  const clock = h("select", { name: "clock", "aria-label": "clock" }, CLOCKS.map((c, i) => h("option", { value: i }, c.label)));
+  const clock = h(
+    "select",
+    { name: "clock", "aria-label": "clock" },
+    CLOCKS.map((c, i) => h("option", { value: i }, c.label)),
+  );
   const opponent = h(
     "select",
     { name: "opponent", "aria-label": "opponent" },
@@ -91,7 +103,11 @@ function buildForm(form, all) {
     h("option", { value: "friend" }, "A friend (send a link)"),
     h("option", { value: "seek" }, "Anyone (open seek in the lobby)"),
   );
-  const level = h("select", { name: "level", "aria-label": "engine level" }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, selected: n === 3 }, `level ${n}`)));
+  const level = h(
+    "select",
+    { name: "level", "aria-label": "engine level" },
+    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, selected: n === 3 }, `level ${n}`)),
+  );
   const side = h("select", { name: "side", "aria-label": "your side" });
   const seats = h("div", { class: "seats" });
   const create = h("button", { type: "submit", class: "create" }, "Create game");
@@ -112,7 +128,11 @@ function buildForm(form, all) {
       options,
       v.options.map((/** @type {any} */ o) => {
         const input = Array.isArray(o.values)
-          ? h("select", { name: `option-${o.name}`, "data-option": o.name }, o.values.map((/** @type {string} */ w) => h("option", { value: w, selected: w === o.default }, w)))
+          ? h(
+              "select",
+              { name: `option-${o.name}`, "data-option": o.name },
+              o.values.map((/** @type {string} */ w) => h("option", { value: w, selected: w === o.default }, w)),
+            )
           : h("input", { name: `option-${o.name}`, "data-option": o.name, value: o.default, size: 6 });
         return h("label", { title: o.help }, `${o.name} `, input);
       }),
@@ -143,7 +163,8 @@ function buildForm(form, all) {
         : [],
     );
   };
-  const showEngine = () => form.classList.toggle("engine", /** @type {HTMLSelectElement} */ (opponent).value === "engine");
+  const showEngine = () =>
+    form.classList.toggle("engine", /** @type {HTMLSelectElement} */ (opponent).value === "engine");
   variantSelect.addEventListener("change", refresh);
   opponent.addEventListener("change", showEngine);
   refresh();
@@ -163,13 +184,25 @@ function buildForm(form, all) {
       seatList[me] = { kind: "human" };
     } else {
       const engine = /** @type {HTMLSelectElement} */ (opponent).value === "engine";
-      seatList = [0, 1].map((i) => (i === me || !engine ? { kind: "human" } : { kind: "engine", level: Number(/** @type {HTMLSelectElement} */ (level).value) }));
+      seatList = [0, 1].map((i) =>
+        i === me || !engine
+          ? { kind: "human" }
+          : { kind: "engine", level: Number(/** @type {HTMLSelectElement} */ (level).value) },
+      );
     }
-    const chosen = [...options.querySelectorAll("[data-option]")].map((el) => `${el.getAttribute("data-option")}=${/** @type {HTMLInputElement} */ (el).value}`);
+    const chosen = [...options.querySelectorAll("[data-option]")].map(
+      (el) => `${el.getAttribute("data-option")}=${/** @type {HTMLInputElement} */ (el).value}`,
+    );
     const control = CLOCKS[Number(/** @type {HTMLSelectElement} */ (clock).value)]?.control ?? undefined;
     create.setAttribute("disabled", "");
     try {
-      const answer = await api("POST", "/api/games", { variant: v.id, options: chosen, clock: control ?? undefined, seats: seatList, me });
+      const answer = await api("POST", "/api/games", {
+        variant: v.id,
+        options: chosen,
+        clock: control ?? undefined,
+        seats: seatList,
+        me,
+      });
       held.set(answer.id, me, answer.token);
       location.assign(`/games/${answer.id}`);
     } catch (err) {
@@ -192,7 +225,11 @@ function buildForm(form, all) {
 async function showLists(box, all) {
   const names = new Map(all.map((v) => [v.id, v]));
   const [open, live, finished] = await Promise.all(
-    ["open", "live", "finished"].map((status) => api("GET", `/api/games?status=${status}&limit=20`).then((d) => d.games).catch(() => [])),
+    ["open", "live", "finished"].map((status) =>
+      api("GET", `/api/games?status=${status}&limit=20`)
+        .then((d) => d.games)
+        .catch(() => []),
+    ),
   );
   /**
    * @param {string} title
@@ -214,7 +251,13 @@ async function showLists(box, all) {
                 { "data-game": g.id },
                 h("a", { href: `/games/${g.id}` }, names.get(g.variant)?.name ?? g.variant),
                 " ",
-                h("span", { class: "meta" }, g.result ? `${g.result} · ${g.ply} plies` : `${g.ply} plies · ${g.seats.map((/** @type {any} */ s) => (s.kind === "engine" ? `engine ${s.level}` : s.joined ? "player" : "open")).join(" – ")}`),
+                h(
+                  "span",
+                  { class: "meta" },
+                  g.result
+                    ? `${g.result} · ${g.ply} plies`
+                    : `${g.ply} plies · ${g.seats.map((/** @type {any} */ s) => (s.kind === "engine" ? `engine ${s.level}` : s.joined ? "player" : "open")).join(" – ")}`,
+                ),
                 held.get(g.id) ? h("span", { class: "yours" }, " (yours)") : null,
               ),
             ),
@@ -224,7 +267,11 @@ async function showLists(box, all) {
   replace(
     box,
     table("Open games", open, "No one is waiting for an opponent."),
-    table("Playing now", live.filter((/** @type {any} */ g) => !open.some((/** @type {any} */ o) => o.id === g.id)), "No games are being played."),
+    table(
+      "Playing now",
+      live.filter((/** @type {any} */ g) => !open.some((/** @type {any} */ o) => o.id === g.id)),
+      "No games are being played.",
+    ),
     table("Just finished", finished.slice(0, 8), "No finished games yet."),
     h("p", {}, h("a", { href: "/archive" }, "All finished games →")),
   );

@@ -14,7 +14,11 @@ export async function rulesIndex(app) {
       "div",
       { class: "rules-index" },
       h("h1", {}, "Rules"),
-      h("ul", {}, all.map((v) => h("li", {}, h("a", { href: `/rules/${v.id}` }, v.name)))),
+      h(
+        "ul",
+        {},
+        all.map((v) => h("li", {}, h("a", { href: `/rules/${v.id}` }, v.name))),
+      ),
     ),
   );
 }

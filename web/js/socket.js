@@ -40,7 +40,9 @@ export class GameSocket {
     if (this.token) params.set("token", this.token);
     if (this.version) params.set("v", String(this.version));
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(this.game)}/socket?${params}`);
+    const ws = new WebSocket(
+      `${scheme}://${location.host}/api/games/${encodeURIComponent(this.game)}/socket?${params}`,
+    );
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.retry = 0;

@@ -1,0 +1,112 @@
+// The move picker (web/js/input.js) on hand-made legal lists: what a click leads to, for
+// every move shape the server sends.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Picker, choiceLabel, steps } from "../../web/js/input.js";
+
+const at = (cell, board = 0) => ({ board, cell });
+
+test("a plain move: the man, then its cell", () => {
+  const p = new Picker([{ text: "e2e4", from: "e2", to: "e4" }, { text: "e2e3", from: "e2", to: "e3" }]);
+  assert.equal(p.cell(at("e4")).kind, "none", "an empty cell with no move starting there");
+  assert.equal(p.cell(at("e2")).kind, "select");
+  assert.deepEqual(p.marks(() => false).dests?.map((d) => d.cell).sort(), ["e3", "e4"]);
+  assert.deepEqual(p.cell(at("e4")), { kind: "play", move: { text: "e2e4", from: "e2", to: "e4" } });
+});
+
+test("clicking the picked man again lets it go; another man is picked instead", () => {
+  const p = new Picker([{ text: "a", from: "e2", to: "e4" }, { text: "b", from: "d2", to: "d4" }]);
+  p.cell(at("e2"));
+  assert.equal(p.cell(at("e2")).kind, "none");
+  assert.equal(p.origin, null);
+  p.cell(at("e2"));
+  assert.equal(p.cell(at("d2")).kind, "select");
+  assert.equal(p.origin?.from, "d2");
+});
+
+test("promotions and splits share a path: a chooser of exactly those moves", () => {
+  const legal = [
+    { text: "a7a8q", from: "a7", to: "a8", promotion: "Q" },
+    { text: "a7a8n", from: "a7", to: "a8", promotion: "N" },
+    { text: "a7b8q", from: "a7", to: "b8", promotion: "Q" },
+  ];
+  const p = new Picker(legal);
+  p.cell(at("a7"));
+  const outcome = p.cell(at("a8"));
+  assert.equal(outcome.kind, "choose");
+  assert.deepEqual(outcome.kind === "choose" && outcome.moves.map((m) => m.text), ["a7a8q", "a7a8n"]);
+  assert.deepEqual(choiceLabel(legal[1], legal), { piece: "N", label: "N" });
+  const shogi = [
+    { text: "2c2b+", from: "2c", to: "2b", promotion: "+" },
+    { text: "2c2b", from: "2c", to: "2b" },
+  ];
+  assert.equal(choiceLabel(shogi[0], shogi).label, "promote");
+  assert.equal(choiceLabel(shogi[1], shogi).label, "no promotion");
+  assert.equal(choiceLabel({ text: "a1b2/2", from: "a1", to: "b2", split: 2 }, []).label, "2");
+});
+
+test("a lion: one step ends at the first click's cell only when clicked again; igui returns home", () => {
+  const legal = [
+    { text: "5e5d", from: "5e", to: "5d" },
+    { text: "5e5d5c", from: "5e", via: ["5d"], to: "5c" },
+    { text: "5e5d5e", from: "5e", via: ["5d"], to: "5e" },
+  ];
+  const p = new Picker(legal);
+  p.cell(at("5e"));
+  assert.equal(p.cell(at("5d")).kind, "select", "the path may go on");
+  const marks = p.marks(() => false);
+  assert.deepEqual(marks.dests?.map((d) => d.cell).sort(), ["5c", "5d", "5e"]);
+  assert.equal(JSON.stringify(p.cell(at("5e"))), JSON.stringify({ kind: "play", move: legal[2] }), "igui");
+  p.cell(at("5e"));
+  p.cell(at("5d"));
+  assert.deepEqual(p.cell(at("5d")), { kind: "play", move: legal[0] }, "the single step, by a second click");
+});
+
+test("a monkey's chain of jumps, landing by landing", () => {
+  const legal = [
+    { text: "c3e5", from: "c3", via: ["e5"], to: "c7" },
+    { text: "c3e5g3", from: "c3", via: ["e5", "g7"], to: "e7" },
+  ];
+  assert.deepEqual(steps(legal[1]), ["e5", "g7", "e7"]);
+  const p = new Picker(legal);
+  p.cell(at("c3"));
+  assert.equal(p.cell(at("e5")).kind, "select");
+  assert.equal(p.cell(at("g7")).kind, "select");
+  assert.deepEqual(p.cell(at("e7")), { kind: "play", move: legal[1] });
+});
+
+test("drops start at the hand; moves with no cells are buttons; placements are one click", () => {
+  const legal = [
+    { text: "P*5e", drop: "P", to: "5e" },
+    { text: "P*5f", drop: "P", to: "5f" },
+    { text: "draw", part: "draw" },
+  ];
+  const p = new Picker(legal);
+  assert.deepEqual(p.buttons().map((m) => m.text), ["draw"]);
+  assert.equal(p.hand(0, 0, "G").kind, "none", "no such drop");
+  assert.equal(p.hand(0, 0, "P").kind, "select");
+  assert.deepEqual(p.marks(() => false).hand, { board: 0, owner: 0, piece: "P" });
+  assert.deepEqual(p.cell(at("5f")), { kind: "play", move: legal[1] });
+  const place = new Picker([{ text: "Qb2", to: "b2", part: "place" }]);
+  assert.equal(place.cell(at("b2")).kind, "play");
+});
+
+test("two boards: a cell is a cell of its board", () => {
+  const legal = [{ text: "B:e2e4", board: 1, from: "e2", to: "e4" }];
+  const p = new Picker(legal);
+  assert.equal(p.cell(at("e2", 0)).kind, "none");
+  assert.equal(p.cell(at("e2", 1)).kind, "select");
+  assert.equal(p.cell(at("e4", 0)).kind, "none");
+  p.cell(at("e2", 1));
+  assert.equal(p.cell(at("e4", 1)).kind, "play");
+});
+
+test("a drag plays the shortest path to the cell dropped on", () => {
+  const legal = [
+    { text: "5e5d", from: "5e", to: "5d" },
+    { text: "5e4d5d", from: "5e", via: ["4d"], to: "5d" },
+  ];
+  assert.deepEqual(new Picker(legal).drag(at("5e"), at("5d")), { kind: "play", move: legal[0] });
+  assert.equal(new Picker(legal).drag(at("5e"), at("1a")).kind, "none");
+});

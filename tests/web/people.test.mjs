@@ -1,0 +1,237 @@
+// People playing each other in Chromium, one browser context per person: chess to
+// checkmate, three-player chess, bughouse (a capture arrives in the partner's pocket), a
+// reload mid-game, a dropped connection that catches up, and dark chess's fog in the DOM and
+// in every frame the page receives.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { api, cellOf, clickMove, launch, outDir, sleep, startServer, state, until } from "./harness.mjs";
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import("playwright-core").Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A game of human seats made through the API; one page per seat, each opened from its own
+ * seat link (the first) or by the page's join button (the others).
+ * @param {string} variant
+ * @param {number} players
+ */
+async function gameOfPeople(variant, players) {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant,
+    seats: Array.from({ length: players }, () => ({ kind: "human" })),
+    me: 0,
+  });
+  /** @type {{page: import("playwright-core").Page, token: string, seat: number}[]} */
+  const people = [];
+  for (let seat = 0; seat < players; seat++) {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
+    const page = await context.newPage();
+    page.on("pageerror", (e) => assert.fail(`script error: ${e.message}`));
+    if (seat === 0) {
+      await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+    } else {
+      await page.goto(`${server.base}/games/${made.id}`);
+      await page.locator(`button[data-join="${seat}"]`).click();
+      await until(
+        async () => page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${made.id}`),
+        "the seat to be kept",
+      );
+    }
+    await page.locator("svg[data-board] [data-cell]").first().waitFor();
+    const raw = await page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${made.id}`);
+    const token = JSON.parse(raw ?? "{}").token;
+    assert.equal(typeof token, "string");
+    people.push({ page, token, seat });
+  }
+  return { id: made.id, people };
+}
+
+/**
+ * Plays `text` by clicking on the page of the seat to move; waits for every page to show it.
+ * @param {string} id
+ * @param {{page: import("playwright-core").Page, token: string, seat: number}[]} people
+ * @param {(legal: any[], s: any) => any} choose
+ */
+async function turn(id, people, choose) {
+  const s = await state(server.base, id, people[0].token);
+  const mover = people.find((p) => s.to_move.includes(p.seat));
+  assert.ok(mover, "someone is to move");
+  const mine = await state(server.base, id, mover.token);
+  const move = choose(mine.legal, mine);
+  assert.ok(move, "a move to play");
+  await until(
+    async () => (await mover.page.locator(".moves li[data-ply]").count()) === mine.moves.length,
+    "the mover's page is current",
+  );
+  await clickMove(mover.page, move, mover.seat);
+  const ply = mine.moves.length + 1;
+  for (const p of people) {
+    await until(
+      async () => (await p.page.locator(".moves li[data-ply]").count()) === ply,
+      `every page to show move ${ply}`,
+    );
+  }
+  const now = await state(server.base, id, mover.token);
+  assert.equal(now.moves[ply - 1], move.text);
+  return { move, now };
+}
+
+/** @param {string} text */
+const byText = (text) => (/** @type {any[]} */ legal) => legal.find((m) => m.text === text);
+
+test("two people play chess to checkmate", async () => {
+  const { id, people } = await gameOfPeople("chess", 2);
+  for (const text of ["f2f3", "e7e5", "g2g4", "d8h4"]) await turn(id, people, byText(text));
+  for (const p of people) {
+    await p.page.locator('.banner[data-result="0-1"]').waitFor();
+    assert.match(await p.page.locator(".banner").innerText(), /checkmate/);
+  }
+  const s = await state(server.base, id, null);
+  assert.equal(s.status, "finished");
+  assert.equal(s.result, "0-1");
+  await people[1].page.screenshot({ path: join(outDir, "screens", "chess-checkmate.png") });
+});
+
+test("three people play three-player chess until one resigns in favour of another", async () => {
+  const { id, people } = await gameOfPeople("threeplayer", 3);
+  for (let n = 0; n < 6; n++) await turn(id, people, (legal) => legal[(n * 31) % legal.length]);
+  // A resignation names whom it favours: the ruleset lists those actions.
+  const s = await state(server.base, id, people[0].token);
+  const mover = people.find((p) => s.to_move.includes(p.seat));
+  assert.ok(mover);
+  const mine = await state(server.base, id, mover.token);
+  assert.ok(mine.actions.length, "resignations in favour of a player are offered");
+  await mover.page.locator(`button[data-action="${mine.actions[0]}"]`).click();
+  await until(async () => {
+    const t = await state(server.base, id, null);
+    return t.status !== "ongoing" || t.offers.action || t.version > s.version;
+  }, "the resignation to be taken");
+  const after = await state(server.base, id, null);
+  if (after.offers.action) {
+    const consent = people.find((p) => p.seat === after.offers.action.consent);
+    assert.ok(consent);
+    await consent.page.locator('button[data-action="action-accept"]').click();
+  }
+  for (const p of people) await p.page.locator(".banner[data-result]").waitFor();
+  await people[0].page.screenshot({ path: join(outDir, "screens", "threeplayer-people.png") });
+});
+
+test("four people play bughouse; a capture arrives in the partner's pocket", async () => {
+  const { id, people } = await gameOfPeople("bughouse", 4);
+  let captured = null;
+  for (let n = 0; n < 60 && !captured; n++) {
+    const { move, now } = await turn(id, people, (legal, s) => {
+      const occupied = (/** @type {any} */ m) => s.boards[m.board ?? 0].men.some((x) => x.cell === m.to);
+      return legal.find(occupied) ?? legal[(n * 17) % legal.length];
+    });
+    const before = now;
+    void before;
+    const board = move.board ?? 0;
+    const pockets = now.boards[1 - board].hands.filter((h) => h.count > 0);
+    if (pockets.length) captured = { board: 1 - board, pockets };
+  }
+  assert.ok(captured, "a capture happened within 60 moves");
+  // Every page draws the pocket on the other board.
+  for (const p of people) {
+    for (const h of captured.pockets) {
+      await p.page
+        .locator(`.hand-man[data-board="${captured.board}"][data-hand="${h.owner}"][data-piece="${h.piece}"]`)
+        .waitFor();
+    }
+  }
+  await people[0].page.screenshot({ path: join(outDir, "screens", "bughouse-people.png") });
+});
+
+test("a reload keeps the seat and the position; a dropped connection catches up", async () => {
+  const { id, people } = await gameOfPeople("chess", 2);
+  await turn(id, people, byText("e2e4"));
+  await turn(id, people, byText("e7e5"));
+  const [white, black] = people;
+  await white.page.reload();
+  await white.page.locator('.moves li[data-ply="2"]').waitFor();
+  assert.equal(await cellOf(white.page, 0, "e4").locator(".man").getAttribute("data-piece"), "P");
+  await turn(id, people, byText("g1f3"));
+  // The server goes away and comes back on the same database; black moves before the
+  // white page has reconnected, and the page catches up from the version it had.
+  await server.stop();
+  await white.page.locator(".connection.offline").waitFor();
+  server = await startServer({ port: server.port, dir: server.dir });
+  const s = await state(server.base, id, black.token);
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "b8c6", ply: s.ply }, black.token);
+  await white.page.locator('.moves li[data-ply="4"]').waitFor({ timeout: 20_000 });
+  assert.equal(await cellOf(white.page, 0, "c6").locator(".man").getAttribute("data-piece"), "N");
+  await white.page.locator(".connection:not(.offline)").waitFor();
+  await turn(id, people, byText("f1c4"));
+});
+
+test("dark chess: the page never holds a man its seat cannot see", async () => {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant: "darkchess",
+    seats: [{ kind: "human" }, { kind: "human" }],
+    me: 0,
+  });
+  const other = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const frames = [];
+  page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(String(f.payload))));
+  await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+  await page.locator("svg[data-board] [data-cell]").first().waitFor();
+  for (let n = 0; n < 8; n++) {
+    const s = await state(server.base, made.id, made.token);
+    if (s.status !== "ongoing") break;
+    if (s.to_move.includes(0)) {
+      await clickMove(page, s.legal[(n * 13) % s.legal.length], 0);
+    } else {
+      const b = await state(server.base, made.id, other.token);
+      await api(
+        server.base,
+        "POST",
+        `/api/games/${made.id}/moves`,
+        { move: b.legal[(n * 7) % b.legal.length].text, ply: b.ply },
+        other.token,
+      );
+    }
+    await until(async () => (await state(server.base, made.id, made.token)).ply > s.ply, "the move");
+    await sleep(100);
+    // Black's men that White cannot see, from black's own view.
+    const white = await state(server.base, made.id, made.token);
+    const black = await state(server.base, made.id, other.token);
+    const fog = new Set(white.boards[0].fog ?? []);
+    assert.ok(fog.size > 0, "white sees only part of the board");
+    const hidden = black.boards[0].men.filter((m) => m.owner === 1 && fog.has(m.cell));
+    for (const m of hidden) {
+      assert.equal(await cellOf(page, 0, m.cell).locator(".man").count(), 0, `no man drawn on fogged ${m.cell}`);
+    }
+    const html = await page.content();
+    assert.ok(!html.includes(black.fen ?? "\u0000"), "no full position in the page");
+    for (const text of frames) {
+      const m = JSON.parse(text);
+      if (m.t !== "state") continue;
+      for (const man of m.d.boards[0].men) {
+        assert.ok(
+          !fog.has(man.cell) || man.owner === 0 || !new Set(m.d.boards[0].fog ?? []).has(man.cell),
+          `frame shows a man in the fog on ${man.cell}`,
+        );
+      }
+      assert.equal(m.d.fen, undefined, "no FEN sent to a seat in the fog");
+    }
+  }
+  await page.screenshot({ path: join(outDir, "screens", "darkchess-fog.png") });
+  await context.close();
+});
