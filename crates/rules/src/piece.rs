@@ -91,6 +91,9 @@ pub struct PieceType {
     /// Movement from cells of a region, replacing `moves` there (zone-dependent pieces),
     /// first matching region wins.
     pub zone_moves: Vec<(String, Betza)>,
+    /// The zone moves as given, (region, Betza text), in the order of `zone_moves`: what a
+    /// legend shows of them.
+    pub zone_betza: Vec<(String, String)>,
     /// Bent riders, beside the Betza moves.
     pub bent: Vec<BentRider>,
     /// Region the piece may never leave (the xiangqi palace, the elephant's own half).
@@ -120,6 +123,10 @@ pub struct PieceType {
     /// Lengths (in cells) of quiet straight advances after which the skipped cells may be
     /// captured onto en passant (pieces with `e` captures only).
     pub en_passant_advances: (u8, u8),
+    /// How the piece moves in words, for legends, where the Betza and the other fields do not
+    /// say it all because part of the movement is code (a lion's double moves, a monkey's
+    /// capture chains); `None` where they do.
+    pub moves_in_words: Option<String>,
 }
 
 impl PieceType {
@@ -154,6 +161,7 @@ impl PieceType {
             betza: String::new(),
             moves: Betza::default(),
             zone_moves: Vec::new(),
+            zone_betza: Vec::new(),
             bent: Vec::new(),
             confined_to: None,
             check_only: None,
@@ -166,6 +174,7 @@ impl PieceType {
             promotion_compulsory: false,
             demotes_to: None,
             en_passant_advances: (2, 2),
+            moves_in_words: None,
         }
     }
 
@@ -199,7 +208,16 @@ impl PieceType {
     pub fn in_zone(mut self, region: &str, betza: &str) -> Result<Self, BetzaError> {
         self.zone_moves
             .push((region.to_string(), betza::parse(betza)?));
+        self.zone_betza
+            .push((region.to_string(), betza.to_string()));
         Ok(self)
+    }
+
+    /// Describes the piece's movement in words for legends (see
+    /// [`PieceType::moves_in_words`]); the moves themselves stay those compiled.
+    pub fn in_words(mut self, words: &str) -> Self {
+        self.moves_in_words = Some(words.to_string());
+        self
     }
 
     /// Confines the piece to a region.

@@ -262,6 +262,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn scene(&self, viewer: crate::scene::Viewer) -> crate::scene::Scene;
     /// The cells and pieces a person picks to make the legal move `mv`.
     fn move_shape(&self, mv: Self::Move) -> crate::scene::MoveShape;
+    /// The pictures and names of the ruleset's men: the style they are drawn in and an entry
+    /// for every symbol a [`Position::scene`] of this ruleset (under its rule options) may
+    /// show, with the piece's name and how it moves (see [`crate::legend`]).
+    fn legend(&self) -> crate::legend::Legend;
     /// The text of the legal move `mv` as `viewer` may know it, or `None` where he is only
     /// told that a move was made (Dark Chess: the opponent's moves).
     fn move_seen_by(&self, mv: Self::Move, _viewer: crate::scene::Viewer) -> Option<String> {

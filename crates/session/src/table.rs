@@ -10,7 +10,7 @@ use crate::{Finished, SessionError};
 use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
-use chaturanga_rules::{Game, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_rules::{Game, Legend, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -107,6 +107,9 @@ pub trait Table: Send + Sync {
     fn legal(&self) -> Vec<LegalMove>;
     /// What `viewer` sees now.
     fn scene(&self, viewer: Viewer) -> Scene;
+    /// The style the men are drawn in, and the name and movement of every symbol a scene of
+    /// this game may show.
+    fn legend(&self) -> Legend;
     /// The moves played, as `viewer` may know them.
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove>;
     /// The last move as `viewer` may know it.
@@ -273,6 +276,10 @@ impl<P: Ruleset> Table for Hosted<P> {
 
     fn scene(&self, viewer: Viewer) -> Scene {
         self.game.position().scene(viewer)
+    }
+
+    fn legend(&self) -> Legend {
+        self.game.position().legend()
     }
 
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove> {

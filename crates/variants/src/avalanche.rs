@@ -546,6 +546,10 @@ impl Position for AvalanchePosition {
         Scene::single(self.board.standard_scene())
     }
 
+    fn legend(&self) -> chaturanga_rules::Legend {
+        self.board.legend()
+    }
+
     fn move_shape(&self, part: AvalanchePart) -> MoveShape {
         match part {
             AvalanchePart::Move(mv) => MoveShape {

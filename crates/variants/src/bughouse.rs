@@ -522,6 +522,11 @@ impl Position for BughousePosition {
         }
     }
 
+    /// Both boards have one piece table.
+    fn legend(&self) -> chaturanga_rules::Legend {
+        self.boards[0].legend()
+    }
+
     fn move_text(&self, mv: BughouseMove) -> String {
         self.boards[mv.board as usize % 2]
             .move_text(mv.mv)

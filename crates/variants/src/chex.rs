@@ -69,6 +69,22 @@ const BISHOP: u8 = 3;
 const KNIGHT: u8 = 4;
 const PAWN: u8 = 5;
 const LETTERS: [char; 6] = ['K', 'Q', 'R', 'B', 'N', 'P'];
+/// Name and movement of each kind, for the legend (the moves are code, not tables: the
+/// board has no fixed cells).
+const LEGEND: [(&str, &str); 6] = [
+    (
+        "king",
+        "one step in any direction; not royal in the check sense, but losing it loses",
+    ),
+    ("queen", "any distance along a rank, file or diagonal"),
+    ("rook", "any distance along a rank or file"),
+    ("bishop", "any distance diagonally"),
+    ("knight", "leaps as a chess knight"),
+    (
+        "pawn",
+        "one cell forward to an empty cell, captures one cell diagonally forward; no double step, no promotion",
+    ),
+];
 /// Men of each kind a side owns.
 const FULL: [u8; 6] = [1, 1, 2, 2, 2, 8];
 /// Most men on the board.
@@ -1106,6 +1122,19 @@ impl Position for ChexPosition {
             boards: vec![board],
             complete: true,
             note: self.drawn.map(|k| format!("drawn {}", LETTERS[k as usize])),
+        }
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        chaturanga_rules::Legend {
+            style: chaturanga_rules::PieceStyle::Western,
+            kinds: LETTERS
+                .iter()
+                .zip(LEGEND)
+                .map(|(letter, (name, moves))| {
+                    chaturanga_rules::KindLegend::new(&letter.to_string(), name, moves)
+                })
+                .collect(),
         }
     }
 

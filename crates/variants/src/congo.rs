@@ -8,6 +8,7 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
@@ -74,15 +75,36 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
         ("row5", "KbR2"),
         ("row6", "KbR3"),
     ];
+    // Words for the legend: the face-off, the river slides and the monkey's chains are code,
+    // and the zone Betza would read as a list of rows.
+    let lion_words = if castle {
+        "one step in any direction inside its own 3x3 castle; captures the enemy lion at any distance along an open file or diagonal (face-off)"
+    } else {
+        "one step in any direction, never into the river; captures the enemy lion at any distance along an open file or diagonal (face-off)"
+    };
     let pieces = vec![
-        family::piece("L", "lion", "K")?.royal().confined(lion_area),
-        family::piece("G", "giraffe", "mKDA")?,
-        family::piece("E", "elephant", "WD")?,
-        family::zoned_piece("C", "crocodile", "K", &crocodile_zones)?,
-        family::piece("N", "zebra", "N")?,
-        family::piece("M", "monkey", "mK")?,
-        family::zoned_piece("P", "pawn", "fWfF", &[("far-side", "fWfFbmWbmnD")])?,
-        family::piece("S", "superpawn", "fWfFsWbmWbmFbmnDbmnA")?,
+        family::piece("L", "lion", "K")?
+            .royal()
+            .confined(lion_area)
+            .in_words(lion_words),
+        family::piece("G", "giraffe", "mKDA")?.in_words(
+            "one step in any direction without capturing, or a leap of two in any of the 8 directions, moving or capturing",
+        ),
+        family::piece("E", "elephant", "WD")?
+            .in_words("one or two cells orthogonally, leaping over the first"),
+        family::zoned_piece("C", "crocodile", "K", &crocodile_zones)?.in_words(
+            "one step in any direction; also slides along its file towards the river, into it, and in the river along it; never drowns",
+        ),
+        family::piece("N", "zebra", "N")?.in_words("leaps like a chess knight"),
+        family::piece("M", "monkey", "mK")?.in_words(
+            "one step in any direction without capturing; captures by jumping over an adjacent enemy to the empty cell beyond, and may chain such jumps in one move",
+        ),
+        family::zoned_piece("P", "pawn", "fWfF", &[("far-side", "fWfFbmWbmnD")])?.in_words(
+            "one step forward or diagonally forward; beyond the river also one or two cells straight back without capturing or jumping; becomes a superpawn on the last rank",
+        ),
+        family::piece("S", "superpawn", "fWfFsWbmWbmFbmnDbmnA")?.in_words(
+            "one step forward, diagonally forward or sideways; also one or two cells straight or diagonally back without capturing or jumping",
+        ),
     ];
     let options = RuleOptions::parse(
         &[LION_CASTLE],
@@ -94,6 +116,7 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
     )
     .map_err(|e| SpecError::Size(e.to_string()))?;
     let mut b = SpecBuilder::new("congo", geometry)
+        .style(PieceStyle::Congo)
         .options(options)
         .draw_rules(DrawRules {
             repetition: Some((3, Reason::ThreefoldRepetition)),
@@ -500,6 +523,10 @@ impl Position for CongoPosition {
 
     fn scene(&self, _viewer: Viewer) -> Scene {
         Scene::single(scene_men(self.spec, |cell| self.piece_at(cell)))
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces)
     }
 
     /// A monkey's capture chain passes through its landing cells.

@@ -435,6 +435,11 @@ impl Position for DarkChessPosition {
         self.board.standard_move_shape(mv)
     }
 
+    /// Every man may be seen, so the legend is the board's whole piece table.
+    fn legend(&self) -> chaturanga_rules::Legend {
+        self.board.legend()
+    }
+
     /// A player is told his own moves, and only that the opponent moved.
     fn move_seen_by(&self, mv: Move, viewer: Viewer) -> Option<String> {
         match viewer {

@@ -214,6 +214,10 @@ impl Position for DoubleMovePosition {
         self.board.standard_move_shape(mv)
     }
 
+    fn legend(&self) -> chaturanga_rules::Legend {
+        self.board.legend()
+    }
+
     fn move_text(&self, mv: Move) -> String {
         self.board.move_text(mv)
     }

@@ -33,6 +33,7 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, GeometryBuilder};
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, Scene, Viewer};
@@ -94,6 +95,7 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {
         }
     }
     SpecBuilder::new("gess", geometry)
+        .style(PieceStyle::Stones)
         .options(options.clone())
         .draw_rules(DrawRules {
             repetition: Some((3, Reason::ThreefoldRepetition)),
@@ -102,7 +104,10 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {
             quiet_plies_claim: None,
             ply_cap: None,
         })
-        .piece(family::piece("S", "stone", "")?)
+        // A stone's movement is the footprint code's, so the legend says it in words.
+        .piece(family::piece("S", "stone", "")?.in_words(
+            "moves only in a 3x3 footprint of own stones (no enemy stone): each outer stone opens its direction; a centre stone gives any distance, else 1-3 cells; a ring of 8 stones round an empty centre is a king",
+        ))
         .start(START_FEN)
         .build()
 }
@@ -492,6 +497,10 @@ impl Position for GessPosition {
                     .map(|p| (cell, "S".to_string(), p as usize))
             }),
         ))
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces)
     }
 
     /// A move picks the footprint's centre and the centre's destination.

@@ -6,6 +6,7 @@
 
 use crate::shogi_family as sf;
 use chaturanga_geometry::{Cell, CellSet};
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
@@ -128,6 +129,21 @@ pub struct LargeData<const W: usize> {
     repetition: &'static str,
 }
 
+/// Lion power is code, not table Betza (the table has only the single leaps), so the legend
+/// of the pieces that have it says in words what their moves are.
+fn with_lion_words(piece: PieceType, roles: &Roles) -> PieceType {
+    let words = if roles.lions.contains(&piece.symbol.as_str()) {
+        "lion: two king steps in one move (capturing on either or both, returning to the start, or passing), or a leap to any cell two away"
+    } else if piece.symbol == roles.falcon {
+        "any distance diagonally, sideways or straight back; straight forward lion power: one step, a leap two, or two steps capturing on either (or passing)"
+    } else if piece.symbol == roles.eagle {
+        "any distance orthogonally or diagonally back; along each forward diagonal lion power: one step, a leap two, or two steps capturing on either (or passing)"
+    } else {
+        return piece;
+    };
+    piece.in_words(words)
+}
+
 fn data<const W: usize, R: LargeShogi>(
     options: &RuleOptions,
 ) -> Result<&'static LargeData<W>, SetupError> {
@@ -136,6 +152,7 @@ fn data<const W: usize, R: LargeShogi>(
             .build()
             .map_err(crate::family::board_error)?;
         let mut builder = SpecBuilder::new(R::ID, geometry)
+            .style(PieceStyle::Shogi)
             .options(options.clone())
             .draw_rules(DrawRules {
                 repetition: Some((4, Reason::Sennichite)),
@@ -148,7 +165,7 @@ fn data<const W: usize, R: LargeShogi>(
             .values(R::values())
             .start(R::START);
         for p in R::pieces()? {
-            builder = builder.piece(p);
+            builder = builder.piece(with_lion_words(p, &R::ROLES));
         }
         let spec: Spec<W> = builder.build()?;
         let kind = |s: &str| {
@@ -967,6 +984,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
             );
         }
         Scene::single(board)
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        let spec = self.spec();
+        chaturanga_rules::Legend::of_pieces(spec.style, &spec.pieces)
     }
 
     /// A move in two steps passes through its first step's cell (a pass: out and back).

@@ -152,9 +152,28 @@ pub fn tower_symbol(height: u8) -> String {
     }
 }
 
+/// What every tower may do besides moving whole, said once in each legend entry.
+const TOWER_WORDS: &str = "whole, or split: k disks move off as the piece of k disks; may merge onto a friendly tower where it could capture";
+
 fn tower_type(height: u8) -> Result<PieceType, SpecError> {
     let symbol = tower_symbol(height);
-    let name = format!("tower of {height}");
+    let disks = if height == 1 { "disk" } else { "disks" };
+    let (piece, moves) = match piece_letter(height) {
+        'P' => (
+            "pawn",
+            "one cell forward, two from its second rank, captures diagonally forward, en passant",
+        ),
+        'R' => ("rook", "as a chess rook"),
+        'N' => ("knight", "as a chess knight"),
+        'B' => ("bishop", "as a chess bishop"),
+        'Q' => ("queen", "as a chess queen"),
+        _ => (
+            "king",
+            "as a chess king (the untouched original towers castle); can be captured",
+        ),
+    };
+    let name = format!("{piece} ({height} {disks})");
+    let words = format!("{moves}; {TOWER_WORDS}");
     Ok(match piece_letter(height) {
         // Forward is always towards the opponent; the double step from the second rank is
         // an initial move of that rank, whatever tower the disks came from.
@@ -163,7 +182,8 @@ fn tower_type(height: u8) -> Result<PieceType, SpecError> {
             .initial("pawn-start"),
         'K' => family::piece(&symbol, &name, "K")?.royal(),
         letter => family::piece(&symbol, &name, &letter.to_string())?,
-    })
+    }
+    .in_words(&words))
 }
 
 fn build_spec(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
@@ -998,6 +1018,20 @@ impl Position for MakarenkoPosition {
             }
         }
         Scene::single(board)
+    }
+
+    /// The towers of every height the options allow, and the reserve disk where there is a
+    /// reserve.
+    fn legend(&self) -> chaturanga_rules::Legend {
+        let mut legend = chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces);
+        if self.tall == Tall::Reserve {
+            legend.kinds.push(chaturanga_rules::KindLegend::new(
+                "D",
+                "disk (in reserve)",
+                "placed as a turn on an empty cell (a new pawn) or on a friendly tower of 7 disks or fewer",
+            ));
+        }
+        legend
     }
 
     /// A split names how many disks move; a reserve placement drops a disk.

@@ -4,6 +4,7 @@ use crate::family;
 use crate::shogi::nifu_problems;
 use crate::shogi_family as sf;
 use chaturanga_geometry::CellSet;
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
@@ -56,6 +57,7 @@ impl Rules<1, 10> for Minishogi {
             p("+P", "tokin", "WfF")?.demotes_to("P"),
         ];
         family::with(SpecBuilder::new(Self::ID, geometry), pieces, Vec::new())
+            .style(PieceStyle::Shogi)
             .options(options.clone())
             .draw_rules(sf::draw_rules(options.number("max-plies").unwrap_or(0)))
             .captures_to_hand(&["R", "B", "G", "S", "P"])

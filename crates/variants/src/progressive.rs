@@ -582,6 +582,10 @@ impl Position for ProgressivePosition {
         self.board.standard_move_shape(mv)
     }
 
+    fn legend(&self) -> chaturanga_rules::Legend {
+        self.board.legend()
+    }
+
     fn move_text(&self, mv: Move) -> String {
         self.board.move_text(mv)
     }

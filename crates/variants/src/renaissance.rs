@@ -57,8 +57,12 @@ impl Rules<2, 17> for Renaissance {
             family::piece("A", "archbishop", "BN")?,
             family::piece("C", "nobleman", "RN")?,
             family::piece("M", "prince", "QN")?,
-            family::piece("D", "duke", "")?.with_bent('W', 'F'),
-            family::piece("V", "cavalier", "")?.with_bent('F', 'W'),
+            family::piece("D", "duke", "")?.with_bent('W', 'F').in_words(
+                "one orthogonal step then any distance diagonally outward, or the diagonal slide first and the step last",
+            ),
+            family::piece("V", "cavalier", "")?.with_bent('F', 'W').in_words(
+                "one diagonal step then any distance orthogonally outward, or the orthogonal slide first and the step last",
+            ),
         ];
         family::with(
             family::builder(Self::ID, geometry, options),

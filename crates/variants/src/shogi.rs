@@ -4,6 +4,7 @@
 use crate::family;
 use crate::shogi_family::{self as sf, PlainRepetition};
 use chaturanga_geometry::CellSet;
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecError, Special, StandardPosition,
@@ -81,6 +82,7 @@ impl Rules<2, 14> for Shogi {
             shogi_pieces()?,
             Vec::new(),
         )
+        .style(PieceStyle::Shogi)
         .options(options.clone())
         .draw_rules(sf::draw_rules(options.number("max-plies").unwrap_or(500)))
         .captures_to_hand(&["R", "B", "G", "S", "N", "L", "P"])

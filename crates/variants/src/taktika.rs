@@ -64,14 +64,25 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
     } else {
         ("mR", "mB", "mQ")
     };
+    // The flips are code, so the legend says them in words.
+    let landing = if captures {
+        "moving or capturing; then the enemy men it encloses with a friend along a rank or file, or lands between, switch between active and frozen"
+    } else {
+        "to an empty cell; then the enemy men it encloses with a friend along a rank or file, or lands between, switch between active and frozen"
+    };
+    let frozen = "does not move until the opponent flips it back; blocks lines";
     let pieces = [
-        family::piece("R", "rook", rook)?,
-        family::piece("B", "bishop", bishop)?,
-        family::piece("Q", "queen", queen)?,
+        family::piece("R", "rook", rook)?
+            .in_words(&format!("any distance along a rank or file, {landing}")),
+        family::piece("B", "bishop", bishop)?
+            .in_words(&format!("any distance diagonally, {landing}")),
+        family::piece("Q", "queen", queen)?.in_words(&format!(
+            "any distance along a rank, file or diagonal, {landing}"
+        )),
         // Frozen men occupy their cell and block lines but never move.
-        family::piece("-R", "frozen rook", "")?,
-        family::piece("-B", "frozen bishop", "")?,
-        family::piece("-Q", "frozen queen", "")?,
+        family::piece("-R", "frozen rook", "")?.in_words(frozen),
+        family::piece("-B", "frozen bishop", "")?.in_words(frozen),
+        family::piece("-Q", "frozen queen", "")?.in_words(frozen),
     ];
     let mut builder = SpecBuilder::new("taktika", geometry)
         .options(options.clone())
@@ -384,6 +395,10 @@ impl Position for TaktikaPosition {
     /// Frozen men are kinds of their own, written `-R`.
     fn scene(&self, _viewer: Viewer) -> Scene {
         Scene::single(scene_men(self.spec, |cell| self.piece_at(cell)))
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces)
     }
 
     fn move_shape(&self, mv: TaktikaMove) -> MoveShape {

@@ -82,6 +82,8 @@ struct Data {
     double_step: Vec<Option<(Cell, Cell)>>,
     /// Per player: kingside (index 0) and queenside (1) castling.
     castlings: [[Castling; 2]; 3],
+    /// The piece types, by kind (for the legend).
+    pieces: Vec<PieceType>,
 }
 
 /// A cell of `player`'s local coordinates (`file` 0 = a, `rank` 0 = local rank 1).
@@ -125,6 +127,10 @@ fn build_data() -> Result<Data, String> {
             m.beside_ahead = true;
         }
     }
+    // Forward turns round across the seams, which the pawn's Betza cannot say.
+    let pawn = pawn.in_words(
+        "one cell forward to an empty cell, two from its second rank, captures to the diagonal beside the cell ahead, en passant; forward turns towards an opponent in his half; promotes on either opponent's back rank",
+    );
     let mut pieces = vec![pawn.pawn()];
     for (symbol, name, betza) in [
         ("N", "knight", "N"),
@@ -212,6 +218,7 @@ fn build_data() -> Result<Data, String> {
         promotion,
         double_step,
         castlings,
+        pieces,
     })
 }
 
@@ -1007,6 +1014,13 @@ impl Position for ThreePlayerPosition {
             board.check.push(g.label(king).to_string());
         }
         Scene::single(board)
+    }
+
+    fn legend(&self) -> chaturanga_rules::Legend {
+        chaturanga_rules::Legend::of_pieces(
+            chaturanga_rules::PieceStyle::Western,
+            &self.data.pieces,
+        )
     }
 
     fn move_shape(&self, mv: ThreePlayerMove) -> scene::MoveShape {

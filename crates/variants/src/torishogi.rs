@@ -3,6 +3,7 @@
 use crate::family;
 use crate::shogi_family as sf;
 use chaturanga_geometry::CellSet;
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
@@ -60,6 +61,7 @@ impl Rules<1, 9> for ToriShogi {
             p("+F", "eagle", "KfBbRbF2")?.demotes_to("F"),
         ];
         family::with(SpecBuilder::new(Self::ID, geometry), pieces, Vec::new())
+            .style(PieceStyle::Shogi)
             .options(options.clone())
             .draw_rules(sf::draw_rules(options.number("max-plies").unwrap_or(0)))
             .captures_to_hand(&["F", "C", "P", "L", "R", "S"])

@@ -3,6 +3,7 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, GeometryBuilder};
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{Move, Rules, Setup, Spec, SpecError, StandardPosition};
 use chaturanga_rules::{
@@ -74,6 +75,7 @@ impl Rules<2, 7> for Xiangqi {
         let general = family::piece("K", "general", "W")?
             .royal()
             .confined("palace")
+            .in_words("one step orthogonally inside its palace; may never face the other general on an open file")
             .checks_by("vR")
             .map_err(|e| SpecError::UnknownPiece(e.to_string()))?;
         let pieces = vec![
@@ -98,6 +100,7 @@ impl Rules<2, 7> for Xiangqi {
             pieces,
             Vec::new(),
         )
+        .style(PieceStyle::Xiangqi)
         .draw_rules(draw_rules)
         .values(VALUES)
         .start(START_FEN)

@@ -5,6 +5,7 @@ use crate::family;
 use crate::shogi::nifu_problems;
 use crate::shogi_family::{self as sf, PlainRepetition};
 use chaturanga_geometry::CellSet;
+use chaturanga_rules::PieceStyle;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
@@ -52,6 +53,7 @@ impl Rules<1, 9> for YariShogi {
             p("+P", "yari silver", "fWfFbR")?.demotes_to("P"),
         ];
         family::with(SpecBuilder::new(Self::ID, geometry), pieces, Vec::new())
+            .style(PieceStyle::Shogi)
             .options(options.clone())
             .draw_rules(sf::draw_rules(options.number("max-plies").unwrap_or(0)))
             .captures_to_hand(&["R", "B", "N", "P"])

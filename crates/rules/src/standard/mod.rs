@@ -776,6 +776,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         self.standard_move_shape(mv)
     }
 
+    fn legend(&self) -> crate::legend::Legend {
+        crate::legend::Legend::of_pieces(self.spec.style, &self.spec.pieces)
+    }
+
     fn board_pieces(&self) -> Option<crate::position::BoardPieces> {
         let spec: &'static Spec<W> = self.spec;
         Some(crate::position::BoardPieces {

@@ -1,6 +1,7 @@
 //! The compiled data of a ruleset played on a [`StandardPosition`](super::StandardPosition).
 
 use crate::eval::{EvalPiece, EvalTables, phase_of};
+use crate::legend::PieceStyle;
 use crate::options::RuleOptions;
 use crate::piece::{Kind, PieceType, Player};
 use crate::position::DrawRules;
@@ -199,6 +200,8 @@ pub struct Spec<const W: usize> {
     pub draw_rules: DrawRules,
     /// Piece values and placement tables for the evaluation.
     pub eval: EvalTables,
+    /// The family of piece pictures front ends draw the men with.
+    pub style: PieceStyle,
 }
 
 impl<const W: usize> Spec<W> {
@@ -271,6 +274,7 @@ pub struct SpecBuilder {
     notation: Notation,
     values: Vec<(String, i32)>,
     castling_field: bool,
+    style: PieceStyle,
 }
 
 impl SpecBuilder {
@@ -292,6 +296,7 @@ impl SpecBuilder {
             notation: Notation::Chess,
             values: Vec::new(),
             castling_field: true,
+            style: PieceStyle::Western,
         }
     }
 
@@ -299,6 +304,12 @@ impl SpecBuilder {
     /// castling whose rules file defines the FEN so).
     pub fn without_castling_field(mut self) -> Self {
         self.castling_field = false;
+        self
+    }
+
+    /// The family of piece pictures (chess men, [`PieceStyle::Western`], unless set).
+    pub fn style(mut self, style: PieceStyle) -> Self {
+        self.style = style;
         self
     }
 
@@ -653,6 +664,7 @@ impl SpecBuilder {
             options: self.options,
             draw_rules: self.draw_rules,
             eval,
+            style: self.style,
         })
     }
 

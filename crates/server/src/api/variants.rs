@@ -1,9 +1,10 @@
-//! `GET /api/variants`: every ruleset with its options and its board drawing, as data.
+//! `GET /api/variants`: every ruleset with its options, its board drawing and the legend of
+//! its men (style, names, moves), as data.
 
 use crate::error::ApiError;
 use axum::Json;
-use chaturanga_rules::OptionValues;
 use chaturanga_rules::scene::Viewer;
+use chaturanga_rules::{KindLegend, OptionValues};
 use chaturanga_session::{open_table, option_specs};
 use chaturanga_variants::CATALOGUE;
 use serde_json::{Value, json};
@@ -55,6 +56,11 @@ fn describe(id: &str) -> Option<Value> {
             })
         })
         .collect();
+    let legend = table.legend();
+    let pieces: Vec<Value> = every_kind(id, legend.kinds)
+        .iter()
+        .map(|k| json!({ "symbol": k.symbol, "name": k.name, "moves": k.moves }))
+        .collect();
     Some(json!({
         "id": info.id,
         "name": info.name,
@@ -64,7 +70,34 @@ fn describe(id: &str) -> Option<Value> {
         "options": options,
         "records": table.record_formats().iter().map(|f| f.extension()).collect::<Vec<_>>(),
         "boards": boards,
+        "style": legend.style.name(),
+        "pieces": pieces,
     }))
+}
+
+/// The legend entries of the default options (`kinds`), then those only other choices of an
+/// option bring (Makarenko's taller towers and reserve disk): a game may be created with any
+/// options, and the browser draws its men from this listing alone.
+fn every_kind(id: &str, mut kinds: Vec<KindLegend>) -> Vec<KindLegend> {
+    let Ok(specs) = option_specs(id) else {
+        return kinds;
+    };
+    for spec in specs {
+        let OptionValues::Choice(words) = spec.values else {
+            continue;
+        };
+        for word in words.iter().filter(|&&w| w != spec.default) {
+            let Ok(other) = open_table(id, &[format!("{}={word}", spec.name)], None) else {
+                continue;
+            };
+            for kind in other.legend().kinds {
+                if kinds.iter().all(|k| k.symbol != kind.symbol) {
+                    kinds.push(kind);
+                }
+            }
+        }
+    }
+    kinds
 }
 
 /// Every implemented ruleset, computed once.

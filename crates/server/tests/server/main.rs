@@ -3,5 +3,6 @@
 
 mod bad_input;
 mod common;
+mod legend;
 mod live;
 mod play;
