@@ -92,6 +92,13 @@ test("drops start at the hand; moves with no cells are buttons; placements are o
   assert.equal(place.cell(at("b2")).kind, "play");
 });
 
+test("a Gess footprint: the area of the picked centre is marked", () => {
+  const area = ["c2", "d2", "e2", "c3", "d3", "e3", "c4", "d4", "e4"];
+  const p = new Picker([{ text: "d3d5", from: "d3", to: "d5", area }]);
+  p.cell(at("d3"));
+  assert.deepEqual(p.marks(() => false).area?.map((s) => s.cell), area);
+});
+
 test("two boards: a cell is a cell of its board", () => {
   const legal = [{ text: "B:e2e4", board: 1, from: "e2", to: "e4" }];
   const p = new Picker(legal);

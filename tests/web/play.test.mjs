@@ -278,6 +278,17 @@ describe("special move shapes, clicked from a seat's link", () => {
         played = special.length > 0 && want(move);
       }
       assert.ok(played, `${what} clicked in ${variant}`);
+      if (variant === "gess") {
+        // Picking a centre marks its footprint.
+        const s = await until(async () => {
+          const s = await state(server.base, made.id, made.token);
+          return s.to_move.includes(first) ? s : null;
+        }, "our turn again");
+        const move = s.legal[0];
+        await page.locator(`svg[data-board="0"] [data-cell="${move.from}"]`).click();
+        assert.equal(move.area.length, 9);
+        assert.equal(await page.locator(".cell.area").count(), move.area.length);
+      }
       await page.screenshot({ path: join(screens, `${variant}-${what.replaceAll(" ", "-")}.png`) });
       assert.deepEqual(errors, [], "no script errors");
       await context.close();

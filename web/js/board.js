@@ -12,11 +12,11 @@ import { manMarkup, pointsAtOpponent } from "./pieces.js";
  * @typedef {{cell: string, piece: string, owner: number, height?: number}} Man
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
  * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], drawing?: Drawing}} SceneBoard
- * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, text?: string}} Shape
+ * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], text?: string}} Shape
  * @typedef {{symbol: string, name: string, moves: string}} Kind
  * @typedef {{style: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
- * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
+ * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], area?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
  * @typedef {{cell?: (spot: Spot) => void, hand?: (board: number, owner: number, piece: string) => void, drag?: (from: Spot, to: Spot) => void}} Handlers
  */
 
@@ -397,14 +397,15 @@ export class BoardView {
   }
 
   applyMarks() {
-    for (const g of this.host.querySelectorAll(".cell.selected, .cell.dest, .cell.capture, .cell.path, .cell.region")) {
-      g.classList.remove("selected", "dest", "capture", "path", "region");
+    for (const g of this.host.querySelectorAll(".cell.selected, .cell.dest, .cell.capture, .cell.path, .cell.region, .cell.area")) {
+      g.classList.remove("selected", "dest", "capture", "path", "region", "area");
     }
     for (const b of this.host.querySelectorAll(".hand-man.selected")) b.classList.remove("selected");
     const m = this.marks;
     /** @param {Spot} spot */
     const cellOf = (spot) =>
       this.host.querySelector(`svg[data-board="${spot.board}"] [data-cell="${CSS.escape(spot.cell)}"]`);
+    for (const spot of m.area ?? []) cellOf(spot)?.classList.add("area");
     if (m.selected) cellOf(m.selected)?.classList.add("selected");
     for (const spot of m.path ?? []) cellOf(spot)?.classList.add("path");
     for (const d of m.dests ?? []) cellOf(d)?.classList.add(d.capture ? "capture" : "dest");

@@ -69,7 +69,9 @@ export class Picker {
     }
     // A path that may end here can be finished by clicking its last cell again.
     if (this.path.length && this.finishing().length) next.add(this.path[this.path.length - 1]);
+    const area = new Set(this.candidates().flatMap((m) => m.area ?? []));
     return {
+      area: [...area].map((cell) => ({ board: o.board, cell })),
       selected: o.from !== undefined ? { board: o.board, cell: o.from } : null,
       hand: o.drop !== undefined ? { board: o.board, owner: o.owner ?? 0, piece: o.drop } : null,
       path: this.path.map((cell) => ({ board: o.board, cell })),

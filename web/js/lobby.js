@@ -196,7 +196,9 @@ function buildForm(form, all) {
     const control = CLOCKS[Number(/** @type {HTMLSelectElement} */ (clock).value)]?.control ?? undefined;
     create.setAttribute("disabled", "");
     try {
+      const listed = v.players > 2 || /** @type {HTMLSelectElement} */ (opponent).value !== "friend";
       const answer = await api("POST", "/api/games", {
+        listed,
         variant: v.id,
         options: chosen,
         clock: control ?? undefined,

@@ -133,6 +133,9 @@ pub struct MoveShape {
     pub part: Option<&'static str>,
     /// How many men of a tower move (Makarenko's split), where only some of them do.
     pub split: Option<u32>,
+    /// The cells that move with the picked one (Gess's 3x3 footprint around its centre),
+    /// for a client to highlight; empty where only the picked man moves.
+    pub area: Vec<String>,
 }
 
 /// The standard scene of a position on one board: every occupied cell, then the hands.

@@ -13,6 +13,7 @@ pub mod engines;
 pub mod error;
 pub mod live;
 pub mod store;
+pub mod web;
 
 use crate::engines::EnginePool;
 use crate::error::ApiError;

@@ -7,7 +7,7 @@ use crate::engines::{EnginePool, level_limits};
 use crate::error::ApiError;
 use crate::store::{Change, EventRow, GameRow, SeatRow, Store};
 use chaturanga_rules::Reason;
-use chaturanga_rules::scene::{MoveShape, Viewer};
+use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_session::{Finished, Table, open_table};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -99,6 +99,15 @@ pub enum Command {
         since: Option<u64>,
         /// Backlog, then the live updates.
         reply: oneshot::Sender<Result<Subscription, ApiError>>,
+    },
+    /// The position after `ply` moves as `caller` may see it (stepping through a game).
+    Position {
+        /// Who asks.
+        caller: Caller,
+        /// Moves played before the position.
+        ply: usize,
+        /// The boards, the cells in check and the move that led there.
+        reply: oneshot::Sender<Result<Value, ApiError>>,
     },
     /// The game's record.
     Record {
@@ -211,6 +220,8 @@ pub struct NewGame {
     pub seats: Vec<SeatKind>,
     /// The seat claimed by the creator, with its token hash.
     pub me: Option<(usize, String)>,
+    /// Shown in the lobby (an open seek); `false` for a game shared by link only.
+    pub listed: bool,
 }
 
 /// Creates and stores a game; returns its row (its task is started when first used).
@@ -283,6 +294,7 @@ pub fn create(store: &Store, id: String, game: NewGame) -> Result<GameRow, ApiEr
         version: 1,
         clock_state,
         created_ms: crate::store::now_ms(),
+        listed: game.listed,
         seats,
         moves: Vec::new(),
     };
@@ -435,7 +447,62 @@ fn shape_json(shape: &MoveShape) -> Value {
     if let Some(split) = shape.split {
         object.insert("split".into(), json!(split));
     }
+    if !shape.area.is_empty() {
+        object.insert("area".into(), json!(shape.area));
+    }
     Value::Object(object)
+}
+
+/// The boards of a scene as the state sends them, and the cells in check on all of them.
+fn boards_json(scene: &Scene) -> (Vec<Value>, Vec<String>) {
+    let mut check = Vec::new();
+    let boards: Vec<Value> = scene
+        .boards
+        .iter()
+        .map(|board| {
+            check.extend(board.check.iter().cloned());
+            let mut b = serde_json::Map::new();
+            b.insert(
+                "men".into(),
+                json!(
+                    board
+                        .men
+                        .iter()
+                        .map(|m| {
+                            let mut man =
+                                json!({"cell": m.cell, "piece": m.piece, "owner": m.owner});
+                            if let Some(h) = m.height {
+                                man["height"] = json!(h);
+                            }
+                            man
+                        })
+                        .collect::<Vec<_>>()
+                ),
+            );
+            b.insert(
+                "hands".into(),
+                json!(
+                    board
+                        .hands
+                        .iter()
+                        .map(|h| json!({"owner": h.owner, "piece": h.piece, "count": h.count}))
+                        .collect::<Vec<_>>()
+                ),
+            );
+            if !board.fog.is_empty() {
+                b.insert("fog".into(), json!(board.fog));
+            }
+            b.insert("check".into(), json!(board.check));
+            if let chaturanga_rules::scene::BoardShape::Built(g) = &board.shape {
+                b.insert(
+                    "drawing".into(),
+                    serde_json::from_str(&g.to_json()).unwrap_or(Value::Null),
+                );
+            }
+            Value::Object(b)
+        })
+        .collect();
+    (boards, check)
 }
 
 impl LiveGame {
@@ -560,53 +627,7 @@ impl LiveGame {
         if scene.complete {
             state.insert("fen".into(), json!(self.table.fen()));
         }
-        let mut check = Vec::new();
-        let boards: Vec<Value> = scene
-            .boards
-            .iter()
-            .map(|board| {
-                check.extend(board.check.iter().cloned());
-                let mut b = serde_json::Map::new();
-                b.insert(
-                    "men".into(),
-                    json!(
-                        board
-                            .men
-                            .iter()
-                            .map(|m| {
-                                let mut man =
-                                    json!({"cell": m.cell, "piece": m.piece, "owner": m.owner});
-                                if let Some(h) = m.height {
-                                    man["height"] = json!(h);
-                                }
-                                man
-                            })
-                            .collect::<Vec<_>>()
-                    ),
-                );
-                b.insert(
-                    "hands".into(),
-                    json!(
-                        board
-                            .hands
-                            .iter()
-                            .map(|h| json!({"owner": h.owner, "piece": h.piece, "count": h.count}))
-                            .collect::<Vec<_>>()
-                    ),
-                );
-                if !board.fog.is_empty() {
-                    b.insert("fog".into(), json!(board.fog));
-                }
-                b.insert("check".into(), json!(board.check));
-                if let chaturanga_rules::scene::BoardShape::Built(g) = &board.shape {
-                    b.insert(
-                        "drawing".into(),
-                        serde_json::from_str(&g.to_json()).unwrap_or(Value::Null),
-                    );
-                }
-                Value::Object(b)
-            })
-            .collect();
+        let (boards, check) = boards_json(&scene);
         state.insert("boards".into(), json!(boards));
         if let Some(note) = &scene.note {
             state.insert("note".into(), json!(note));
@@ -815,7 +836,33 @@ impl LiveGame {
             } => {
                 let _ = reply.send(self.record(caller, format.as_deref()));
             }
+            Command::Position { caller, ply, reply } => {
+                let _ = reply.send(self.position(caller, ply));
+            }
         }
+    }
+
+    fn position(&self, caller: Caller, ply: usize) -> Result<Value, ApiError> {
+        let (scene, last) = self
+            .table
+            .scene_at(ply, self.viewer(caller))
+            .ok_or_else(|| {
+                ApiError::not_found(format!(
+                    "no position after {ply} moves: the game has {}",
+                    self.table.ply()
+                ))
+            })?;
+        let (boards, check) = boards_json(&scene);
+        let mut value = json!({
+            "ply": ply,
+            "boards": boards,
+            "check": check,
+            "last_move": last.map_or(Value::Null, |s| shape_json(&s)),
+        });
+        if let Some(note) = &scene.note {
+            value["note"] = json!(note);
+        }
+        Ok(value)
     }
 
     async fn subscribe(

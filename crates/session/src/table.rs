@@ -116,6 +116,9 @@ pub trait Table: Send + Sync {
     fn last_move_seen(&self, viewer: Viewer) -> Option<SeenMove>;
     /// The shape of the last move, where `viewer` may know it.
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape>;
+    /// The scene after the first `ply` moves and the shape of the move that led there, as
+    /// `viewer` saw them then (for stepping through a game); `None` past the last move.
+    fn scene_at(&self, ply: usize, viewer: Viewer) -> Option<(Scene, Option<MoveShape>)>;
     /// The result, once the game is over.
     fn finished(&self) -> Option<Finished>;
     /// Whether the player to move may claim a draw now.
@@ -310,6 +313,16 @@ impl<P: Ruleset> Table for Hosted<P> {
         before
             .move_seen_by(mv, viewer)
             .map(|_| before.move_shape(mv))
+    }
+
+    fn scene_at(&self, ply: usize, viewer: Viewer) -> Option<(Scene, Option<MoveShape>)> {
+        let position = self.game.positions().get(ply)?;
+        let last = ply.checked_sub(1).and_then(|before| {
+            let mv = self.game.moves()[before];
+            let from = &self.game.positions()[before];
+            from.move_seen_by(mv, viewer).map(|_| from.move_shape(mv))
+        });
+        Some((position.scene(viewer), last))
     }
 
     fn finished(&self) -> Option<Finished> {

@@ -503,12 +503,20 @@ impl Position for GessPosition {
         chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces)
     }
 
-    /// A move picks the footprint's centre and the centre's destination.
+    /// A move picks the footprint's centre and the centre's destination; the footprint is
+    /// its area.
     fn move_shape(&self, mv: GessMove) -> scene::MoveShape {
         let g = &self.spec.geometry;
+        let (x, y) = g.coords(mv.from);
+        let area = (-1..=1)
+            .flat_map(|dy| (-1..=1).map(move |dx| (x + dx, y + dy)))
+            .filter_map(|(x, y)| g.at(x, y))
+            .map(|cell| g.label(cell).to_string())
+            .collect();
         scene::MoveShape {
             from: Some(g.label(mv.from).to_string()),
             to: Some(g.label(mv.to).to_string()),
+            area,
             ..scene::MoveShape::default()
         }
     }

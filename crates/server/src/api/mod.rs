@@ -38,7 +38,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/actions", post(act))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/positions/{ply}", get(position))
         .route("/api/games/{id}/socket", get(socket::upgrade))
+        .merge(crate::web::router())
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
@@ -144,6 +146,8 @@ struct CreateGame {
     clock: Option<ClockSpec>,
     seats: Vec<SeatSpec>,
     me: Option<usize>,
+    /// In the lobby's listings (default); `false` for a game shared by link only.
+    listed: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -209,6 +213,7 @@ async fn create_game(
         clock: request.clock,
         seats,
         me: request.me.zip(token.as_deref().map(token_hash)),
+        listed: request.listed.unwrap_or(true),
     };
     let id = new_game_id()?;
     let store = state.store().clone();
@@ -391,4 +396,25 @@ async fn record(
         text,
     )
         .into_response())
+}
+
+/// `GET /api/games/{id}/positions/{ply}`: the position after `ply` moves, as the caller may
+/// see it, for stepping through a game.
+async fn position(
+    State(state): State<AppState>,
+    Path((id, ply)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<axum::Json<Value>, ApiError> {
+    let ply: usize = ply.parse().map_err(|_| {
+        ApiError::bad_request(format!(
+            "not a ply number: {}",
+            chaturanga_rules::position::excerpt(&ply)
+        ))
+    })?;
+    let game = state.game(&id).await?;
+    let caller = identify(&game, bearer(&headers)?).await?;
+    let value = game
+        .ask(|reply| Command::Position { caller, ply, reply })
+        .await??;
+    Ok(axum::Json(value))
 }

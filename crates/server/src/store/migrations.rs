@@ -43,6 +43,8 @@ const MIGRATIONS: &[&str] = &[
         only_seat INTEGER,
         PRIMARY KEY (game_id, v)
     );",
+    // 2: games made for friends by link are not listed in the lobby.
+    "ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 1;",
 ];
 
 /// Applies the migrations not yet applied, each in its own transaction.

@@ -37,6 +37,8 @@ pub struct GameRow {
     pub clock_state: Option<String>,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: i64,
+    /// Shown in the lobby's listings (games for a friend by link are not).
+    pub listed: bool,
     /// The seats in order.
     pub seats: Vec<SeatRow>,
     /// The moves (turn parts) played, in coordinate notation.
@@ -168,7 +170,7 @@ impl Store {
             let tx = c.transaction()?;
             tx.execute(
                 "INSERT INTO games (id, variant, options, fen, clock, status, version, \
-                 clock_state, created_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                 clock_state, created_ms, listed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     game.id,
                     game.variant,
@@ -179,6 +181,7 @@ impl Store {
                     game.version as i64,
                     game.clock_state,
                     game.created_ms,
+                    game.listed,
                 ],
             )?;
             for (n, seat) in game.seats.iter().enumerate() {
@@ -249,7 +252,7 @@ impl Store {
             let row = c
                 .query_row(
                     "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                     version, clock_state, created_ms FROM games WHERE id = ?1",
+                     version, clock_state, created_ms, listed FROM games WHERE id = ?1",
                     params![id],
                     |r| {
                         let options: String = r.get(2)?;
@@ -266,6 +269,7 @@ impl Store {
                             version: r.get::<_, i64>(9)? as u64,
                             clock_state: r.get(10)?,
                             created_ms: r.get(11)?,
+                            listed: r.get(12)?,
                             seats: Vec::new(),
                             moves: Vec::new(),
                         })
@@ -309,10 +313,10 @@ impl Store {
         self.with(|c| {
             let filter = match listing {
                 Listing::Open => {
-                    "status = 'live' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id \
-                     AND s.kind = 'human' AND s.token_hash IS NULL)"
+                    "status = 'live' AND listed = 1 AND EXISTS (SELECT 1 FROM seats s \
+                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)"
                 }
-                Listing::Live => "status = 'live'",
+                Listing::Live => "status = 'live' AND listed = 1",
                 Listing::Finished => "status IN ('finished', 'aborted')",
             };
             let order = match listing {
@@ -412,6 +416,7 @@ mod tests {
             version: 1,
             clock_state: None,
             created_ms: now_ms(),
+            listed: true,
             seats: vec![
                 SeatRow {
                     kind: "human".into(),

@@ -6,3 +6,4 @@ mod common;
 mod legend;
 mod live;
 mod play;
+mod web;
