@@ -8,15 +8,27 @@ import { Picker, choiceLabel, steps } from "../../web/js/input.js";
 const at = (cell, board = 0) => ({ board, cell });
 
 test("a plain move: the man, then its cell", () => {
-  const p = new Picker([{ text: "e2e4", from: "e2", to: "e4" }, { text: "e2e3", from: "e2", to: "e3" }]);
+  const p = new Picker([
+    { text: "e2e4", from: "e2", to: "e4" },
+    { text: "e2e3", from: "e2", to: "e3" },
+  ]);
   assert.equal(p.cell(at("e4")).kind, "none", "an empty cell with no move starting there");
   assert.equal(p.cell(at("e2")).kind, "select");
-  assert.deepEqual(p.marks(() => false).dests?.map((d) => d.cell).sort(), ["e3", "e4"]);
+  assert.deepEqual(
+    p
+      .marks(() => false)
+      .dests?.map((d) => d.cell)
+      .sort(),
+    ["e3", "e4"],
+  );
   assert.deepEqual(p.cell(at("e4")), { kind: "play", move: { text: "e2e4", from: "e2", to: "e4" } });
 });
 
 test("clicking the picked man again lets it go; another man is picked instead", () => {
-  const p = new Picker([{ text: "a", from: "e2", to: "e4" }, { text: "b", from: "d2", to: "d4" }]);
+  const p = new Picker([
+    { text: "a", from: "e2", to: "e4" },
+    { text: "b", from: "d2", to: "d4" },
+  ]);
   p.cell(at("e2"));
   assert.equal(p.cell(at("e2")).kind, "none");
   assert.equal(p.origin, null);
@@ -83,7 +95,10 @@ test("drops start at the hand; moves with no cells are buttons; placements are o
     { text: "draw", part: "draw" },
   ];
   const p = new Picker(legal);
-  assert.deepEqual(p.buttons().map((m) => m.text), ["draw"]);
+  assert.deepEqual(
+    p.buttons().map((m) => m.text),
+    ["draw"],
+  );
   assert.equal(p.hand(0, 0, "G").kind, "none", "no such drop");
   assert.equal(p.hand(0, 0, "P").kind, "select");
   assert.deepEqual(p.marks(() => false).hand, { board: 0, owner: 0, piece: "P" });
@@ -96,7 +111,10 @@ test("a Gess footprint: the area of the picked centre is marked", () => {
   const area = ["c2", "d2", "e2", "c3", "d3", "e3", "c4", "d4", "e4"];
   const p = new Picker([{ text: "d3d5", from: "d3", to: "d5", area }]);
   p.cell(at("d3"));
-  assert.deepEqual(p.marks(() => false).area?.map((s) => s.cell), area);
+  assert.deepEqual(
+    p.marks(() => false).area?.map((s) => s.cell),
+    area,
+  );
 });
 
 test("two boards: a cell is a cell of its board", () => {

@@ -104,6 +104,33 @@ test("two people play chess to checkmate", async () => {
   assert.equal(s.status, "finished");
   assert.equal(s.result, "0-1");
   await people[1].page.screenshot({ path: join(outDir, "screens", "chess-checkmate.png") });
+  // The archive lists it; its page steps back through the game.
+  const page = people[0].page;
+  await page.goto(`${server.base}/archive`);
+  await page.locator(`.archive-list li[data-game="${id}"] a`).click();
+  await page.locator('.banner[data-result="0-1"]').waitFor();
+  await page.locator('.moves li[data-ply="2"]').click();
+  await until(async () => (await cellOf(page, 0, "e5").locator(".man").count()) === 1, "the position after 1... e5");
+  assert.equal(await cellOf(page, 0, "h4").locator(".man").count(), 0, "the queen is not yet on h4");
+  await page.locator('button[aria-label="first"]').click();
+  await until(async () => (await cellOf(page, 0, "f2").locator(".man").count()) === 1, "the start position");
+  await page.keyboard.press("ArrowRight");
+  await until(async () => (await cellOf(page, 0, "f3").locator(".man").count()) === 1, "the position after 1. f3");
+  await page.locator('button[aria-label="now"]').click();
+  await until(async () => (await cellOf(page, 0, "h4").locator(".man").getAttribute("data-piece")) === "Q", "the end");
+  const pgn = await (await fetch(`${server.base}/api/games/${id}/record`)).text();
+  assert.match(pgn, /Qh4#/);
+});
+
+test("the rules page names and draws every piece of the ruleset", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.base}/rules/chushogi`);
+  await page.locator(".rules-text .summary").waitFor();
+  const variants = (await api(server.base, "GET", "/api/variants")).variants;
+  const chu = variants.find((/** @type {any} */ v) => v.id === "chushogi");
+  assert.equal(await page.locator(".rules-page .legend dt").count(), chu.pieces.length);
+  await context.close();
 });
 
 test("three people play three-player chess until one resigns in favour of another", async () => {
@@ -175,7 +202,11 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   await white.page.locator('.moves li[data-ply="4"]').waitFor({ timeout: 20_000 });
   assert.equal(await cellOf(white.page, 0, "c6").locator(".man").getAttribute("data-piece"), "N");
   await white.page.locator(".connection:not(.offline)").waitFor();
-  await turn(id, people, byText("f1c4"));
+  // A move typed in the ruleset's notation (SAN here) is read by the server.
+  await until(async () => (await white.page.locator(".moves li[data-ply]").count()) === 4, "white's page is current");
+  await white.page.locator("input.keyboard").fill("Bc4");
+  await white.page.locator("input.keyboard").press("Enter");
+  await until(async () => (await state(server.base, id, white.token)).moves[4] === "f1c4", "the typed move");
 });
 
 test("dark chess: the page never holds a man its seat cannot see", async () => {

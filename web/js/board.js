@@ -397,7 +397,9 @@ export class BoardView {
   }
 
   applyMarks() {
-    for (const g of this.host.querySelectorAll(".cell.selected, .cell.dest, .cell.capture, .cell.path, .cell.region, .cell.area")) {
+    for (const g of this.host.querySelectorAll(
+      ".cell.selected, .cell.dest, .cell.capture, .cell.path, .cell.region, .cell.area",
+    )) {
       g.classList.remove("selected", "dest", "capture", "path", "region", "area");
     }
     for (const b of this.host.querySelectorAll(".hand-man.selected")) b.classList.remove("selected");
