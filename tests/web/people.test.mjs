@@ -24,42 +24,51 @@ after(async () => {
 });
 
 /**
- * A game of human seats made through the API; one page per seat, each opened from its own
- * seat link (the first) or by the page's join button (the others).
+ * A game of people: the first makes it in the lobby (a friend by link, or every seat "a
+ * person"), the others open the invitation link and press the page's join button; one
+ * browser context per person.
  * @param {string} variant
  * @param {number} players
  */
 async function gameOfPeople(variant, players) {
-  const made = await api(server.base, "POST", "/api/games", {
-    variant,
-    seats: Array.from({ length: players }, () => ({ kind: "human" })),
-    me: 0,
-  });
   /** @type {{page: import("playwright-core").Page, token: string, seat: number}[]} */
   const people = [];
+  let id = "";
   for (let seat = 0; seat < players; seat++) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
     const page = await context.newPage();
     page.on("pageerror", (e) => assert.fail(`script error: ${e.message}`));
     if (seat === 0) {
-      await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+      await page.goto(`${server.base}/`);
+      await page.locator(`[data-pick="${variant}"]`).click();
+      await page.locator('select[name="clock"]').selectOption({ index: 0 });
+      if (players > 2) {
+        for (let n = 0; n < players; n++) await page.locator(`.seats select[data-seat="${n}"]`).selectOption("human");
+      } else {
+        await page.locator('select[name="opponent"]').selectOption("friend");
+      }
+      await page.locator('select[name="side"]').selectOption("0");
+      await page.locator("button.create").click();
+      await page.waitForURL(/\/games\/[^/#]+$/);
+      id = new URL(page.url()).pathname.split("/").pop() ?? "";
+      const link = await page.locator("input.invite-link").inputValue();
+      assert.equal(link, `${server.base}/games/${id}`, "the page offers the game's link");
     } else {
-      await page.goto(`${server.base}/games/${made.id}`);
+      await page.goto(`${server.base}/games/${id}`);
       await page.locator(`button[data-join="${seat}"]`).click();
       await until(
-        async () => page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${made.id}`),
+        async () => page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${id}`),
         "the seat to be kept",
       );
     }
     await page.locator("svg[data-board] [data-cell]").first().waitFor();
-    const raw = await page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${made.id}`);
+    const raw = await page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${id}`);
     const token = JSON.parse(raw ?? "{}").token;
     assert.equal(typeof token, "string");
     people.push({ page, token, seat });
   }
-  return { id: made.id, people };
+  return { id, people };
 }
-
 /**
  * Plays `text` by clicking on the page of the seat to move; waits for every page to show it.
  * @param {string} id
@@ -81,7 +90,7 @@ async function turn(id, people, choose) {
   const ply = mine.moves.length + 1;
   for (const p of people) {
     await until(
-      async () => (await p.page.locator(".moves li[data-ply]").count()) === ply,
+      async () => (await p.page.locator(".moves li[data-ply]").count()) >= ply,
       `every page to show move ${ply}`,
     );
   }
@@ -207,6 +216,15 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   await white.page.locator("input.keyboard").fill("Bc4");
   await white.page.locator("input.keyboard").press("Enter");
   await until(async () => (await state(server.base, id, white.token)).moves[4] === "f1c4", "the typed move");
+});
+
+test("a premove is played when its turn comes", async () => {
+  const { id, people } = await gameOfPeople("chess", 2);
+  const black = people[1].page;
+  await cellOf(black, 0, "e7").click();
+  await cellOf(black, 0, "e5").click();
+  await turn(id, people, byText("d2d4"));
+  await until(async () => (await state(server.base, id, people[0].token)).moves[1] === "e7e5", "the premove played");
 });
 
 test("dark chess: the page never holds a man its seat cannot see", async () => {
