@@ -109,6 +109,7 @@ test("two people play chess to checkmate", async () => {
     await p.page.locator('.banner[data-result="0-1"]').waitFor();
     assert.match(await p.page.locator(".banner").innerText(), /checkmate/);
   }
+  assert.equal(await people[0].page.locator('.moves li[data-ply="4"]').innerText(), "Qh4#", "moves in SAN");
   const s = await state(server.base, id, null);
   assert.equal(s.status, "finished");
   assert.equal(s.result, "0-1");

@@ -21,7 +21,7 @@ import { play as playSound } from "./sound.js";
  *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
  *   players: number, player_names: string[], teams: number[], side_to_move: number,
  *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
- *   last_move: Shape | null, moves: (string | null)[], clocks: import("./clock.js").Clocks | null,
+ *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], clocks: import("./clock.js").Clocks | null,
  *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null},
  *   you: number | null, legal?: Legal[], actions?: string[]
  * }} State
@@ -567,19 +567,23 @@ class GamePage {
     const s = this.state;
     const list = this.el.moves;
     const two = s.players === 2;
-    const items = s.moves.map((text, i) => {
+    const items = s.moves.map((coordinate, i) => {
+      const text = s.notation?.[i] ?? coordinate;
       const ply = i + 1;
       const current = (this.viewPly ?? s.moves.length) === ply;
-      return h(
+      const item = h(
         "li",
         {
           class: `move${current ? " current" : ""}${text === null ? " hidden-move" : ""}`,
           "data-ply": ply,
+          "data-move": coordinate,
           "data-number": two ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${ply}.`,
           onclick: () => this.view(ply),
         },
         text ?? "?",
       );
+      if (text !== coordinate && coordinate) item.title = coordinate;
+      return item;
     });
     replace(list, items);
     list.classList.toggle("two-columns", two);

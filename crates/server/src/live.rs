@@ -639,13 +639,14 @@ impl LiveGame {
                 .last_move(viewer)
                 .map_or(Value::Null, |s| shape_json(&s)),
         );
-        let moves: Vec<Value> = self
+        let (moves, shown): (Vec<Value>, Vec<Value>) = self
             .table
             .moves_seen(viewer)
             .into_iter()
-            .map(|m| json!(m.text))
-            .collect();
+            .map(|m| (json!(m.text), json!(m.shown)))
+            .unzip();
         state.insert("moves".into(), json!(moves));
+        state.insert("notation".into(), json!(shown));
         state.insert(
             "clocks".into(),
             match &self.clock {

@@ -8,7 +8,7 @@
 
 use crate::{Finished, SessionError};
 use chaturanga_engine::{Engine, Limits, Sampling};
-use chaturanga_notation::{csa, kif, pgn, record};
+use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{Game, Legend, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
@@ -31,6 +31,8 @@ pub struct SeenMove {
     pub text: Option<String>,
     /// The player who made it.
     pub mover: usize,
+    /// How people read it: SAN where the ruleset has it, else `text`; `None` with `text`.
+    pub shown: Option<String>,
 }
 
 /// A search prepared from a copy of the game: run it on any thread; set `stop` to end it.
@@ -203,6 +205,7 @@ impl Visitor for OpenTable<'_> {
             info,
             options: listed,
             game: Game::new(start),
+            shown: Vec::new(),
         }))
     }
 }
@@ -211,6 +214,28 @@ struct Hosted<P: Ruleset> {
     info: &'static VariantInfo,
     options: Vec<String>,
     game: Game<P>,
+    /// Each move as people read it, computed once when it is played (SAN needs the legal
+    /// moves of the position before it).
+    shown: Vec<String>,
+}
+
+impl<P: Ruleset> Hosted<P> {
+    /// Brings `shown` level with the moves. Rulesets that hide men get the coordinate text:
+    /// SAN's capture and check marks would tell what the viewer may not see.
+    fn sync_shown(&mut self) {
+        let moves = self.game.moves();
+        self.shown.truncate(moves.len());
+        let hides = self.game.start().player_view(0).is_some();
+        let from = self.shown.len();
+        for (before, &mv) in self.game.positions()[from..].iter().zip(&moves[from..]) {
+            let text = if hides {
+                before.move_text(mv)
+            } else {
+                san::to_san(before, mv).unwrap_or_else(|_| before.move_text(mv))
+            };
+            self.shown.push(text);
+        }
+    }
 }
 
 fn error(e: impl std::fmt::Display) -> SessionError {
@@ -255,11 +280,15 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn play(&mut self, text: &str) -> Result<String, SessionError> {
-        crate::play_text(&mut self.game, text.trim(), false)
+        let played = crate::play_text(&mut self.game, text.trim(), false);
+        self.sync_shown();
+        played
     }
 
     fn undo(&mut self) -> bool {
-        self.game.undo()
+        let undone = self.game.undo();
+        self.sync_shown();
+        undone
     }
 
     fn legal(&self) -> Vec<LegalMove> {
@@ -290,9 +319,14 @@ impl<P: Ruleset> Table for Hosted<P> {
             .positions()
             .iter()
             .zip(self.game.moves())
-            .map(|(p, &m)| SeenMove {
-                text: p.move_seen_by(m, viewer),
-                mover: p.side_to_move(),
+            .zip(&self.shown)
+            .map(|((p, &m), shown)| {
+                let text = p.move_seen_by(m, viewer);
+                SeenMove {
+                    shown: text.as_ref().map(|_| shown.clone()),
+                    text,
+                    mover: p.side_to_move(),
+                }
             })
             .collect()
     }
@@ -300,8 +334,10 @@ impl<P: Ruleset> Table for Hosted<P> {
     fn last_move_seen(&self, viewer: Viewer) -> Option<SeenMove> {
         let ply = self.game.moves().len().checked_sub(1)?;
         let before = &self.game.positions()[ply];
+        let text = before.move_seen_by(self.game.moves()[ply], viewer);
         Some(SeenMove {
-            text: before.move_seen_by(self.game.moves()[ply], viewer),
+            shown: text.as_ref().and(self.shown.get(ply).cloned()),
+            text,
             mover: before.side_to_move(),
         })
     }

@@ -140,3 +140,40 @@ fn positions_step_through_a_game_as_the_viewer_saw_it() {
     let (status, body) = server.get(&format!("/api/games/{id}/positions/x"), white);
     assert_eq!(status, 400, "{body}");
 }
+
+#[test]
+fn moves_come_as_people_read_them_too() {
+    let server = Server::start("web-notation");
+    let seats = json!([{"kind": "human"}, {"kind": "human"}]);
+    let (id, tokens) = server.game_with_seats("chess", seats.clone(), &[]);
+    for (n, text) in ["f2f3", "e7e5", "g2g4", "d8h4"].into_iter().enumerate() {
+        let (status, body) = server.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": text, "ply": n}),
+            tokens[n % 2].as_deref(),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, state) = server.get(&format!("/api/games/{id}"), None);
+    assert_eq!(state["moves"], json!(["f2f3", "e7e5", "g2g4", "d8h4"]));
+    assert_eq!(state["notation"], json!(["f3", "e5", "g4", "Qh4#"]));
+    // Shogi reads as SAN does in western shogi notation.
+    let (id, tokens) = server.game_with_seats("shogi", seats.clone(), &[]);
+    let (_, state) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "7g7f", "ply": 0}),
+        tokens[0].as_deref(),
+    );
+    assert_eq!(state["notation"], json!(["P7f"]));
+    // Dark chess keeps its coordinate texts, and hidden moves stay hidden.
+    let (id, tokens) = server.game_with_seats("darkchess", seats, &[]);
+    for (n, text) in ["e2e4", "d7d5", "e4d5"].into_iter().enumerate() {
+        server.post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": text, "ply": n}),
+            tokens[n % 2].as_deref(),
+        );
+    }
+    let (_, state) = server.get(&format!("/api/games/{id}"), tokens[0].as_deref());
+    assert_eq!(state["notation"], json!(["e2e4", null, "e4d5"]));
+}
