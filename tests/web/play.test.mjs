@@ -14,15 +14,12 @@ import { api, clickMove, launch, outDir, startServer, state, until } from "./har
 let server;
 /** @type {import("playwright-core").Browser} */
 let browser;
-/** @type {any[]} */
-let variants;
 const screens = join(outDir, "screens");
 mkdirSync(screens, { recursive: true });
 
 before(async () => {
   server = await startServer();
   browser = await launch();
-  variants = (await api(server.base, "GET", "/api/variants")).variants;
 });
 
 after(async () => {

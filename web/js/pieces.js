@@ -483,7 +483,7 @@ function parseBetza(moves) {
   let m;
   while ((m = re.exec(moves || ""))) {
     const mods = m[1];
-    let atom = m[4] || "";
+    const atom = m[4] || "";
     /** @type {Array<[number, number, number]>} */
     const parts = [];
     const count = m[5] ? Number(m[5]) : -1;
