@@ -115,6 +115,9 @@ test("two people play chess to checkmate", async () => {
   assert.equal(s.result, "0-1");
   await people[1].page.screenshot({ path: join(outDir, "screens", "chess-checkmate.png") });
   // The archive lists it; its page steps back through the game.
+  // Tapping a man names it and says how it moves.
+  await cellOf(people[0].page, 0, "h4").click();
+  assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4: /);
   const page = people[0].page;
   await page.goto(`${server.base}/archive`);
   await page.locator(`.archive-list li[data-game="${id}"] a`).click();

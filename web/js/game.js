@@ -133,6 +133,7 @@ class GamePage {
       banner: h("div", { class: "banner", hidden: true }),
       status: h("div", { class: "status", role: "status" }),
       note: h("div", { class: "note" }),
+      pieceInfo: h("div", { class: "piece-info", "aria-live": "polite" }),
       buttons: h("div", { class: "move-buttons" }),
       moves: h("ol", { class: "moves" }),
       nav: h("div", { class: "nav" }),
@@ -201,6 +202,7 @@ class GamePage {
           el.banner,
           el.status,
           el.note,
+          el.pieceInfo,
           el.offers,
           el.buttons,
           h("div", { class: "moves-box" }, el.moves),
@@ -312,6 +314,23 @@ class GamePage {
     return marks;
   }
 
+  /**
+   * Names the man on a clicked or tapped cell and says how it moves (the legend, from the
+   * server), so a phone without hover can ask too.
+   * @param {Spot} spot
+   */
+  describeMan(spot) {
+    const boards = this.viewPly !== null ? this.past.get(this.viewPly)?.boards : this.state.boards;
+    const man = boards?.[spot.board]?.men.find((m) => m.cell === spot.cell);
+    if (!man) {
+      this.el.pieceInfo.textContent = "";
+      return;
+    }
+    const kind = kindOf(this.look, man.piece);
+    const owner = capital(this.state.player_names[man.owner] ?? "");
+    this.el.pieceInfo.textContent = `${owner} ${kind.name} on ${spot.cell}: ${kind.moves}`;
+  }
+
   /** @param {Spot} spot */
   occupied(spot) {
     return (this.state.boards[spot.board]?.men ?? []).some((m) => m.cell === spot.cell);
@@ -319,6 +338,7 @@ class GamePage {
 
   /** @param {Spot} spot */
   onCell(spot) {
+    this.describeMan(spot);
     if (this.viewPly !== null) return;
     if (this.choosing) this.cancelChoice();
     const s = this.state;
