@@ -338,15 +338,20 @@ class GamePage {
 
   /** @param {Spot} spot */
   onCell(spot) {
-    this.describeMan(spot);
-    if (this.viewPly !== null) return;
+    if (this.viewPly !== null) {
+      this.describeMan(spot);
+      return;
+    }
     if (this.choosing) this.cancelChoice();
     const s = this.state;
     if (s.status === "ongoing" && s.you !== null && s.started && !s.to_move.includes(s.you)) {
       this.premoveClick(spot);
       return;
     }
-    this.onOutcome(this.picker.cell(spot));
+    const outcome = this.picker.cell(spot);
+    // A click that ends a move is not a question about the man it captures.
+    if (outcome.kind !== "play" && outcome.kind !== "choose") this.describeMan(spot);
+    this.onOutcome(outcome);
   }
 
   /**
