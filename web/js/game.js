@@ -1,7 +1,7 @@
 // The game page: `/games/{id}`, and `/games/{id}#seat=TOKEN` to play a seat. The board,
 // the clocks, the moves, the actions; every state comes from the server's socket.
 
-import { api, ApiError, held, rulesPage, variants } from "./api.js";
+import { api, ApiError, held, variants } from "./api.js";
 import { BoardView, colourOf, kindOf, manSvg } from "./board.js";
 import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
@@ -116,7 +116,7 @@ class GamePage {
     });
     this.socket = new GameSocket(state.id, token, {
       state: (s) => this.onState(s),
-      event: (t, d) => this.onEvent(t, d),
+      event: (t) => this.onEvent(t),
       ack: (k) => this.pending.delete(k),
       error: (message, k) => this.onRefused(message, k),
       status: (connected) => this.el.connection.classList.toggle("offline", !connected),
@@ -259,16 +259,12 @@ class GamePage {
     return s.legal ?? [];
   }
 
-  /**
-   * @param {string} type
-   * @param {any} data
-   */
-  onEvent(type, data) {
+  /** @param {string} type */
+  onEvent(type) {
     if (type === "move") playSound("move");
     else if (type === "end") playSound("end");
     else if (type === "draw-offer" && this.state.you !== null) toast("A draw is offered.");
     else if (type === "takeback-offer" && this.state.you !== null) toast("A takeback is asked for.");
-    void data;
   }
 
   /**
@@ -893,7 +889,7 @@ class GamePage {
     }
   }
 
-  async legend() {
+  legend() {
     const kinds = [...this.look.kinds.values()];
     replace(
       this.el.legend,
@@ -904,7 +900,7 @@ class GamePage {
         return [dt, h("dd", {}, k.moves)];
       }),
     );
-    // Hovering or tapping a man names it.
+    // Hovering over a man names it (a tap does too: describeMan).
     this.el.boards.addEventListener("pointerover", (e) => {
       const man = /** @type {Element} */ (e.target).closest("[data-piece]");
       if (man && !man.querySelector("title")) {
@@ -914,7 +910,6 @@ class GamePage {
         man.prepend(title);
       }
     });
-    void rulesPage(this.variant.id);
   }
 }
 

@@ -3,7 +3,6 @@
 
 import { api, held, rulesPage, variants } from "./api.js";
 import { h, replace, toast } from "./dom.js";
-import { describeControl } from "./clock.js";
 
 /** Clock choices offered, as the server takes them. */
 const CLOCKS = [
@@ -277,5 +276,4 @@ async function showLists(box, all) {
     table("Just finished", finished.slice(0, 8), "No finished games yet."),
     h("p", {}, h("a", { href: "/archive" }, "All finished games →")),
   );
-  void describeControl;
 }
