@@ -1380,6 +1380,8 @@ impl LiveGame {
             .iter()
             .map(|m| m.text.clone().unwrap_or_default())
             .collect();
+        // What a failed write must give back, besides the moves.
+        let (offers, clock) = (self.offers.clone(), self.clock.clone());
         self.undo_to(keep);
         self.offers = Offers::default();
         self.stop_thinking();
@@ -1402,6 +1404,9 @@ impl LiveGame {
             for text in &texts {
                 let _ = self.table.play(text);
             }
+            self.offers = offers;
+            self.clock = clock;
+            self.maybe_think();
             return Err(e);
         }
         self.maybe_think();

@@ -165,6 +165,41 @@ fn a_reconnect_with_a_version_replays_exactly_the_missed_events() {
 }
 
 #[test]
+fn a_takeback_that_cannot_be_stored_changes_nothing() {
+    let server = Server::start("takeback-locked");
+    let (id, white, black) = two_humans(
+        &server,
+        "chess",
+        Some(json!({"kind": "fischer", "base": 600})),
+    );
+    mv(&server, &id, &white, "e4");
+    mv(&server, &id, &black, "e5");
+    mv(&server, &id, &white, "Nf3");
+    assert_eq!(act(&server, &id, &white, "takeback-offer").0, 200);
+    let before = state(&server, &id, None);
+    // Another writer holds the database: the server's commit times out.
+    let lock = rusqlite::Connection::open(&server.db).expect("open the database");
+    lock.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+    let (status, e) = act(&server, &id, &black, "takeback-accept");
+    assert!(status >= 500, "{status} {e}");
+    lock.execute_batch("ROLLBACK").expect("unlock");
+    let after = state(&server, &id, None);
+    assert_eq!(after["moves"], before["moves"]);
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(
+        after["offers"]["takeback"], 0,
+        "the offer still stands: {after}"
+    );
+    assert_eq!(after["to_move"], json!([1]));
+    assert_eq!(after["clocks"]["seats"][1]["running"], true, "{after}");
+    assert_eq!(after["clocks"]["seats"][0]["running"], false, "{after}");
+    // Once the database is free, the same answer is taken.
+    let (status, s) = act(&server, &id, &black, "takeback-accept");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["moves"], json!(["e2e4", "e7e5"]));
+}
+
+#[test]
 fn takeback_draw_and_resignation() {
     let server = Server::start("actions");
     let (id, white, black) = two_humans(&server, "chess", None);
