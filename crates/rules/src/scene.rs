@@ -2,7 +2,8 @@
 //! the shape of every move (cells a click picks), for front ends that know no rules.
 //!
 //! A server or a browser draws a [`Scene`] and builds moves from [`MoveShape`]s; neither
-//! asks which ruleset it shows. Every position type implements [`Position::scene`] and
+//! asks which ruleset it shows. Every position type implements
+//! [`Position::scene`](crate::Position::scene) and
 //! [`Position::move_shape`](crate::Position::move_shape); the hidden-information rulesets
 //! put into a player's scene only what that player may see.
 

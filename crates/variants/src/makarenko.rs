@@ -825,7 +825,7 @@ impl Position for MakarenkoPosition {
     /// copy and keeps it if the rules hold afterwards: the split rule for kings, the
     /// eight-disk limit under `tall=forbid`, and that the mover owns a king at the end of his
     /// move (which is also what makes a kingless player create one). Castling is tested
-    /// with [`MakarenkoPosition::attacked_slow`].
+    /// with `MakarenkoPosition::attacked_slow`.
     fn reference_legal_moves(&self, moves: &mut Vec<MakarenkoMove>) {
         let us = self.turn;
         let occupied = self.occupied();

@@ -105,7 +105,7 @@ fn xboard_score(score: Score) -> i32 {
     }
 }
 
-/// `level 40 5 0`, `level 0 2:30 3`: moves per session, base minutes[:seconds], increment.
+/// `level 40 5 0`, `level 0 2:30 3`: moves per session, base `minutes[:seconds]`, increment.
 fn parse_level(words: &[&str]) -> Result<(u32, Duration, Duration), String> {
     let [_, mps, base, inc] = words else {
         return Err("level needs three values".to_string());
