@@ -182,3 +182,64 @@ export async function clickMove(page, move, seat) {
 export function state(base, id, token) {
   return api(base, "GET", `/api/games/${id}`, undefined, token);
 }
+
+/**
+ * Creates a game in the lobby as a person would (no clock, playing the first side); answers
+ * its id once the game page shows its board.
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ * @param {string} variant
+ * @param {{opponent?: "engine" | "friend" | "seek", seats?: string[]}} [how] the two-player
+ *   opponent (the engine at level 1 unless told), or each seat's kind with more players
+ */
+export async function createInLobby(page, base, variant, how = {}) {
+  await page.goto(base + "/");
+  await page.locator(`[data-pick="${variant}"]`).click();
+  await page.locator('select[name="clock"]').selectOption({ index: 0 });
+  if (how.seats) {
+    for (const [i, kind] of how.seats.entries()) {
+      await page.locator(`.seats select[data-seat="${i}"]`).selectOption(kind);
+    }
+  } else {
+    await page.locator('select[name="opponent"]').selectOption(how.opponent ?? "engine");
+    if ((how.opponent ?? "engine") === "engine") await page.locator('select[name="level"]').selectOption("1");
+  }
+  await page.locator('select[name="side"]').selectOption("0");
+  await page.locator("button.create").click();
+  await page.waitForURL(/\/games\/[^/#]+$/);
+  const id = new URL(page.url()).pathname.split("/").pop() ?? "";
+  await page.locator("svg[data-board] [data-cell]").first().waitFor();
+  return id;
+}
+
+/**
+ * The token of the seat a page holds, read from its local storage (what the page keeps,
+ * not its scripts).
+ * @param {import("playwright-core").Page} page
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function heldToken(page, id) {
+  const raw = await until(
+    () => page.evaluate((key) => localStorage.getItem(key), `chaturanga.seat.${id}`),
+    "the page to keep its seat",
+  );
+  const token = JSON.parse(raw).token;
+  if (typeof token !== "string") throw new Error(`no token kept for ${id}: ${raw}`);
+  return token;
+}
+
+/**
+ * Collects the page's script errors and console errors, for a test to assert there are none.
+ * @param {import("playwright-core").Page} page
+ * @param {RegExp} [expected] console errors a test causes on purpose (a server it stops)
+ */
+export function watchErrors(page, expected) {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !expected?.test(m.text())) errors.push(m.text());
+  });
+  return errors;
+}

@@ -5,8 +5,20 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { api, cellOf, clickMove, launch, outDir, sleep, startServer, state, until } from "./harness.mjs";
+import { after, afterEach, before, test } from "node:test";
+import {
+  api,
+  cellOf,
+  clickMove,
+  createInLobby,
+  heldToken,
+  launch,
+  outDir,
+  startServer,
+  state,
+  until,
+  watchErrors,
+} from "./harness.mjs";
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -16,6 +28,14 @@ let browser;
 before(async () => {
   server = await startServer();
   browser = await launch();
+});
+
+/** @type {string[][]} the script errors of every page a test opened */
+let errors = [];
+
+afterEach(() => {
+  assert.deepEqual(errors.flat(), [], "no script errors");
+  errors = [];
 });
 
 after(async () => {
@@ -37,35 +57,23 @@ async function gameOfPeople(variant, players) {
   for (let seat = 0; seat < players; seat++) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
     const page = await context.newPage();
-    page.on("pageerror", (e) => assert.fail(`script error: ${e.message}`));
+    // One test stops the server: the failed reconnections are expected.
+    errors.push(watchErrors(page, /WebSocket connection to .* failed|net::ERR_CONNECTION_REFUSED/));
     if (seat === 0) {
-      await page.goto(`${server.base}/`);
-      await page.locator(`[data-pick="${variant}"]`).click();
-      await page.locator('select[name="clock"]').selectOption({ index: 0 });
-      if (players > 2) {
-        for (let n = 0; n < players; n++) await page.locator(`.seats select[data-seat="${n}"]`).selectOption("human");
-      } else {
-        await page.locator('select[name="opponent"]').selectOption("friend");
-      }
-      await page.locator('select[name="side"]').selectOption("0");
-      await page.locator("button.create").click();
-      await page.waitForURL(/\/games\/[^/#]+$/);
-      id = new URL(page.url()).pathname.split("/").pop() ?? "";
+      id = await createInLobby(
+        page,
+        server.base,
+        variant,
+        players > 2 ? { seats: Array.from({ length: players }, () => "human") } : { opponent: "friend" },
+      );
       const link = await page.locator("input.invite-link").inputValue();
       assert.equal(link, `${server.base}/games/${id}`, "the page offers the game's link");
     } else {
       await page.goto(`${server.base}/games/${id}`);
       await page.locator(`button[data-join="${seat}"]`).click();
-      await until(
-        async () => page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${id}`),
-        "the seat to be kept",
-      );
+      await page.locator("svg[data-board] [data-cell]").first().waitFor();
     }
-    await page.locator("svg[data-board] [data-cell]").first().waitFor();
-    const raw = await page.evaluate((k) => localStorage.getItem(k), `chaturanga.seat.${id}`);
-    const token = JSON.parse(raw ?? "{}").token;
-    assert.equal(typeof token, "string");
-    people.push({ page, token, seat });
+    people.push({ page, token: await heldToken(page, id), seat });
   }
   return { id, people };
 }
@@ -115,6 +123,16 @@ test("two people play chess to checkmate", async () => {
   assert.equal(s.result, "0-1");
   await people[1].page.screenshot({ path: join(outDir, "screens", "chess-checkmate.png") });
   // The archive lists it; its page steps back through the game.
+  // Flipping turns the board and the player bars: black's at the bottom for white.
+  const whitePage = people[0].page;
+  assert.equal(await whitePage.locator('.players.bottom .player[data-seat="0"]').count(), 1);
+  const a1 = await cellOf(whitePage, 0, "a1").boundingBox();
+  await whitePage.locator('button[data-action="flip"]').click();
+  await whitePage.locator('.players.bottom .player[data-seat="1"]').waitFor();
+  assert.equal(await whitePage.locator('.players.top .player[data-seat="0"]').count(), 1);
+  const flippedA1 = await cellOf(whitePage, 0, "a1").boundingBox();
+  assert.ok(a1 && flippedA1 && flippedA1.y < a1.y, "a1 moved to the top");
+  await whitePage.locator('button[data-action="flip"]').click();
   // Tapping a man names it and says how it moves.
   await cellOf(people[0].page, 0, "h4").click();
   assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4: /);
@@ -123,8 +141,14 @@ test("two people play chess to checkmate", async () => {
   await page.locator(`.archive-list li[data-game="${id}"] a`).click();
   await page.locator('.banner[data-result="0-1"]').waitFor();
   await page.locator('.moves li[data-ply="2"]').click();
-  await until(async () => (await cellOf(page, 0, "e5").locator(".man").count()) === 1, "the position after 1... e5");
+  // After 1... e5 the queen is still at home and the page says which move it shows.
+  await until(
+    async () => (await cellOf(page, 0, "d8").locator(".man").getAttribute("data-piece")) === "Q",
+    "the position after 1... e5",
+  );
   assert.equal(await cellOf(page, 0, "h4").locator(".man").count(), 0, "the queen is not yet on h4");
+  assert.equal(await cellOf(page, 0, "e5").locator(".man").getAttribute("data-piece"), "P");
+  assert.match(await page.locator(".status").innerText(), /move 2 of 4/);
   await page.locator('button[aria-label="first"]').click();
   await until(async () => (await cellOf(page, 0, "f2").locator(".man").count()) === 1, "the start position");
   await page.keyboard.press("ArrowRight");
@@ -138,6 +162,7 @@ test("two people play chess to checkmate", async () => {
 test("the rules page names and draws every piece of the ruleset", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
+  errors.push(watchErrors(page));
   await page.goto(`${server.base}/rules/chushogi`);
   await page.locator(".rules-text .summary").waitFor();
   const variants = (await api(server.base, "GET", "/api/variants")).variants;
@@ -178,8 +203,6 @@ test("four people play bughouse; a capture arrives in the partner's pocket", asy
       const occupied = (/** @type {any} */ m) => s.boards[m.board ?? 0].men.some((x) => x.cell === m.to);
       return legal.find(occupied) ?? legal[(n * 17) % legal.length];
     });
-    const before = now;
-    void before;
     const board = move.board ?? 0;
     const pockets = now.boards[1 - board].hands.filter((h) => h.count > 0);
     if (pockets.length) captured = { board: 1 - board, pockets };
@@ -240,6 +263,7 @@ test("dark chess: the page never holds a man its seat cannot see", async () => {
   const other = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`);
   const context = await browser.newContext();
   const page = await context.newPage();
+  errors.push(watchErrors(page));
   /** @type {string[]} */
   const frames = [];
   page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(String(f.payload))));
@@ -260,27 +284,33 @@ test("dark chess: the page never holds a man its seat cannot see", async () => {
         other.token,
       );
     }
-    await until(async () => (await state(server.base, made.id, made.token)).ply > s.ply, "the move");
-    await sleep(100);
+    const white = await until(async () => {
+      const w = await state(server.base, made.id, made.token);
+      return w.ply > s.ply ? w : null;
+    }, "the move");
+    await until(
+      async () => (await page.locator(".moves li[data-ply]").count()) === white.moves.length,
+      "the page to show it",
+    );
     // Black's men that White cannot see, from black's own view.
-    const white = await state(server.base, made.id, made.token);
     const black = await state(server.base, made.id, other.token);
     const fog = new Set(white.boards[0].fog ?? []);
     assert.ok(fog.size > 0, "white sees only part of the board");
     const hidden = black.boards[0].men.filter((m) => m.owner === 1 && fog.has(m.cell));
+    assert.ok(hidden.length > 0, "some of black's men are in white's fog");
     for (const m of hidden) {
       assert.equal(await cellOf(page, 0, m.cell).locator(".man").count(), 0, `no man drawn on fogged ${m.cell}`);
     }
-    const html = await page.content();
-    assert.ok(!html.includes(black.fen ?? "\u0000"), "no full position in the page");
-    for (const text of frames) {
-      const m = JSON.parse(text);
-      if (m.t !== "state") continue;
+    assert.equal(await page.locator(".cell.fog .man").count(), 0, "no man on any fogged cell");
+    const seen = white.boards[0].men.filter((m) => m.owner === 1).length;
+    assert.equal(await page.locator('.man[data-owner="1"]').count(), seen, "the page draws just the men white sees");
+    const states = frames.map((text) => JSON.parse(text)).filter((m) => m.t === "state");
+    assert.ok(states.length > 0, "the page was sent states");
+    for (const m of states) {
+      const frameFog = new Set(m.d.boards[0].fog ?? []);
+      assert.ok(frameFog.size > 0, "every state sent to white has its fog");
       for (const man of m.d.boards[0].men) {
-        assert.ok(
-          !fog.has(man.cell) || man.owner === 0 || !new Set(m.d.boards[0].fog ?? []).has(man.cell),
-          `frame shows a man in the fog on ${man.cell}`,
-        );
+        assert.ok(!frameFog.has(man.cell), `a frame shows a man in the fog on ${man.cell}`);
       }
       assert.equal(m.d.fen, undefined, "no FEN sent to a seat in the fog");
     }

@@ -8,7 +8,18 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { api, clickMove, launch, outDir, startServer, state, until } from "./harness.mjs";
+import {
+  api,
+  clickMove,
+  createInLobby,
+  heldToken,
+  launch,
+  outDir,
+  startServer,
+  state,
+  until,
+  watchErrors,
+} from "./harness.mjs";
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -53,13 +64,6 @@ function pick(legal, n) {
   return pool[(n * 7919) % pool.length];
 }
 
-/** The seat a page holds, from its local storage (what the page keeps, not its scripts). @param {import("playwright-core").Page} page @param {string} id */
-async function heldToken(page, id) {
-  const raw = await page.evaluate((key) => localStorage.getItem(key), `chaturanga.seat.${id}`);
-  assert.ok(raw, "the page keeps its seat's token");
-  return JSON.parse(raw).token;
-}
-
 /**
  * Plays one move of `seat` by clicking, and checks the server took exactly that move.
  * @param {import("playwright-core").Page} page
@@ -94,42 +98,6 @@ async function playOne(page, id, token, seat, n, want) {
   // The turn is over unless the same seat is still to move and nobody else has moved.
   const turnOver = !(afterMove.to_move.includes(seat) && afterMove.moves.length === before.moves.length + 1);
   return { move, turnOver };
-}
-
-/**
- * Creates a game in the lobby as a person would; answers the game's id.
- * @param {import("playwright-core").Page} page
- * @param {string} variant
- * @param {{opponent?: string, seats?: string[]}} [how]
- */
-async function createInLobby(page, variant, how = {}) {
-  await page.goto(server.base + "/");
-  await page.locator(`[data-pick="${variant}"]`).click();
-  await page.locator('select[name="clock"]').selectOption({ index: 0 });
-  if (how.seats) {
-    for (const [i, kind] of how.seats.entries())
-      await page.locator(`.seats select[data-seat="${i}"]`).selectOption(kind);
-  } else {
-    await page.locator('select[name="opponent"]').selectOption(how.opponent ?? "engine");
-    await page.locator('select[name="level"]').selectOption("1");
-  }
-  await page.locator('select[name="side"]').selectOption("0");
-  await page.locator("button.create").click();
-  await page.waitForURL(/\/games\/[^/#]+$/);
-  const id = new URL(page.url()).pathname.split("/").pop() ?? "";
-  await page.locator("svg[data-board] [data-cell]").first().waitFor();
-  return id;
-}
-
-/** @param {import("playwright-core").Page} page */
-function watchErrors(page) {
-  /** @type {string[]} */
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  return errors;
 }
 
 describe("every ruleset in the browser", () => {
@@ -168,7 +136,7 @@ describe("every ruleset in the browser", () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const errors = watchErrors(page);
-      const gameId = await createInLobby(page, id);
+      const gameId = await createInLobby(page, server.base, id);
       const token = await heldToken(page, gameId);
       let turns = 0;
       let moves = 0;
@@ -240,7 +208,7 @@ const SPECIAL = [
   ["makarenko", null, "a tower split", (m) => m.split],
   ["avalanche", null, "a push", (m) => m.part === "push"],
   ["chex", null, "a placement", (m) => m.part === "place"],
-  ["progressive", null, "a series of two", () => true],
+  ["progressive", null, "a series of two", (_m, parts) => parts >= 1],
   ["gess", null, "a footprint move", (m) => m.from],
 ];
 
@@ -251,9 +219,7 @@ describe("special move shapes, clicked from a seat's link", () => {
       const made = await api(server.base, "POST", "/api/games", {
         variant,
         fen: fen ?? undefined,
-        seats: [{ kind: "human" }, { kind: "engine", level: 1 }].map((s, i) =>
-          i === first ? { kind: "human" } : { kind: "engine", level: 1 },
-        ),
+        seats: [{ kind: "human" }, { kind: "engine", level: 1 }],
         me: first,
       });
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -263,25 +229,34 @@ describe("special move shapes, clicked from a seat's link", () => {
       await page.locator("svg[data-board] [data-cell]").first().waitFor();
       assert.equal(new URL(page.url()).hash, "", "the token is taken out of the address bar");
       assert.equal(await heldToken(page, made.id), made.token);
-      let played = false;
-      for (let n = 0; n < 12 && !played; n++) {
-        const s = await until(async () => {
+      const ourTurn = () =>
+        until(async () => {
           const s = await state(server.base, made.id, made.token);
           return s.status !== "ongoing" || s.to_move.includes(first) ? s : null;
         }, "our turn");
+      let played = false;
+      // The parts of the turn in progress already clicked (progressive chess's series).
+      let parts = 0;
+      for (let n = 0; n < 12 && !played; n++) {
+        const s = await ourTurn();
         if (s.status !== "ongoing") break;
-        const special = s.legal.filter(want);
-        const { move } = await playOne(page, made.id, made.token, first, n, special.length ? want : undefined);
-        played = special.length > 0 && want(move);
+        const wanted = (/** @type {any} */ m) => want(m, parts);
+        const special = s.legal.filter(wanted);
+        const { move, turnOver } = await playOne(
+          page,
+          made.id,
+          made.token,
+          first,
+          n,
+          special.length ? wanted : undefined,
+        );
+        played = special.length > 0 && wanted(move);
+        parts = turnOver ? 0 : parts + 1;
       }
       assert.ok(played, `${what} clicked in ${variant}`);
       if (variant === "gess") {
         // Picking a centre marks its footprint.
-        const s = await until(async () => {
-          const s = await state(server.base, made.id, made.token);
-          return s.to_move.includes(first) ? s : null;
-        }, "our turn again");
-        const move = s.legal[0];
+        const move = (await ourTurn()).legal[0];
         await page.locator(`svg[data-board="0"] [data-cell="${move.from}"]`).click();
         assert.equal(move.area.length, 9);
         assert.equal(await page.locator(".cell.area").count(), move.area.length);

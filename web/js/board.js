@@ -32,6 +32,41 @@ export function colourOf(name) {
 }
 
 /**
+ * How a ruleset's men are drawn, from its entry in `GET /api/variants`.
+ * @param {{style?: string, pieces?: Kind[], player_names: string[], players: number, teams: number[]}} variant
+ * @returns {Look}
+ */
+export function lookOf(variant) {
+  return {
+    style: variant.style ?? "western",
+    kinds: new Map((variant.pieces ?? []).map((k) => [k.symbol, k])),
+    colours: variant.player_names.map(colourOf),
+    players: variant.players,
+    teams: variant.teams,
+  };
+}
+
+/**
+ * The legend as a list: each kind drawn, named, and how it moves.
+ * @param {Look} look
+ * @returns {HTMLElement}
+ */
+export function legendList(look) {
+  const list = document.createElement("dl");
+  list.className = "legend";
+  for (const kind of look.kinds.values()) {
+    const dt = document.createElement("dt");
+    dt.dataset.kind = kind.symbol;
+    dt.innerHTML = `<span class="legend-man"><svg viewBox="0 0 100 100">${manSvg(look, kind.symbol, 0, false)}</svg></span> `;
+    dt.append(kind.name);
+    const dd = document.createElement("dd");
+    dd.textContent = kind.moves;
+    list.append(dt, dd);
+  }
+  return list;
+}
+
+/**
  * The kind of a piece letter, with a plain fallback for letters the legend lacks.
  * @param {Look} look
  * @param {string} piece
@@ -258,8 +293,8 @@ export class BoardView {
     this.handlers = handlers;
     /** @type {OneBoard[]} */
     this.boards = [];
-    /** @type {string[]} */
-    this.drawingKeys = [];
+    /** @type {number[]} the rotation each fixed drawing was turned by */
+    this.turnedBy = [];
     /** @type {SceneBoard[]} */
     this.scene = [];
     /** @type {Marks} */
@@ -295,10 +330,10 @@ export class BoardView {
       if (!drawing) continue;
       const bottom = this.bottomOf(b);
       const degrees = this.degreesFor(b, bottom) + (flipped ? 180 : 0);
-      const key = `${JSON.stringify(drawing.cells.length)}:${drawing.width}x${drawing.height}:${degrees}:${scene[b].drawing ? JSON.stringify(drawing.cells.map((c) => c.label)) : ""}`;
-      if (this.drawingKeys[b] !== key || !this.boards[b]) {
+      // A drawing that comes with the scene (Chex's growing board) may change every move.
+      if (scene[b].drawing || this.turnedBy[b] !== degrees || !this.boards[b]) {
         this.boards[b] = new OneBoard(b, drawing, degrees);
-        this.drawingKeys[b] = key;
+        this.turnedBy[b] = degrees;
       }
       const one = this.boards[b];
       const shownBottom = flipped ? this.opposite(b, bottom) : bottom;

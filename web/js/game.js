@@ -2,7 +2,7 @@
 // the clocks, the moves, the actions; every state comes from the server's socket.
 
 import { api, ApiError, held, variants } from "./api.js";
-import { BoardView, colourOf, kindOf, manSvg } from "./board.js";
+import { BoardView, kindOf, legendList, lookOf, manSvg } from "./board.js";
 import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
 import { choiceLabel, Picker } from "./input.js";
@@ -27,16 +27,6 @@ import { play as playSound } from "./sound.js";
  * }} State
  * @typedef {{ply: number, boards: SceneBoard[], check: string[], note?: string, last_move: Shape | null}} Past
  */
-
-/** Reasons as a person reads them. */
-const REASONS = /** @type {Record<string, string>} */ ({
-  checkmate: "checkmate",
-  stalemate: "stalemate",
-  resignation: "resignation",
-  timeout: "time",
-  agreement: "agreement",
-  aborted: "aborted",
-});
 
 /**
  * Opens the game page.
@@ -98,16 +88,8 @@ class GamePage {
     this.region = null;
     this.clocks = new ClockView();
     this.ack = 0;
-    /** @type {Map<number, string>} */
-    this.pending = new Map();
     /** @type {import("./board.js").Look} */
-    this.look = {
-      style: variant.style ?? "western",
-      kinds: new Map((variant.pieces ?? []).map((/** @type {import("./board.js").Kind} */ k) => [k.symbol, k])),
-      colours: variant.player_names.map(colourOf),
-      players: variant.players,
-      teams: variant.teams,
-    };
+    this.look = lookOf(variant);
     this.el = this.layout();
     this.board = new BoardView(this.el.boards, this.look, {
       cell: (spot) => this.onCell(spot),
@@ -117,8 +99,8 @@ class GamePage {
     this.socket = new GameSocket(state.id, token, {
       state: (s) => this.onState(s),
       event: (t) => this.onEvent(t),
-      ack: (k) => this.pending.delete(k),
-      error: (message, k) => this.onRefused(message, k),
+      ack: () => {},
+      error: (message) => this.onRefused(message),
       status: (connected) => this.el.connection.classList.toggle("offline", !connected),
     });
   }
@@ -147,7 +129,7 @@ class GamePage {
       actions: h("div", { class: "actions" }),
       offers: h("div", { class: "offers" }),
       invite: h("div", { class: "invite" }),
-      legend: h("dl", { class: "legend" }),
+      legend: h("div", { class: "legend-holder" }),
       connection: h("span", { class: "connection", title: "connection to the server" }),
       info: h("div", { class: "info" }),
     };
@@ -267,12 +249,8 @@ class GamePage {
     else if (type === "takeback-offer" && this.state.you !== null) toast("A takeback is asked for.");
   }
 
-  /**
-   * @param {string} message
-   * @param {number | undefined} k
-   */
-  onRefused(message, k) {
-    if (k !== undefined) this.pending.delete(k);
+  /** @param {string} message */
+  onRefused(message) {
     toast(message, "error");
     this.picker.clear();
     this.render();
@@ -473,10 +451,9 @@ class GamePage {
   /** @param {Legal} move */
   send(move) {
     const k = ++this.ack;
-    this.pending.set(k, move.text);
     this.socket
       .move(move.text, this.state.ply, k)
-      .catch((e) => this.onRefused(e instanceof Error ? e.message : String(e), k));
+      .catch((e) => this.onRefused(e instanceof Error ? e.message : String(e)));
     this.picker = new Picker([]);
     this.board.mark({});
   }
@@ -497,12 +474,10 @@ class GamePage {
 
   renderPlayers() {
     const s = this.state;
-    const bottomSeat = this.viewer();
-    const seats = s.seats.map((seat) => seat.seat);
-    const ordered = this.flipped ? seats.filter((n) => n !== bottomSeat) : [bottomSeat];
-    const bottom = this.flipped ? [] : ordered;
-    const top = this.flipped ? ordered : seats.filter((n) => n !== bottomSeat);
-    if (this.flipped) bottom.push(bottomSeat);
+    const mine = [this.viewer()];
+    const others = s.seats.map((seat) => seat.seat).filter((n) => n !== mine[0]);
+    // Flipped, the others sit at the bottom of the board, and so do their bars.
+    const [top, bottom] = this.flipped ? [mine, others] : [others, mine];
     const row = (/** @type {number} */ n) => {
       const seat = s.seats[n];
       const name = s.player_names[n] ?? `player ${n + 1}`;
@@ -534,7 +509,7 @@ class GamePage {
     const s = this.state;
     const banner = this.el.banner;
     if (s.status !== "ongoing") {
-      const reason = s.reason ? (REASONS[s.reason] ?? s.reason.replaceAll("-", " ")) : "";
+      const reason = s.reason ? s.reason.replaceAll("-", " ") : "";
       const result = s.result ?? "*";
       banner.hidden = false;
       banner.setAttribute("data-result", result);
@@ -555,8 +530,11 @@ class GamePage {
           ? `${movers.join(", ")} to move`
           : "";
       if (s.check.length) text += " · check";
-      if (this.viewPly !== null) text = `Looking at move ${this.viewPly} of ${s.moves.length}`;
       this.el.status.textContent = text;
+    }
+    if (this.viewPly !== null) {
+      this.el.status.textContent =
+        this.viewPly === 0 ? "The start position" : `After move ${this.viewPly} of ${s.moves.length}`;
     }
     this.el.info.textContent = [describeControl(s.clocks?.control), ...s.options].join(" · ");
     replace(
@@ -890,16 +868,7 @@ class GamePage {
   }
 
   legend() {
-    const kinds = [...this.look.kinds.values()];
-    replace(
-      this.el.legend,
-      kinds.flatMap((k) => {
-        const dt = h("dt", { "data-kind": k.symbol }, h("span", { class: "legend-man" }), " ", k.name);
-        const man = dt.querySelector(".legend-man");
-        if (man) man.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(this.look, k.symbol, 0, false)}</svg>`;
-        return [dt, h("dd", {}, k.moves)];
-      }),
-    );
+    replace(this.el.legend, legendList(this.look));
     // Hovering over a man names it (a tap does too: describeMan).
     this.el.boards.addEventListener("pointerover", (e) => {
       const man = /** @type {Element} */ (e.target).closest("[data-piece]");

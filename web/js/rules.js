@@ -2,7 +2,7 @@
 // with its pieces as the game draws them.
 
 import { rulesPage, variants } from "./api.js";
-import { colourOf, manSvg } from "./board.js";
+import { legendList, lookOf } from "./board.js";
 import { h, replace } from "./dom.js";
 
 /** @param {HTMLElement} app */
@@ -37,23 +37,7 @@ export async function rulesPageView(app, id) {
   const html = await rulesPage(id);
   // The fragments are the project's own files, served by the same binary.
   body.innerHTML = html || "<p>No description yet.</p>";
-  const look = {
-    style: v.style ?? "western",
-    kinds: new Map((v.pieces ?? []).map((/** @type {any} */ k) => [k.symbol, k])),
-    colours: v.player_names.map(colourOf),
-    players: v.players,
-    teams: v.teams,
-  };
-  const pieces = h(
-    "dl",
-    { class: "legend" },
-    (v.pieces ?? []).flatMap((/** @type {any} */ k) => {
-      const dt = h("dt", {}, h("span", { class: "legend-man" }), " ", k.name);
-      const man = dt.querySelector(".legend-man");
-      if (man) man.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(look, k.symbol, 0, false)}</svg>`;
-      return [dt, h("dd", {}, k.moves)];
-    }),
-  );
+  const pieces = legendList(lookOf(v));
   replace(
     app,
     h(

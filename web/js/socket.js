@@ -72,11 +72,6 @@ export class GameSocket {
     ws?.close();
   }
 
-  /** Drops the connection as a network failure would (tests use it); it comes back. */
-  drop() {
-    this.ws?.close();
-  }
-
   /** @param {string} text */
   message(text) {
     let m;

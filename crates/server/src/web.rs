@@ -43,7 +43,7 @@ fn content_type(path: &str) -> &'static str {
 }
 
 /// The embedded file at `path`, if any.
-pub fn lookup(path: &str) -> Option<(&'static [u8], u64)> {
+fn lookup(path: &str) -> Option<(&'static [u8], u64)> {
     embedded::FILES
         .iter()
         .find(|(p, ..)| *p == path)
