@@ -72,13 +72,16 @@ function pick(legal, n) {
  * @param {number} seat
  * @param {number} n
  * @param {(m: any) => boolean} [want] a move shape to prefer
- * @returns {Promise<{move: any, turnOver: boolean}>} the move played, and whether it ended the turn
+ * @returns {Promise<{move: any, turnOver: boolean} | null>} the move played and whether it ended
+ *   the turn; `null` when the game ended before it was this seat's turn
  */
 async function playOne(page, id, token, seat, n, want) {
   const before = await until(async () => {
     const s = await state(server.base, id, token);
-    return s.to_move.includes(seat) && s.legal?.length ? s : null;
+    return s.status !== "ongoing" || (s.to_move.includes(seat) && s.legal?.length) ? s : null;
   }, `seat ${seat} to move in ${id}`);
+  // The engine's reply may have ended the game.
+  if (before.status !== "ongoing") return null;
   const wanted = want ? before.legal.filter(want) : [];
   const move = wanted.length ? wanted[n % wanted.length] : pick(before.legal, n);
   // The page shows the same state before it is clicked.
@@ -143,7 +146,9 @@ describe("every ruleset in the browser", () => {
       for (let n = 0; turns < 3 && moves < 30; n++) {
         const s = await state(server.base, gameId, token);
         if (s.status !== "ongoing") break;
-        const { turnOver } = await playOne(page, gameId, token, 0, n);
+        const played = await playOne(page, gameId, token, 0, n);
+        if (!played) break;
+        const { turnOver } = played;
         moves++;
         if (turnOver) turns++;
       }
@@ -242,14 +247,9 @@ describe("special move shapes, clicked from a seat's link", () => {
         if (s.status !== "ongoing") break;
         const wanted = (/** @type {any} */ m) => want(m, parts);
         const special = s.legal.filter(wanted);
-        const { move, turnOver } = await playOne(
-          page,
-          made.id,
-          made.token,
-          first,
-          n,
-          special.length ? wanted : undefined,
-        );
+        const one = await playOne(page, made.id, made.token, first, n, special.length ? wanted : undefined);
+        if (!one) break;
+        const { move, turnOver } = one;
         played = special.length > 0 && wanted(move);
         parts = turnOver ? 0 : parts + 1;
       }
