@@ -227,7 +227,9 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
             && acked.len() > previous_acked
         {
             // The last move stored was acknowledged: the seat that is not to move shows the
-            // time it had then; the one to move at most what it had.
+            // time it had then. The seat to move starts its turn again from the time stored
+            // with that move (the downtime is charged to nobody), which is what the answer
+            // showed plus the moment between the commit and the answer: never a second more.
             let waiting = 1 - state["to_move"][0].as_u64().unwrap() as usize;
             let running = 1 - waiting;
             let then = &last["clocks"]["seats"];
@@ -236,7 +238,14 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
                 now[waiting]["ms"], then[waiting]["ms"],
                 "after kill {kills}"
             );
-            assert!(now[running]["ms"].as_u64() <= then[running]["ms"].as_u64());
+            let (now_ms, then_ms) = (
+                now[running]["ms"].as_u64().unwrap(),
+                then[running]["ms"].as_u64().unwrap(),
+            );
+            assert!(
+                now_ms <= then_ms + 1_000,
+                "after kill {kills}: the seat to move has {now_ms} ms, it had {then_ms}"
+            );
             assert!(now[running]["ms"].as_u64().unwrap() > 3_000_000);
             clocks_checked += 1;
         }
