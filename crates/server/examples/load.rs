@@ -3,13 +3,15 @@
 //!
 //! `cargo run --release -p chaturanga-server --example load -- GAMES SECONDS [THINK_MS]`
 //!
-//! Each mover waits THINK_MS (default 0) after its turn begins before it sends its move.
+//! Each mover waits from half to one and a half times THINK_MS (default 0), at random, after
+//! its turn begins before it sends its move.
 //!
 //! Prints moves per second, the time from a move sent to its acknowledgement (p50, p99,
 //! max), and the server's memory per live game. Client and server share the machine, so the
 //! figures are what both together reach.
 
 use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +44,36 @@ async fn post(client: &str, path: &str, body: Value) -> Value {
     stream.read_to_string(&mut response).await.expect("read");
     let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
     serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(borrow)]
+    t: Option<&'a str>,
+}
+
+#[derive(Deserialize)]
+struct Ack {
+    d: u64,
+}
+
+#[derive(Deserialize)]
+struct StateFrame {
+    d: StateData,
+}
+
+#[derive(Deserialize)]
+struct StateData {
+    status: String,
+    ply: u64,
+    to_move: Vec<u64>,
+    #[serde(default)]
+    legal: Vec<LegalText>,
+}
+
+#[derive(Deserialize)]
+struct LegalText {
+    text: String,
 }
 
 struct Stats {
@@ -78,11 +110,15 @@ async fn seat(addr: String, id: String, token: String, seat: u64, seed: u64, run
         let Message::Text(text) = message else {
             continue;
         };
-        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        match value["t"].as_str() {
+        // Typed reading of only the fields a mover needs: a real client runs elsewhere, so
+        // the benchmark's own parsing should take as little of the shared cores as it can.
+        let Ok(head) = serde_json::from_str::<Head>(&text) else {
+            continue;
+        };
+        match head.t {
             Some("ack") => {
                 if let Some((k, at)) = sent.take()
-                    && value["d"] == json!(k)
+                    && serde_json::from_str::<Ack>(&text).is_ok_and(|a| a.d == k)
                 {
                     let mut s = stats.lock().unwrap();
                     s.latencies.push(at.elapsed());
@@ -90,26 +126,29 @@ async fn seat(addr: String, id: String, token: String, seat: u64, seed: u64, run
                 }
             }
             Some("state") => {
-                let d = &value["d"];
-                if d["status"] != "ongoing" || Instant::now() > until {
+                let Ok(StateFrame { d }) = serde_json::from_str::<StateFrame>(&text) else {
+                    continue;
+                };
+                if d.status != "ongoing" || Instant::now() > until {
                     return;
                 }
-                if d["to_move"] == json!([seat]) && sent.is_none() {
-                    let legal = d["legal"].as_array().cloned().unwrap_or_default();
-                    if legal.is_empty() {
+                if d.to_move == [seat] && sent.is_none() {
+                    if d.legal.is_empty() {
                         continue;
                     }
                     rng ^= rng << 13;
                     rng ^= rng >> 7;
                     rng ^= rng << 17;
-                    let mv = &legal[(rng % legal.len() as u64) as usize]["text"];
+                    let mv = &d.legal[(rng % d.legal.len() as u64) as usize].text;
                     if !think.is_zero() {
-                        tokio::time::sleep(think).await;
+                        // Half to one and a half times THINK_MS, as people's thinking varies:
+                        // a fixed time would keep every game's moves arriving in one wave.
+                        let spread = 0.5 + (rng >> 11) as f64 / (1u64 << 53) as f64;
+                        tokio::time::sleep(think.mul_f64(spread)).await;
                     }
                     ack += 1;
                     sent = Some((ack, Instant::now()));
-                    let message =
-                        json!({"t": "move", "d": {"move": mv, "ply": d["ply"], "ack": ack}});
+                    let message = json!({"t": "move", "d": {"move": mv, "ply": d.ply, "ack": ack}});
                     if socket
                         .send(Message::Text(message.to_string().into()))
                         .await

@@ -14,6 +14,7 @@ pub mod error;
 pub mod live;
 pub mod store;
 pub mod web;
+mod wire;
 
 use crate::engines::EnginePool;
 use crate::error::ApiError;

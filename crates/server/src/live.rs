@@ -6,13 +6,18 @@ use crate::clock::{ClockSpec, GameClock, StoredTimes};
 use crate::engines::{EnginePool, level_limits};
 use crate::error::ApiError;
 use crate::store::{Change, EventRow, GameRow, SeatRow, Store};
+use crate::wire::{
+    ActionOffer, Boards, Clocks, LegalMoves, MoveNotation, MoveTexts, OffersView, SeatClock,
+    SeatView, Shape, StateView, check_cells, state_message,
+};
+use axum::extract::ws::Utf8Bytes;
 use chaturanga_rules::Reason;
-use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
+use chaturanga_rules::scene::Viewer;
 use chaturanga_session::{Finished, Table, open_table};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
@@ -37,13 +42,37 @@ pub enum Caller {
 pub struct Update {
     /// The game's version after the change.
     pub version: u64,
-    /// Messages per viewer class.
-    pub frames: Vec<Vec<String>>,
+    /// Messages per viewer class (none for a class that no one watches).
+    pub frames: Vec<Vec<Utf8Bytes>>,
 }
 
 /// What a new viewer gets: the messages it missed and the current state, then a receiver
-/// of further updates.
-pub type Subscription = (Vec<String>, broadcast::Receiver<Arc<Update>>);
+/// of further updates and its place among the game's watchers (held while it watches).
+pub type Subscription = (Vec<String>, broadcast::Receiver<Arc<Update>>, Watch);
+
+/// A viewer's place among a game's watchers: while no one of a viewer class (a seat, or the
+/// spectators) watches, changes are not rendered for that class.
+#[derive(Debug)]
+pub struct Watch {
+    counts: Arc<[AtomicUsize]>,
+    class: usize,
+}
+
+impl Watch {
+    fn new(counts: &Arc<[AtomicUsize]>, class: usize) -> Self {
+        counts[class].fetch_add(1, Ordering::Relaxed);
+        Watch {
+            counts: counts.clone(),
+            class,
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.counts[self.class].fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// A request to a game's task.
 pub enum Command {
@@ -200,6 +229,8 @@ struct LiveGame {
     clock: Option<(ClockSpec, GameClock)>,
     offers: Offers,
     updates: broadcast::Sender<Arc<Update>>,
+    /// How many viewers of each class (seat 0..n, then spectators) watch.
+    watching: Arc<[AtomicUsize]>,
     thinking: Option<EngineThinking>,
     engine_results: mpsc::Sender<(usize, Option<String>)>,
 }
@@ -401,6 +432,7 @@ pub fn start(
         clock,
         offers: Offers::default(),
         updates,
+        watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
         thinking: None,
         engine_results,
     };
@@ -419,90 +451,6 @@ fn finished_json(f: &Finished) -> (String, String, String) {
             .join(","),
         f.reason.as_str().to_string(),
     )
-}
-
-fn shape_json(shape: &MoveShape) -> Value {
-    let mut object = serde_json::Map::new();
-    if shape.board != 0 {
-        object.insert("board".into(), json!(shape.board));
-    }
-    if let Some(from) = &shape.from {
-        object.insert("from".into(), json!(from));
-    }
-    if let Some(to) = &shape.to {
-        object.insert("to".into(), json!(to));
-    }
-    if !shape.via.is_empty() {
-        object.insert("via".into(), json!(shape.via));
-    }
-    if let Some(drop) = &shape.drop {
-        object.insert("drop".into(), json!(drop));
-    }
-    if let Some(promotion) = &shape.promotion {
-        object.insert("promotion".into(), json!(promotion));
-    }
-    if let Some(part) = shape.part {
-        object.insert("part".into(), json!(part));
-    }
-    if let Some(split) = shape.split {
-        object.insert("split".into(), json!(split));
-    }
-    if !shape.area.is_empty() {
-        object.insert("area".into(), json!(shape.area));
-    }
-    Value::Object(object)
-}
-
-/// The boards of a scene as the state sends them, and the cells in check on all of them.
-fn boards_json(scene: &Scene) -> (Vec<Value>, Vec<String>) {
-    let mut check = Vec::new();
-    let boards: Vec<Value> = scene
-        .boards
-        .iter()
-        .map(|board| {
-            check.extend(board.check.iter().cloned());
-            let mut b = serde_json::Map::new();
-            b.insert(
-                "men".into(),
-                json!(
-                    board
-                        .men
-                        .iter()
-                        .map(|m| {
-                            let mut man =
-                                json!({"cell": m.cell, "piece": m.piece, "owner": m.owner});
-                            if let Some(h) = m.height {
-                                man["height"] = json!(h);
-                            }
-                            man
-                        })
-                        .collect::<Vec<_>>()
-                ),
-            );
-            b.insert(
-                "hands".into(),
-                json!(
-                    board
-                        .hands
-                        .iter()
-                        .map(|h| json!({"owner": h.owner, "piece": h.piece, "count": h.count}))
-                        .collect::<Vec<_>>()
-                ),
-            );
-            if !board.fog.is_empty() {
-                b.insert("fog".into(), json!(board.fog));
-            }
-            b.insert("check".into(), json!(board.check));
-            if let chaturanga_rules::scene::BoardShape::Built(g) = &board.shape {
-                b.insert(
-                    "drawing".into(),
-                    serde_json::from_str(&g.to_json()).unwrap_or(Value::Null),
-                );
-            }
-            Value::Object(b)
-        })
-        .collect();
-    (boards, check)
 }
 
 impl LiveGame {
@@ -571,145 +519,127 @@ impl LiveGame {
         }
     }
 
-    /// The state as `caller` may see it.
+    /// The state as `caller` may see it, as a JSON value (HTTP answers).
     fn state(&self, caller: Caller) -> Value {
+        self.with_state(caller, |state| {
+            serde_json::to_value(state).unwrap_or(Value::Null)
+        })
+    }
+
+    /// Builds the state as `caller` may see it and hands it to `f` (it borrows the scene,
+    /// the moves and the legal moves computed here).
+    fn with_state<R>(&self, caller: Caller, f: impl FnOnce(&StateView<'_>) -> R) -> R {
         let viewer = self.viewer(caller);
         let scene = self.table.scene(viewer);
         let finished = self.table.finished();
         let to_move = self.to_move();
-        let now = Instant::now();
-        let mut state = serde_json::Map::new();
-        state.insert("id".into(), json!(self.id));
-        state.insert("variant".into(), json!(self.table.variant().id));
-        let mut options = self.options.clone();
+        let seen = self.table.moves_seen(viewer);
+        let last_move = self.table.last_move(viewer);
+        let mut options: Vec<&str> = self.options.iter().map(String::as_str).collect();
         if self.phase != Phase::Live {
-            options.extend(self.secret_options.iter().cloned());
+            options.extend(self.secret_options.iter().map(String::as_str));
         }
-        state.insert("options".into(), json!(options));
-        state.insert("version".into(), json!(self.version));
-        match (&finished, self.phase) {
-            (_, Phase::Aborted) => {
-                state.insert("status".into(), json!("aborted"));
-                state.insert("result".into(), json!("*"));
-                state.insert("reason".into(), json!("aborted"));
-            }
-            (Some(f), _) => {
-                state.insert("status".into(), json!("finished"));
-                state.insert("result".into(), json!(f.result));
-                state.insert("reason".into(), json!(f.reason.as_str()));
-                state.insert("scores".into(), json!(f.quarters));
-            }
-            (None, _) => {
-                state.insert("status".into(), json!("ongoing"));
-            }
-        }
-        state.insert("started".into(), json!(self.started()));
-        state.insert("ply".into(), json!(self.table.ply()));
-        state.insert("players".into(), json!(self.table.players()));
-        state.insert(
-            "player_names".into(),
-            json!(
-                (0..self.table.players())
-                    .map(|p| self.table.player_name(p))
-                    .collect::<Vec<_>>()
+        let (status, result, reason, scores) = match (&finished, self.phase) {
+            (_, Phase::Aborted) => ("aborted", Some("*"), Some("aborted"), None),
+            (Some(f), _) => (
+                "finished",
+                Some(f.result.as_str()),
+                Some(f.reason.as_str()),
+                Some(f.quarters.as_slice()),
             ),
-        );
-        state.insert(
-            "teams".into(),
-            json!(
-                (0..self.table.players())
-                    .map(|p| self.table.team(p))
-                    .collect::<Vec<_>>()
-            ),
-        );
-        state.insert("side_to_move".into(), json!(self.table.side_to_move()));
-        state.insert("to_move".into(), json!(to_move));
-        if scene.complete {
-            state.insert("fen".into(), json!(self.table.fen()));
-        }
-        let (boards, check) = boards_json(&scene);
-        state.insert("boards".into(), json!(boards));
-        if let Some(note) = &scene.note {
-            state.insert("note".into(), json!(note));
-        }
-        state.insert("check".into(), json!(check));
-        state.insert(
-            "last_move".into(),
-            self.table
-                .last_move(viewer)
-                .map_or(Value::Null, |s| shape_json(&s)),
-        );
-        let (moves, shown): (Vec<Value>, Vec<Value>) = self
-            .table
-            .moves_seen(viewer)
-            .into_iter()
-            .map(|m| (json!(m.text), json!(m.shown)))
-            .unzip();
-        state.insert("moves".into(), json!(moves));
-        state.insert("notation".into(), json!(shown));
-        state.insert(
-            "clocks".into(),
-            match &self.clock {
-                Some((spec, clock)) => json!({
-                    "control": spec,
-                    "seats": clock.show(now).into_iter().map(|(ms, periods, running)| {
-                        json!({"ms": ms, "periods": periods, "running": running})
-                    }).collect::<Vec<_>>(),
-                }),
-                None => Value::Null,
-            },
-        );
-        state.insert(
-            "seats".into(),
-            json!(
-                self.seats
-                    .iter()
-                    .enumerate()
-                    .map(|(n, s)| match s.kind {
-                        SeatKind::Human => json!({
-                            "seat": n, "kind": "human", "joined": s.token_hash.is_some()
-                        }),
-                        SeatKind::Engine(level) => json!({
-                            "seat": n, "kind": "engine", "level": level, "joined": true
-                        }),
-                    })
-                    .collect::<Vec<_>>()
-            ),
-        );
-        state.insert(
-            "offers".into(),
-            json!({
-                "draw": self.offers.draw.iter().collect::<Vec<_>>(),
-                "takeback": self.offers.takeback,
-                "action": self.offers.action.as_ref().map(|(by, action, consent)| {
-                    json!({"by": by, "action": action, "consent": consent})
-                }),
-            }),
-        );
-        if let Caller::Seat(me) = caller {
-            state.insert("you".into(), json!(me));
-            if to_move.contains(&me) {
-                let legal: Vec<Value> = self
-                    .table
-                    .legal()
-                    .into_iter()
-                    .map(|m| {
-                        let mut v = shape_json(&m.shape);
-                        v["text"] = json!(m.text);
-                        v
-                    })
-                    .collect();
-                state.insert("legal".into(), json!(legal));
-                let mut actions: Vec<&str> = self.table.actions();
-                if self.table.can_claim_draw() {
-                    actions.push("draw-claim");
-                }
-                state.insert("actions".into(), json!(actions));
-            }
+            (None, _) => ("ongoing", None, None, None),
+        };
+        let me = match caller {
+            Caller::Seat(me) => Some(me),
+            Caller::Spectator => None,
+        };
+        let moving = me.is_some_and(|me| to_move.contains(&me));
+        let legal = if moving {
+            self.table.legal()
         } else {
-            state.insert("you".into(), Value::Null);
-        }
-        Value::Object(state)
+            Vec::new()
+        };
+        let actions = moving.then(|| {
+            let mut actions = self.table.actions();
+            if self.table.can_claim_draw() {
+                actions.push("draw-claim");
+            }
+            actions
+        });
+        let now = Instant::now();
+        let players = self.table.players();
+        let state = StateView {
+            id: &self.id,
+            variant: self.table.variant().id,
+            options,
+            version: self.version,
+            status,
+            result,
+            reason,
+            scores,
+            started: self.started(),
+            ply: self.table.ply(),
+            players,
+            player_names: (0..players).map(|p| self.table.player_name(p)).collect(),
+            teams: (0..players).map(|p| self.table.team(p)).collect(),
+            side_to_move: self.table.side_to_move(),
+            to_move: &to_move,
+            fen: scene.complete.then(|| self.table.fen()),
+            boards: Boards(&scene.boards),
+            note: scene.note.as_deref(),
+            check: check_cells(&scene.boards),
+            last_move: last_move.as_ref().map(Shape),
+            moves: MoveTexts(&seen),
+            notation: MoveNotation(&seen),
+            clocks: self.clock.as_ref().map(|(spec, clock)| Clocks {
+                control: spec,
+                seats: clock
+                    .show(now)
+                    .into_iter()
+                    .map(|(ms, periods, running)| SeatClock {
+                        ms,
+                        periods,
+                        running,
+                    })
+                    .collect(),
+            }),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(n, s)| match s.kind {
+                    SeatKind::Human => SeatView {
+                        seat: n,
+                        kind: "human",
+                        level: None,
+                        joined: s.token_hash.is_some(),
+                    },
+                    SeatKind::Engine(level) => SeatView {
+                        seat: n,
+                        kind: "engine",
+                        level: Some(level),
+                        joined: true,
+                    },
+                })
+                .collect(),
+            offers: OffersView {
+                draw: self.offers.draw.iter().copied().collect(),
+                takeback: self.offers.takeback,
+                action: self
+                    .offers
+                    .action
+                    .as_ref()
+                    .map(|(by, action, consent)| ActionOffer {
+                        by: *by,
+                        action,
+                        consent: *consent,
+                    }),
+            },
+            you: me,
+            legal: moving.then_some(LegalMoves(&legal)),
+            actions,
+        };
+        f(&state)
     }
 
     /// The message for event `e` as viewer class `k` sees it.
@@ -718,8 +648,13 @@ impl LiveGame {
         if hidden {
             return json!({ "v": e.v }).to_string();
         }
-        let data: Value = serde_json::from_str(&e.data).unwrap_or(Value::Null);
-        json!({ "t": e.t, "v": e.v, "d": data }).to_string()
+        // The stored data is JSON already: it goes out as it was written.
+        let data = if e.data.is_empty() { "null" } else { &e.data };
+        format!(
+            r#"{{"t":{},"v":{},"d":{data}}}"#,
+            serde_json::to_string(&e.t).unwrap_or_default(),
+            e.v
+        )
     }
 
     fn caller_of(&self, k: usize) -> Caller {
@@ -731,19 +666,25 @@ impl LiveGame {
     }
 
     fn state_frame(&self, caller: Caller) -> String {
-        json!({ "t": "state", "v": self.version, "d": self.state(caller) }).to_string()
+        self.with_state(caller, |state| state_message(self.version, state))
     }
 
-    /// Sends the events just stored, then each viewer's new state.
+    /// Sends the events just stored, then each viewer's new state, to the viewer classes
+    /// someone watches.
     fn broadcast(&self, events: &[EventRow]) {
         if self.updates.receiver_count() == 0 {
             return;
         }
         let frames = (0..=self.seats.len())
             .map(|k| {
-                let mut messages: Vec<String> =
-                    events.iter().map(|e| self.event_frame(e, k)).collect();
-                messages.push(self.state_frame(self.caller_of(k)));
+                if self.watching[k].load(Ordering::Relaxed) == 0 {
+                    return Vec::new();
+                }
+                let mut messages: Vec<Utf8Bytes> = events
+                    .iter()
+                    .map(|e| self.event_frame(e, k).into())
+                    .collect();
+                messages.push(self.state_frame(self.caller_of(k)).into());
                 messages
             })
             .collect();
@@ -853,12 +794,11 @@ impl LiveGame {
                     self.table.ply()
                 ))
             })?;
-        let (boards, check) = boards_json(&scene);
         let mut value = json!({
             "ply": ply,
-            "boards": boards,
-            "check": check,
-            "last_move": last.map_or(Value::Null, |s| shape_json(&s)),
+            "boards": Boards(&scene.boards),
+            "check": check_cells(&scene.boards),
+            "last_move": last.as_ref().map(Shape),
         });
         if let Some(note) = &scene.note {
             value["note"] = json!(note);
@@ -892,7 +832,11 @@ impl LiveGame {
             backlog.extend(events.iter().map(|e| self.event_frame(e, k)));
         }
         backlog.push(self.state_frame(caller));
-        Ok((backlog, receiver))
+        let class = match caller {
+            Caller::Seat(s) => s,
+            Caller::Spectator => self.seats.len(),
+        };
+        Ok((backlog, receiver, Watch::new(&self.watching, class)))
     }
 
     fn record(

@@ -11,7 +11,7 @@
 use super::identify;
 use crate::AppState;
 use crate::error::ApiError;
-use crate::live::{Caller, Command, GameHandle, Update};
+use crate::live::{Caller, Command, GameHandle, Update, Watch};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -46,7 +46,7 @@ pub(super) async fn upgrade(
 ) -> Result<Response, ApiError> {
     let game = state.game(&id).await?;
     let caller = identify(&game, query.token.as_deref()).await?;
-    let (backlog, updates) = game
+    let (backlog, updates, watch) = game
         .ask(|reply| Command::Subscribe {
             caller,
             since: query.v,
@@ -59,7 +59,7 @@ pub(super) async fn upgrade(
         .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, game, caller, backlog, updates)))
+        .on_upgrade(move |socket| run(socket, game, caller, backlog, updates, watch)))
 }
 
 struct Bucket {
@@ -91,6 +91,8 @@ async fn run(
     caller: Caller,
     backlog: Vec<String>,
     mut updates: broadcast::Receiver<Arc<Update>>,
+    // Held while the socket lives: the game renders its changes for this viewer's class.
+    mut _watch: Watch,
 ) {
     let viewer = match caller {
         Caller::Seat(s) => s,
@@ -114,20 +116,21 @@ async fn run(
                     version = update.version;
                     let k = viewer.min(update.frames.len() - 1);
                     for frame in &update.frames[k] {
-                        if socket.send(Message::Text(frame.clone().into())).await.is_err() {
+                        if socket.send(Message::Text(frame.clone())).await.is_err() {
                             return;
                         }
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     // Too slow for the broadcast: catch up from the store.
-                    let Ok(Ok((frames, fresh))) = game
+                    let Ok(Ok((frames, fresh, place))) = game
                         .ask(|reply| Command::Subscribe { caller, since: Some(version), reply })
                         .await
                     else {
                         return;
                     };
                     updates = fresh;
+                    _watch = place;
                     for frame in frames {
                         if socket.send(Message::Text(frame.into())).await.is_err() {
                             return;

@@ -120,6 +120,9 @@ pub enum Listing {
     Finished,
 }
 
+/// How often the write-ahead log is copied into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The store: one SQLite connection shared by blocking tasks.
 #[derive(Clone)]
 pub struct Store {
@@ -133,7 +136,30 @@ impl Store {
     /// Opens (creating and migrating) the database at `path`.
     pub fn open(path: &Path) -> StoreResult<Store> {
         let connection = Connection::open(path)?;
-        Self::prepare(connection)
+        let store = Self::prepare(connection)?;
+        // Checkpoints copy the log into the database. Left to SQLite, one runs inside the
+        // commit that fills the log, and that move's acknowledgement waits for it; here a
+        // thread of its own does them, on its own connection, while commits go on.
+        store.with(|c| c.pragma_update(None, "wal_autocheckpoint", 0))?;
+        let checkpoints = Connection::open(path)?;
+        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
+        // The thread ends with the store.
+        let alive = Arc::downgrade(&store.connection);
+        std::thread::Builder::new()
+            .name("wal-checkpoint".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(CHECKPOINT_EVERY);
+                    if alive.strong_count() == 0 {
+                        return;
+                    }
+                    // PASSIVE never waits for a writer; what it cannot copy now, the next
+                    // one will. A failure here costs only log size, never a commit.
+                    let _ = checkpoints.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                }
+            })
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        Ok(store)
     }
 
     /// A database in memory (tests of the store itself).
@@ -201,45 +227,45 @@ impl Store {
         self.with(|c| {
             let tx = c.transaction()?;
             let new_version = version + change.events.len() as u64;
-            let updated = tx.execute(
+            let updated = tx.prepare_cached(
                 "UPDATE games SET version = ?3, \
                    status = COALESCE(?4, status), \
                    clock_state = COALESCE(?5, clock_state) \
                  WHERE id = ?1 AND version = ?2",
-                params![
+            )?
+            .execute(params![
                     id,
                     version as i64,
                     new_version as i64,
                     change.status,
                     change.clock_state
-                ],
-            )?;
+                ])?;
             if updated != 1 {
                 return Err(rusqlite::Error::QueryReturnedNoRows);
             }
             if let Some((result, quarters, reason)) = &change.result {
-                tx.execute(
+                tx.prepare_cached(
                     "UPDATE games SET result = ?2, quarters = ?3, reason = ?4, finished_ms = ?5 WHERE id = ?1",
-                    params![id, result, quarters, reason, now_ms()],
-                )?;
+                )?
+                .execute(params![id, result, quarters, reason, now_ms()])?;
             }
             if let Some(keep) = change.truncate_to {
-                tx.execute(
+                tx.prepare_cached(
                     "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                    params![id, keep as i64],
-                )?;
+                )?
+                .execute(params![id, keep as i64])?;
             }
             for (ply, text) in &change.moves {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO moves (game_id, ply, text) VALUES (?1, ?2, ?3)",
-                    params![id, *ply as i64, text],
-                )?;
+                )?
+                .execute(params![id, *ply as i64, text])?;
             }
             if let Some((n, hash)) = &change.seat {
-                tx.execute(
+                tx.prepare_cached(
                     "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND n = ?2",
-                    params![id, *n as i64, hash],
-                )?;
+                )?
+                .execute(params![id, *n as i64, hash])?;
             }
             insert_events(&tx, id, &change.events)?;
             tx.commit()
