@@ -88,6 +88,8 @@ class GamePage {
     this.region = null;
     this.clocks = new ClockView();
     this.ack = 0;
+    /** @type {number | null} */
+    this.turnSince = null;
     /** @type {import("./board.js").Look} */
     this.look = lookOf(variant);
     this.el = this.layout();
@@ -228,6 +230,11 @@ class GamePage {
     if (takenBack || s.id !== before.id) this.past.clear();
     if (s.moves.length !== before.moves.length) this.cancelChoice();
     this.state = s;
+    // When this page's turn began, for the thinking time its move reports: the server
+    // forgives the rest of the turn's time as network lag, up to a quota.
+    const mine = s.you !== null && s.to_move.includes(s.you);
+    if (!mine) this.turnSince = null;
+    else if (this.turnSince === null || s.ply !== before.ply) this.turnSince = performance.now();
     this.picker = new Picker(this.myLegal());
     if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
     this.render();
@@ -451,8 +458,9 @@ class GamePage {
   /** @param {Legal} move */
   send(move) {
     const k = ++this.ack;
+    const thinkMs = this.turnSince === null ? undefined : Math.round(performance.now() - this.turnSince);
     this.socket
-      .move(move.text, this.state.ply, k)
+      .move(move.text, this.state.ply, k, thinkMs)
       .catch((e) => this.onRefused(e instanceof Error ? e.message : String(e)));
     this.picker = new Picker([]);
     this.board.mark({});

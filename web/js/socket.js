@@ -114,11 +114,17 @@ export class GameSocket {
    * @param {string} move
    * @param {number} ply
    * @param {number} ack
+   * @param {number} [think_ms] how long the player thought (the rest of the turn was lag)
    */
-  async move(move, ply, ack) {
-    if (this.sendRaw({ t: "move", d: { move, ply, ack } })) return;
+  async move(move, ply, ack, think_ms) {
+    if (this.sendRaw({ t: "move", d: { move, ply, ack, think_ms } })) return;
     const { api } = await import("./api.js");
-    const state = await api("POST", `/api/games/${encodeURIComponent(this.game)}/moves`, { move, ply }, this.token);
+    const state = await api(
+      "POST",
+      `/api/games/${encodeURIComponent(this.game)}/moves`,
+      { move, ply, think_ms },
+      this.token,
+    );
     this.handlers.ack(ack);
     this.handlers.state(state);
   }

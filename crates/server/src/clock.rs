@@ -111,30 +111,78 @@ pub struct StoredTimes {
     pub main_ms: Vec<u64>,
     /// Each seat's byo-yomi periods left.
     pub periods: Vec<u32>,
+    /// Each seat's lag quota, in milliseconds (absent in games stored before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lag_quota_ms: Vec<u64>,
 }
 
-/// The clocks of a live game.
+/// The longest a flag waits past zero for a move in flight (see [`GameClock`]).
+pub const MAX_GRACE: Duration = Duration::from_secs(2);
+
+/// Lag compensation as lichess does it: each seat has a quota of network time the server
+/// forgives. A turn's lag is the time the server measured minus the time the client says it
+/// thought; the smaller of the lag and the quota is not charged and leaves the quota, and
+/// every turn adds `gain` back, up to `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LagRule {
+    gain: Duration,
+    max: Duration,
+}
+
+impl LagRule {
+    /// The rule for a control: the gain is 2/5 of a second per minute the game is expected
+    /// to last (main time plus forty turns of increment or period) plus 150 ms, at most a
+    /// second; the quota starts at three gains and holds at most seven.
+    fn of(control: TimeControl) -> Self {
+        let per_turn = control.increment + control.byo_yomi.map_or(Duration::ZERO, |b| b.period);
+        let expected = control.base.saturating_add(per_turn.saturating_mul(40));
+        let gain =
+            (expected.mul_f64(0.4 / 60.0) + Duration::from_millis(150)).min(Duration::from_secs(1));
+        LagRule {
+            gain,
+            max: gain * 7,
+        }
+    }
+
+    fn start(self) -> Duration {
+        self.gain * 3
+    }
+}
+
+/// The clocks of a live game: every seat in [`GameClock::run`]'s list runs at once (one in
+/// most games, one per board in bughouse).
+///
+/// A flag falls when a running seat's time is spent and its grace is over too: the grace is
+/// the smaller of its lag quota and [`MAX_GRACE`], so that a move already on its way is not
+/// lost to the network. Such a move is still charged its whole time less the compensation,
+/// and refused if that is more than the seat had.
 #[derive(Clone, Debug)]
 pub struct GameClock {
     clock: Clock,
-    /// The seat whose clock runs and since when; `None` while the clocks stand.
-    running: Option<(usize, Instant)>,
+    lag: LagRule,
+    /// Since when each seat's clock runs; `None` while it stands.
+    since: Vec<Option<Instant>>,
+    /// Each seat's lag quota.
+    quota: Vec<Duration>,
 }
 
 impl GameClock {
     /// Clocks for `players` seats with the control's full time.
     pub fn new(control: TimeControl, players: usize) -> Self {
+        let lag = LagRule::of(control);
         GameClock {
             clock: Clock::new(control, players),
-            running: None,
+            lag,
+            since: vec![None; players],
+            quota: vec![lag.start(); players],
         }
     }
 
     /// Clocks restored from storage.
     pub fn restore(control: TimeControl, stored: &StoredTimes) -> Self {
-        let mut clock = Clock::new(control, stored.main_ms.len());
+        let mut clocks = GameClock::new(control, stored.main_ms.len());
         for (seat, (&main, &periods)) in stored.main_ms.iter().zip(&stored.periods).enumerate() {
-            clock.set_time(
+            clocks.clock.set_time(
                 seat,
                 PlayerTime {
                     main: Duration::from_millis(main),
@@ -142,10 +190,12 @@ impl GameClock {
                 },
             );
         }
-        GameClock {
-            clock,
-            running: None,
+        if stored.lag_quota_ms.len() == clocks.quota.len() {
+            for (quota, &ms) in clocks.quota.iter_mut().zip(&stored.lag_quota_ms) {
+                *quota = Duration::from_millis(ms).min(clocks.lag.max);
+            }
         }
+        clocks
     }
 
     /// The times to store.
@@ -156,71 +206,95 @@ impl GameClock {
         StoredTimes {
             main_ms: times.iter().map(|t| t.main.as_millis() as u64).collect(),
             periods: times.iter().map(|t| t.periods).collect(),
+            lag_quota_ms: self.quota.iter().map(|q| q.as_millis() as u64).collect(),
         }
     }
 
-    /// Starts `seat`'s clock at `now` (stopping any other).
-    pub fn start(&mut self, seat: usize, now: Instant) {
-        if seat < self.clock.players() {
-            self.running = Some((seat, now));
+    /// Makes the clocks of exactly `seats` run: those that stood start at `now`, the others
+    /// stop without their turn being charged (the game ended, or was taken back).
+    pub fn run(&mut self, seats: &[usize], now: Instant) {
+        for (seat, since) in self.since.iter_mut().enumerate() {
+            if !seats.contains(&seat) {
+                *since = None;
+            } else if since.is_none() {
+                *since = Some(now);
+            }
         }
     }
 
-    /// Stops the clocks.
+    /// Stops every clock.
     pub fn stop(&mut self) {
-        self.running = None;
+        self.since.iter_mut().for_each(|s| *s = None);
     }
 
-    /// The seat whose clock runs.
-    pub fn running(&self) -> Option<usize> {
-        self.running.map(|(seat, _)| seat)
+    /// The seats whose clocks run.
+    pub fn running(&self) -> Vec<usize> {
+        (0..self.since.len())
+            .filter(|&s| self.since[s].is_some())
+            .collect()
     }
 
-    /// When the running clock's flag falls.
+    fn grace(&self, seat: usize) -> Duration {
+        self.quota[seat].min(MAX_GRACE)
+    }
+
+    /// When the next flag falls.
     pub fn deadline(&self) -> Option<Instant> {
-        self.running
-            .map(|(seat, since)| since + self.clock.time_available(seat))
+        self.since
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, since)| {
+                since.map(|t| t + self.clock.time_available(seat) + self.grace(seat))
+            })
+            .min()
     }
 
-    /// Whether the running seat's flag has fallen by `now`; the seat if so.
-    pub fn fallen(&self, now: Instant) -> Option<usize> {
-        let (seat, since) = self.running?;
+    /// The running seats whose flags have fallen by `now`.
+    pub fn fallen(&self, now: Instant) -> Vec<usize> {
+        (0..self.since.len())
+            .filter(|&seat| {
+                self.since[seat].is_some_and(|t| {
+                    let elapsed = now.saturating_duration_since(t);
+                    elapsed.saturating_sub(self.grace(seat)) >= self.clock.time_available(seat)
+                })
+            })
+            .collect()
+    }
+
+    /// Ends `seat`'s turn at `now`: `thought` is how long its client says it thought, if it
+    /// says (the rest is network lag, forgiven up to the quota). `Err(seat)` if its time ran
+    /// out (nothing changes then). A seat whose clock stands is left as it is.
+    pub fn complete(
+        &mut self,
+        seat: usize,
+        now: Instant,
+        thought: Option<Duration>,
+    ) -> Result<(), usize> {
+        let Some(since) = self.since.get(seat).copied().flatten() else {
+            return Ok(());
+        };
+        let elapsed = now.saturating_duration_since(since);
+        let lag = thought.map_or(Duration::ZERO, |t| elapsed.saturating_sub(t));
+        let forgiven = lag.min(self.quota[seat]);
         self.clock
-            .flag_falls(seat, now.saturating_duration_since(since))
-            .then_some(seat)
-    }
-
-    /// Ends the running seat's turn at `now` and starts `next`'s clock; `Err(seat)` if the
-    /// running seat's flag had fallen (nothing changes then).
-    pub fn pass_turn(&mut self, next: usize, now: Instant) -> Result<(), usize> {
-        if let Some((seat, since)) = self.running {
-            self.clock
-                .complete_turn(seat, now.saturating_duration_since(since))
-                .map_err(|f| f.player)?;
-        }
-        self.start(next, now);
+            .complete_turn(seat, elapsed - forgiven)
+            .map_err(|f| f.player)?;
+        self.quota[seat] = (self.quota[seat] - forgiven + self.lag.gain).min(self.lag.max);
+        self.since[seat] = None;
         Ok(())
     }
 
-    /// Each seat's time left at `now` in milliseconds (the running one counting down), and
+    /// Each seat's time left at `now` in milliseconds (the running ones counting down), and
     /// byo-yomi periods left.
     pub fn show(&self, now: Instant) -> Vec<(u64, u32, bool)> {
         (0..self.clock.players())
             .map(|seat| {
                 let t = self.clock.time(seat);
-                match self.running {
-                    Some((running, since)) if running == seat => {
-                        let left = self
-                            .clock
-                            .remaining(seat, now.saturating_duration_since(since));
-                        (left.as_millis() as u64, t.periods, true)
-                    }
-                    _ => (
-                        self.clock.time_available(seat).as_millis() as u64,
-                        t.periods,
-                        false,
-                    ),
-                }
+                let elapsed = self.since[seat].map(|since| now.saturating_duration_since(since));
+                let left = self
+                    .clock
+                    .remaining(seat, elapsed.unwrap_or(Duration::ZERO));
+                (left.as_millis() as u64, t.periods, elapsed.is_some())
             })
             .collect()
     }
@@ -230,21 +304,51 @@ impl GameClock {
 mod tests {
     use super::*;
 
+    fn secs(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Ends `seat`'s turn and starts `next`'s, as a two-player game does.
+    fn pass(
+        clock: &mut GameClock,
+        seat: usize,
+        next: usize,
+        now: Instant,
+        thought: Option<Duration>,
+    ) -> Result<(), usize> {
+        clock.complete(seat, now, thought)?;
+        clock.run(&[next], now);
+        Ok(())
+    }
+
     #[test]
     fn a_fixed_time_per_move_starts_afresh_each_turn() {
         let control = ClockSpec::Move { seconds: 10 }.control().unwrap();
         let mut clock = GameClock::new(control, 2);
         let t0 = Instant::now();
-        clock.start(0, t0);
-        clock.pass_turn(1, t0 + Duration::from_secs(9)).unwrap();
-        clock.pass_turn(0, t0 + Duration::from_secs(18)).unwrap();
-        assert_eq!(clock.show(t0 + Duration::from_secs(18))[0].0, 10_000);
-        assert_eq!(clock.fallen(t0 + Duration::from_secs(28)), Some(0));
-        assert_eq!(clock.pass_turn(1, t0 + Duration::from_secs(29)), Err(0));
+        clock.run(&[0], t0);
+        pass(&mut clock, 0, 1, t0 + secs(9), None).unwrap();
+        pass(&mut clock, 1, 0, t0 + secs(18), None).unwrap();
+        assert_eq!(clock.show(t0 + secs(18))[0].0, 10_000);
+        // Time is up at 28 s; the flag waits out the grace before it falls.
+        let grace = clock.grace(0);
+        assert!(grace > Duration::ZERO && grace <= MAX_GRACE);
+        assert_eq!(clock.fallen(t0 + secs(28)), Vec::<usize>::new());
+        assert_eq!(clock.deadline(), Some(t0 + secs(28) + grace));
+        assert_eq!(clock.fallen(t0 + secs(28) + grace), vec![0]);
+        // A move after the time ran out with no lag to forgive is refused.
+        assert_eq!(
+            pass(&mut clock, 0, 1, t0 + secs(28) + ms(10), Some(secs(10))),
+            Err(0)
+        );
     }
 
     #[test]
-    fn fischer_times_are_stored_and_restored() {
+    fn fischer_times_and_lag_quotas_are_stored_and_restored() {
         let control = ClockSpec::Fischer {
             base: 60,
             increment: 2,
@@ -253,12 +357,21 @@ mod tests {
         .unwrap();
         let mut clock = GameClock::new(control, 2);
         let t0 = Instant::now();
-        clock.start(0, t0);
-        clock.pass_turn(1, t0 + Duration::from_secs(10)).unwrap();
+        clock.run(&[0], t0);
+        pass(&mut clock, 0, 1, t0 + secs(10), None).unwrap();
         let stored = clock.stored();
         assert_eq!(stored.main_ms, vec![52_000, 60_000]);
         let restored = GameClock::restore(control, &stored);
         assert_eq!(restored.stored(), stored);
+        // A game stored before quotas existed keeps its times and starts with fresh quotas.
+        let old = StoredTimes {
+            lag_quota_ms: Vec::new(),
+            ..stored.clone()
+        };
+        let fresh = GameClock::restore(control, &old).stored();
+        assert_eq!(fresh.main_ms, stored.main_ms);
+        assert_eq!(fresh.lag_quota_ms, GameClock::new(control, 2).stored().lag_quota_ms);
+        assert_ne!(fresh.lag_quota_ms, stored.lag_quota_ms);
         assert!(ClockSpec::Days { days: 0 }.control().is_err());
         assert!(
             ClockSpec::Fischer {
@@ -268,5 +381,74 @@ mod tests {
             .control()
             .is_err()
         );
+    }
+
+    #[test]
+    fn lag_is_forgiven_up_to_the_quota_which_grows_back_by_its_gain() {
+        // 3+0: expected 180 s, gain 0.4 * 3 + 0.15 = 1.35 s, capped at 1 s; quota 3 s.
+        let control = ClockSpec::Fischer {
+            base: 180,
+            increment: 0,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        assert_eq!(clock.lag.gain, secs(1));
+        assert_eq!(clock.quota, vec![secs(3), secs(3)]);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        // 5 s on the server, 4.6 s thought: 400 ms of lag, all forgiven.
+        pass(&mut clock, 0, 1, t0 + secs(5), Some(ms(4_600))).unwrap();
+        assert_eq!(clock.show(t0 + secs(5))[0].0, 175_400);
+        assert_eq!(clock.quota[0], ms(3_600));
+        // No report, no compensation; the quota still grows, up to seven gains.
+        pass(&mut clock, 1, 0, t0 + secs(6), None).unwrap();
+        assert_eq!(clock.show(t0 + secs(6))[1].0, 179_000);
+        assert_eq!(clock.quota[1], secs(4));
+        // Claimed lag beyond the quota is charged.
+        pass(&mut clock, 0, 1, t0 + secs(16), Some(Duration::ZERO)).unwrap();
+        assert_eq!(clock.show(t0 + secs(16))[0].0, 175_400 - 10_000 + 3_600);
+        assert_eq!(clock.quota[0], secs(1));
+        for turn in 0..10 {
+            let at = t0 + secs(17 + turn);
+            pass(&mut clock, 1, 0, at, None).unwrap();
+            clock.complete(0, at, None).unwrap();
+            clock.run(&[1], at);
+        }
+        assert_eq!(clock.quota[1], secs(7));
+    }
+
+    #[test]
+    fn a_move_in_flight_at_zero_is_saved_by_its_lag() {
+        let control = ClockSpec::Fischer {
+            base: 10,
+            increment: 0,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        // Sent after 9.9 s of thought, it arrives 10.3 s after the turn began.
+        pass(&mut clock, 0, 1, t0 + ms(10_300), Some(ms(9_900))).unwrap();
+        assert_eq!(clock.show(t0 + ms(10_300))[0].0, 100);
+    }
+
+    #[test]
+    fn several_clocks_run_at_once_and_flags_fall_together() {
+        let control = ClockSpec::Move { seconds: 5 }.control().unwrap();
+        let mut clock = GameClock::new(control, 4);
+        let t0 = Instant::now();
+        clock.run(&[0, 1], t0);
+        assert_eq!(clock.running(), vec![0, 1]);
+        // Seat 0 moves; seat 2 answers on its board while seat 1 still thinks.
+        clock.complete(0, t0 + secs(1), None).unwrap();
+        clock.run(&[1, 2], t0 + secs(1));
+        assert_eq!(clock.show(t0 + secs(2))[1].0, 3_000);
+        assert_eq!(clock.show(t0 + secs(2))[2].0, 4_000);
+        let late = t0 + secs(20);
+        assert_eq!(clock.fallen(late), vec![1, 2]);
+        clock.stop();
+        assert!(clock.running().is_empty() && clock.deadline().is_none());
     }
 }

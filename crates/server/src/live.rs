@@ -107,6 +107,8 @@ pub enum Command {
         text: String,
         /// The ply it is meant for.
         ply: Option<usize>,
+        /// How long the client says its player thought (for lag compensation).
+        thought: Option<Duration>,
         /// The new state, once stored.
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
@@ -482,15 +484,11 @@ impl LiveGame {
             .all(|s| s.kind != SeatKind::Human || s.token_hash.is_some())
     }
 
+    /// Runs the clocks of the seats to move (none while the game waits or is over).
     fn resume_clock(&mut self) {
-        let live = self.phase == Phase::Live && self.started();
-        let side = self.table.side_to_move();
+        let movers = self.to_move();
         if let Some((_, clock)) = &mut self.clock {
-            if live {
-                clock.start(side, Instant::now());
-            } else {
-                clock.stop();
-            }
+            clock.run(&movers, Instant::now());
         }
     }
 
@@ -751,9 +749,10 @@ impl LiveGame {
                 caller,
                 text,
                 ply,
+                thought,
                 reply,
             } => {
-                let result = self.human_move(caller, &text, ply).await;
+                let result = self.human_move(caller, &text, ply, thought).await;
                 let _ = reply.send(result.map(|()| self.state(caller)));
             }
             Command::Action {
@@ -932,17 +931,26 @@ impl LiveGame {
         caller: Caller,
         text: &str,
         ply: Option<usize>,
+        thought: Option<Duration>,
     ) -> Result<(), ApiError> {
         let seat = self.seat_of(caller)?;
         if self.seats[seat].kind != SeatKind::Human {
             return Err(ApiError::forbidden("an engine seat moves by itself"));
         }
-        self.play(seat, text, ply).await
+        self.play(seat, text, ply, thought).await
     }
 
     /// Plays `text` for `seat` and stores it; refuses (changing nothing) a move out of turn,
-    /// for another ply, after the flag fell, or against the rules.
-    async fn play(&mut self, seat: usize, text: &str, ply: Option<usize>) -> Result<(), ApiError> {
+    /// for another ply, after the flag fell, or against the rules. `thought` is how long the
+    /// client says its player thought: the rest of the turn's time is lag (see
+    /// [`GameClock`]).
+    async fn play(
+        &mut self,
+        seat: usize,
+        text: &str,
+        ply: Option<usize>,
+        thought: Option<Duration>,
+    ) -> Result<(), ApiError> {
         self.check_live()?;
         if !self.started() {
             let open: Vec<usize> = (0..self.seats.len())
@@ -962,16 +970,21 @@ impl LiveGame {
                 self.table.ply()
             )));
         }
-        let mover = self.table.side_to_move();
-        if mover != seat {
+        let movers = self.to_move();
+        if !movers.contains(&seat) {
+            let names: Vec<String> = movers
+                .iter()
+                .map(|&m| format!("seat {m} ({})", self.table.player_name(m)))
+                .collect();
             return Err(ApiError::conflict(format!(
-                "not your turn: seat {mover} ({}) is to move",
-                self.table.player_name(mover)
+                "not your turn: {} to move",
+                names.join(" and ")
             )));
         }
+        let mover = seat;
         let now = Instant::now();
         if let Some((_, clock)) = &self.clock
-            && clock.fallen(now).is_some()
+            && !clock.fallen(now).is_empty()
         {
             self.flag_fall().await;
             return Err(ApiError::conflict(
@@ -980,26 +993,28 @@ impl LiveGame {
         }
         let at_ply = self.table.ply();
         let canonical = self.table.play(text)?;
-        let next = self.table.side_to_move();
+        let next = self.to_move();
         let saved_clock = self.clock.clone();
         let flag_fell = match &mut self.clock {
-            Some((_, clock)) if next != mover => clock.pass_turn(next, now).is_err(),
-            _ => false,
+            Some((_, clock)) => {
+                // The parts of a compound turn share the turn's time: the clock stops only
+                // when the mover's turn is over.
+                let over = !next.contains(&mover) && clock.complete(mover, now, thought).is_err();
+                clock.run(&next, now);
+                over
+            }
+            None => false,
         };
         if flag_fell {
             self.undo_to(at_ply);
             self.clock = saved_clock;
-            self.flag_fall().await;
+            // Its time ran out even with its lag forgiven, though the grace may still be on.
+            self.flags_fell(vec![mover]).await;
             return Err(ApiError::conflict(
                 "your time ran out before the move arrived",
             ));
         }
         let finished = self.table.finished();
-        if finished.is_some()
-            && let Some((_, clock)) = &mut self.clock
-        {
-            clock.stop();
-        }
         let hidden = (0..=self.seats.len()).any(|k| {
             k != mover && {
                 let viewer = if k < self.seats.len() {
@@ -1103,23 +1118,37 @@ impl LiveGame {
         }
     }
 
+    /// Ends the game if flags have fallen: the team of the fallen seat loses, and flags of
+    /// two teams that fall in one step draw (the bughouse rule for simultaneous events).
     async fn flag_fall(&mut self) {
-        let Some(seat) = self
+        let fallen = self
             .clock
             .as_ref()
-            .and_then(|(_, c)| c.fallen(Instant::now()))
-        else {
+            .map(|(_, c)| c.fallen(Instant::now()))
+            .unwrap_or_default();
+        self.flags_fell(fallen).await;
+    }
+
+    /// Ends the game for the flags of `fallen` (see [`LiveGame::flag_fall`]).
+    async fn flags_fell(&mut self, fallen: Vec<usize>) {
+        let Some(&seat) = fallen.first() else {
             return;
         };
         if self.phase != Phase::Live || self.table.finished().is_some() {
             return;
         }
         let team = self.table.team(seat);
-        let event = ("flag".to_string(), json!({ "seat": seat }), None);
-        if let Err(e) = self
-            .end_game(Some(team), Reason::TimeForfeit, vec![event])
-            .await
-        {
+        let (losing, reason) = if fallen.iter().all(|&s| self.table.team(s) == team) {
+            (Some(team), Reason::TimeForfeit)
+        } else {
+            (None, Reason::Simultaneous)
+        };
+        let event = (
+            "flag".to_string(),
+            json!({ "seat": seat, "seats": fallen }),
+            None,
+        );
+        if let Err(e) = self.end_game(losing, reason, vec![event]).await {
             tracing::warn!(game = %self.id, "flag fall not stored: {e}");
         }
     }
@@ -1329,11 +1358,8 @@ impl LiveGame {
         self.undo_to(keep);
         self.offers = Offers::default();
         self.stop_thinking();
-        // The clocks stay as they are; the seat to move now has its clock running.
-        let side = self.table.side_to_move();
-        if let Some((_, clock)) = &mut self.clock {
-            clock.start(side, Instant::now());
-        }
+        // The clocks stay as they are; the seats to move now have theirs running.
+        self.resume_clock();
         let change = Change {
             truncate_to: Some(keep),
             ..Change::default()
@@ -1410,7 +1436,7 @@ impl LiveGame {
         let seat = self.table.side_to_move();
         match text {
             Some(text) => {
-                if let Err(e) = self.play(seat, &text, Some(ply)).await {
+                if let Err(e) = self.play(seat, &text, Some(ply), None).await {
                     tracing::warn!(game = %self.id, "engine move {text} refused: {e}");
                 }
             }

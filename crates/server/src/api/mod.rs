@@ -317,6 +317,8 @@ struct MoveRequest {
     #[serde(rename = "move")]
     text: String,
     ply: Option<usize>,
+    /// How long the player thought, in milliseconds (lag compensation).
+    think_ms: Option<u64>,
 }
 
 async fn play(
@@ -332,6 +334,7 @@ async fn play(
             caller,
             text: request.text,
             ply: request.ply,
+            thought: request.think_ms.map(std::time::Duration::from_millis),
             reply,
         })
         .await??;

@@ -180,11 +180,16 @@ async fn answer(game: &GameHandle, caller: Caller, text: &str) -> Option<String>
             };
             let ply = data.get("ply").and_then(Value::as_u64).map(|p| p as usize);
             let ack = data.get("ack").cloned();
+            let thought = data
+                .get("think_ms")
+                .and_then(Value::as_u64)
+                .map(std::time::Duration::from_millis);
             let result = game
                 .ask(|reply| Command::Move {
                     caller,
                     text: text.to_string(),
                     ply,
+                    thought,
                     reply,
                 })
                 .await

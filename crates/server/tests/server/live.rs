@@ -3,6 +3,7 @@
 
 use crate::common::{Rng, Server};
 use chaturanga_rules::scene::Viewer;
+use chaturanga_server::clock::MAX_GRACE;
 use chaturanga_session::open_table;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -273,7 +274,8 @@ fn the_flag_falls_on_the_server_without_any_client() {
     mv(&server, &id, &white, "e4");
     let s = state(&server, &id, None);
     assert_eq!(s["clocks"]["seats"][1]["running"], true);
-    std::thread::sleep(Duration::from_millis(1400));
+    // The time is up after a second; the flag waits at most two more for a move in flight.
+    std::thread::sleep(Duration::from_millis(1000) + MAX_GRACE + Duration::from_millis(400));
     // The game ended at the deadline, with nobody asking.
     let connection = rusqlite::Connection::open(&server.db).unwrap();
     let (status, reason): (String, String) = connection
@@ -407,4 +409,55 @@ fn a_whole_turn_is_one_request_and_replays_part_by_part() {
     let again = Server::on(server.db.clone());
     let s = state(&again, &id, None);
     assert_eq!(s["moves"], json!(["e2e4", "d7d6", part]));
+}
+
+#[test]
+fn reported_thinking_time_leaves_the_rest_to_lag_compensation() {
+    let server = Server::start("lag");
+    let (id, white, black) = two_humans(
+        &server,
+        "chess",
+        Some(json!({"kind": "fischer", "base": 600})),
+    );
+    // White's clock starts when both seats are taken. He says he thought no time at all:
+    // the whole turn was lag, within his three-second quota, so nothing is charged.
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, s) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "e4", "think_ms": 0}),
+        Some(&white),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["clocks"]["seats"][0]["ms"], 600_000, "{s}");
+    // Black reports nothing: his whole turn is charged.
+    std::thread::sleep(Duration::from_millis(300));
+    let s = mv(&server, &id, &black, "e5");
+    let black_ms = s["clocks"]["seats"][1]["ms"].as_u64().unwrap();
+    assert!(black_ms <= 599_700, "{s}");
+
+    // One second a move: a move sent within the second that arrives after it is saved by
+    // its lag.
+    let (id, white, black) = two_humans(
+        &server,
+        "chess",
+        Some(json!({"kind": "move", "seconds": 1})),
+    );
+    mv(&server, &id, &white, "d4");
+    std::thread::sleep(Duration::from_millis(1100));
+    let (status, s) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "d5", "think_ms": 900}),
+        Some(&black),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], "ongoing", "{s}");
+    // Without a report the same lateness loses.
+    std::thread::sleep(Duration::from_millis(1100));
+    let (status, e) = server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": "c4"}),
+        Some(&white),
+    );
+    assert_eq!(status, 409, "{e}");
+    assert_eq!(state(&server, &id, None)["reason"], "time-forfeit");
 }
