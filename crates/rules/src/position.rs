@@ -191,6 +191,23 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn decided_outcome(&self) -> Option<Outcome> {
         None
     }
+    /// The players who may move now: the player to move, or, in a game where several move
+    /// at once (bughouse in real time, one per board), each of them.
+    fn movers(&self) -> Vec<usize> {
+        vec![self.side_to_move()]
+    }
+    /// This position as `player` sees it when moving, `None` when that player may not move
+    /// now: its player to move is `player`, and its legal moves, move texts and searches are
+    /// that player's. The position itself by default, where only one player moves at a time.
+    fn as_mover(&self, player: usize) -> Option<Self> {
+        (player == self.side_to_move()).then(|| self.clone())
+    }
+    /// Whether the game goes on when the player to move has no legal move: players wait, as
+    /// bughouse players in real time wait for a piece from their partners while their clocks
+    /// run. False by default: the position's [`Position::outcome_without_moves`] ends it.
+    fn waits_without_moves(&self) -> bool {
+        false
+    }
     /// Whether no player can win any more (dead position by material).
     fn is_dead(&self) -> bool {
         false
@@ -578,6 +595,23 @@ impl<P: Position> Game<P> {
         Ok(())
     }
 
+    /// Plays a legal move of `player`, who may be one of several players to move at once
+    /// ([`Position::movers`]): the move is read and judged in the position as `player` moves
+    /// in it ([`Position::as_mover`]). Refuses moves of players who may not move now.
+    pub fn play_as(&mut self, player: usize, mv: P::Move) -> Result<(), MoveError> {
+        if let Status::Over(o) = self.status() {
+            return Err(MoveError::GameOver(o.to_string()));
+        }
+        let mut next = self
+            .position()
+            .as_mover(player)
+            .ok_or_else(|| MoveError::Illegal(format!("player {} may not move now", player + 1)))?;
+        next.play(mv)?;
+        self.check_history(&next)?;
+        self.push(mv, next);
+        Ok(())
+    }
+
     /// Reads and plays a move in coordinate notation.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
         if let Status::Over(o) = self.status() {
@@ -846,7 +880,7 @@ impl<P: Position> History<'_, P> {
         }
         let mut moves = Vec::new();
         position.legal_moves(&mut moves);
-        if moves.is_empty() {
+        if moves.is_empty() && !position.waits_without_moves() {
             return Status::Over(position.outcome_without_moves());
         }
         let players = position.players();

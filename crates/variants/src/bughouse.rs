@@ -386,6 +386,34 @@ impl Position for BughousePosition {
         self.slot
     }
 
+    fn movers(&self) -> Vec<usize> {
+        match (self.timing, &self.outcome) {
+            (_, Some(_)) => Vec::new(),
+            (Timing::TurnBased, None) => vec![self.slot],
+            // In real time each board's side to move may move, also while he waits for a piece.
+            (Timing::RealTime, None) => {
+                let mut seats: Vec<usize> = (0..2)
+                    .map(|b| seat(b, self.boards[b].turn() as usize))
+                    .collect();
+                seats.sort_unstable();
+                seats
+            }
+        }
+    }
+
+    fn as_mover(&self, player: usize) -> Option<Self> {
+        if !self.movers().contains(&player) {
+            return None;
+        }
+        let mut view = self.clone();
+        view.slot = player;
+        Some(view)
+    }
+
+    fn waits_without_moves(&self) -> bool {
+        self.timing == Timing::RealTime && self.outcome.is_none()
+    }
+
     fn legal_moves(&self, moves: &mut Vec<BughouseMove>) {
         if self.outcome.is_some() {
             return;

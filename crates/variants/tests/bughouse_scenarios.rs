@@ -307,3 +307,42 @@ fn bad_input_is_a_typed_error() {
     assert!(q.parse_move("B:e2e4").is_err());
     assert!(q.parse_move("A:e2e4").is_ok());
 }
+
+#[test]
+fn real_time_both_boards_move_at_once_through_the_game() {
+    // Scenario 1 through `Game`, as hosts play it: A-White and B-White may both move now,
+    // each only on his own board, and a board that moved hands its move to its other side.
+    let mut g = Game::new(BughousePosition::start_position(&RuleOptions::default()).unwrap());
+    assert_eq!(g.position().movers(), vec![0, 1]);
+    assert!(
+        g.position().as_mover(2).is_none(),
+        "A-Black waits for A-White"
+    );
+    let b_white = g.position().as_mover(1).unwrap();
+    assert_eq!(b_white.side_to_move(), 1);
+    let e4 = b_white.parse_move("e2e4").unwrap();
+    assert_eq!(e4.board, 1, "B-White's move is on board B");
+    g.play_as(1, e4).unwrap();
+    assert_eq!(g.position().movers(), vec![0, 3]);
+    assert!(g.play_as(1, e4).is_err(), "B-White's turn is over");
+    let d4 = g
+        .position()
+        .as_mover(0)
+        .unwrap()
+        .parse_move("d2d4")
+        .unwrap();
+    g.play_as(0, d4).unwrap();
+    assert_eq!(g.position().movers(), vec![2, 3]);
+    // Scenario 9 in real time: with both players to move waiting for pieces, the game goes
+    // on (their clocks run) instead of ending for want of legal moves.
+    let waiting = "8/8/8/8/8/5k2/5q2/7K[] w - - 0 1";
+    let g = Game::new(game(waiting, waiting, Timing::RealTime));
+    assert_eq!(g.position().movers(), vec![0, 1]);
+    assert!(
+        matches!(g.status(), Status::Ongoing { .. }),
+        "{:?}",
+        g.status()
+    );
+    let turn_based = Game::new(game(waiting, waiting, Timing::TurnBased));
+    assert!(matches!(turn_based.status(), Status::Over(_)));
+}
