@@ -130,14 +130,14 @@ struct LagRule {
 }
 
 impl LagRule {
-    /// The rule for a control: the gain is 2/5 of a second per minute the game is expected
+    /// The rule for a control, lichess's: the gain is 4 ms per second the game is expected
     /// to last (main time plus forty turns of increment or period) plus 150 ms, at most a
     /// second; the quota starts at three gains and holds at most seven.
     fn of(control: TimeControl) -> Self {
         let per_turn = control.increment + control.byo_yomi.map_or(Duration::ZERO, |b| b.period);
         let expected = control.base.saturating_add(per_turn.saturating_mul(40));
         let gain =
-            (expected.mul_f64(0.4 / 60.0) + Duration::from_millis(150)).min(Duration::from_secs(1));
+            (expected.mul_f64(0.004) + Duration::from_millis(150)).min(Duration::from_secs(1));
         LagRule {
             gain,
             max: gain * 7,
@@ -370,7 +370,10 @@ mod tests {
         };
         let fresh = GameClock::restore(control, &old).stored();
         assert_eq!(fresh.main_ms, stored.main_ms);
-        assert_eq!(fresh.lag_quota_ms, GameClock::new(control, 2).stored().lag_quota_ms);
+        assert_eq!(
+            fresh.lag_quota_ms,
+            GameClock::new(control, 2).stored().lag_quota_ms
+        );
         assert_ne!(fresh.lag_quota_ms, stored.lag_quota_ms);
         assert!(ClockSpec::Days { days: 0 }.control().is_err());
         assert!(
@@ -385,9 +388,9 @@ mod tests {
 
     #[test]
     fn lag_is_forgiven_up_to_the_quota_which_grows_back_by_its_gain() {
-        // 3+0: expected 180 s, gain 0.4 * 3 + 0.15 = 1.35 s, capped at 1 s; quota 3 s.
+        // 10+0: expected 600 s, gain 2.4 + 0.15 s, capped at 1 s; quota 3 s.
         let control = ClockSpec::Fischer {
-            base: 180,
+            base: 600,
             increment: 0,
         }
         .control()
@@ -399,15 +402,15 @@ mod tests {
         clock.run(&[0], t0);
         // 5 s on the server, 4.6 s thought: 400 ms of lag, all forgiven.
         pass(&mut clock, 0, 1, t0 + secs(5), Some(ms(4_600))).unwrap();
-        assert_eq!(clock.show(t0 + secs(5))[0].0, 175_400);
+        assert_eq!(clock.show(t0 + secs(5))[0].0, 595_400);
         assert_eq!(clock.quota[0], ms(3_600));
         // No report, no compensation; the quota still grows, up to seven gains.
         pass(&mut clock, 1, 0, t0 + secs(6), None).unwrap();
-        assert_eq!(clock.show(t0 + secs(6))[1].0, 179_000);
+        assert_eq!(clock.show(t0 + secs(6))[1].0, 599_000);
         assert_eq!(clock.quota[1], secs(4));
         // Claimed lag beyond the quota is charged.
         pass(&mut clock, 0, 1, t0 + secs(16), Some(Duration::ZERO)).unwrap();
-        assert_eq!(clock.show(t0 + secs(16))[0].0, 175_400 - 10_000 + 3_600);
+        assert_eq!(clock.show(t0 + secs(16))[0].0, 595_400 - 10_000 + 3_600);
         assert_eq!(clock.quota[0], secs(1));
         for turn in 0..10 {
             let at = t0 + secs(17 + turn);
@@ -416,6 +419,24 @@ mod tests {
             clock.run(&[1], at);
         }
         assert_eq!(clock.quota[1], secs(7));
+    }
+
+    #[test]
+    fn the_gain_follows_the_expected_length_of_the_game() {
+        let gain = |spec: ClockSpec| LagRule::of(spec.control().unwrap()).gain;
+        // 3+0: 0.72 s + 0.15 s.
+        let blitz = gain(ClockSpec::Fischer {
+            base: 180,
+            increment: 0,
+        });
+        assert_eq!(blitz, ms(870));
+        // 1+0: 0.24 s + 0.15 s.
+        let bullet = gain(ClockSpec::Fischer {
+            base: 60,
+            increment: 0,
+        });
+        assert_eq!(bullet, ms(390));
+        assert_eq!(gain(ClockSpec::Days { days: 3 }), secs(1));
     }
 
     #[test]
