@@ -1,5 +1,6 @@
 //! Command-line parsing, by hand: a handful of subcommands with repeatable flags.
 
+use chaturanga_session::RecordFormat;
 use std::fmt;
 use std::time::Duration;
 
@@ -164,19 +165,6 @@ pub enum Protocol {
     Usi,
     /// XBoard / WinBoard (CECP version 2).
     XBoard,
-}
-
-/// The game record formats of `record`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordFormat {
-    /// PGN.
-    Pgn,
-    /// KIF (shogi).
-    Kif,
-    /// CSA (shogi).
-    Csa,
-    /// BPGN (bughouse).
-    Bpgn,
 }
 
 /// A variant, a start position and moves.
@@ -354,17 +342,14 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
             valued.push("--format");
             let flags = Flags::parse(rest, &[], &valued)?;
             let [variant] = flags.positionals::<1>("record <variant>")?;
-            let format = match flags.values("--format").first().map(String::as_str) {
-                None | Some("pgn") => RecordFormat::Pgn,
-                Some("kif") => RecordFormat::Kif,
-                Some("csa") => RecordFormat::Csa,
-                Some("bpgn") => RecordFormat::Bpgn,
-                Some(other) => {
-                    return Err(usage(format!(
+            let format = match flags.values("--format").first() {
+                None => RecordFormat::Pgn,
+                Some(name) => RecordFormat::parse(name).ok_or_else(|| {
+                    usage(format!(
                         "--format must be pgn, kif, csa or bpgn, not {:?}",
-                        cut(other)
-                    )));
-                }
+                        cut(name)
+                    ))
+                })?,
             };
             Ok(Command::Record {
                 game: flags.game(variant)?,

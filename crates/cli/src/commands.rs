@@ -1,11 +1,11 @@
 //! The commands, each generic over the ruleset's position type through the registry's visitor.
 
-use crate::args::{CliError, Command, GameArgs, RecordFormat, USAGE};
-use chaturanga_notation::{csa, kif, pgn, record, san};
+use crate::args::{CliError, Command, GameArgs, USAGE};
+use chaturanga_notation::san;
 use chaturanga_rules::{
-    Game, MoveError, Position, RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide,
-    perft_turns, perft_turns_divide,
+    RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide, perft_turns, perft_turns_divide,
 };
+use chaturanga_session::{Hosted, RecordFormat, Table};
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
 use std::time::Instant;
@@ -138,51 +138,56 @@ struct WithGame {
     action: Action,
 }
 
-/// Sets up the game the arguments describe.
-pub fn setup<P: Ruleset>(args: &GameArgs) -> Result<Game<P>, CliError> {
+/// Sets up the game the arguments describe, its moves played on through draws (the person
+/// who wrote the line adjudicates them).
+pub fn setup<P: Ruleset>(
+    info: &'static VariantInfo,
+    args: &GameArgs,
+) -> Result<Hosted<P>, CliError> {
     let options = RuleOptions::parse(P::option_specs(), &args.options).map_err(input)?;
-    let start = match &args.fen {
-        Some(fen) => P::from_fen_with(&options, fen),
-        None => P::start_position(&options),
-    }
-    .map_err(input)?;
-    let mut game = Game::new(start);
+    let mut table = Hosted::<P>::new(info, &options, args.fen.as_deref()).map_err(input)?;
     for (i, text) in args.moves.iter().enumerate() {
-        if text.contains(';') {
-            // A whole compound turn, its parts separated by `;` (Avalanche's `e2e4;d7d6`).
-            let parts: Vec<&str> = text.split(';').collect();
-            game.play_turn(&parts, true)
-                .map_err(|e| input(format!("move {}: {e}", i + 1)))?;
-            continue;
-        }
-        let mv =
-            read_move(game.position(), text).map_err(|e| input(format!("move {}: {e}", i + 1)))?;
-        game.play_through_draws(mv);
+        table
+            .play_through_draws(text)
+            .map_err(|e| input(format!("move {}: {e}", i + 1)))?;
     }
-    Ok(game)
+    Ok(table)
 }
 
-/// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.
-pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, String> {
-    let own = position
-        .notations()
-        .iter()
-        .find_map(|n| position.read_move(n, text).ok());
-    match (position.parse_move(text), own) {
-        (Ok(mv), _) | (Err(_), Some(mv)) => Ok(mv),
-        (Err(coordinate_error), None) => match san::parse_san(position, text) {
-            Ok(mv) => Ok(mv),
-            Err(MoveError::Ambiguous(m)) => Err(format!("{m:?} is ambiguous")),
-            Err(_) => Err(coordinate_error.to_string()),
-        },
+/// The game written as `format`, and the format written: a bughouse game's PGN is its BPGN,
+/// the only record it has.
+pub fn record_text<P: Ruleset>(
+    table: &Hosted<P>,
+    format: RecordFormat,
+) -> Result<(String, RecordFormat), String> {
+    let formats = table.record_formats();
+    let format = match format {
+        RecordFormat::Pgn if !formats.contains(&format) => formats[0],
+        _ => format,
+    };
+    if !formats.contains(&format) {
+        let id = table.variant().id;
+        return Err(match format {
+            RecordFormat::Bpgn => format!("{id} has no BPGN records (bughouse has)"),
+            _ => {
+                let notation = format.extension();
+                format!(
+                    "{id} has no {} records (they need the {notation} move notation, which shogi has)",
+                    notation.to_uppercase()
+                )
+            }
+        });
     }
+    let text = table.record(format, &[]).map_err(|e| e.to_string())?;
+    Ok((text, format))
 }
 
 impl Visitor for WithGame {
     type Output = Result<String, CliError>;
 
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
-        let game = setup::<P>(&self.args)?;
+        let table = setup::<P>(info, &self.args)?;
+        let game = table.game();
         let position = game.position();
         let mut text = String::new();
         match self.action {
@@ -288,45 +293,13 @@ impl Visitor for WithGame {
                 text.push_str(&game.status().to_string());
                 text.push('\n');
             }
-            Action::Record(format @ (RecordFormat::Pgn | RecordFormat::Bpgn)) => {
-                // A bughouse game's PGN is BPGN; other rulesets have no BPGN.
-                if let Some(written) = bpgn_record(&game) {
-                    text.push_str(&written.map_err(input)?);
-                    return Ok(text);
-                }
-                if format == RecordFormat::Bpgn {
-                    return Err(input(format!(
-                        "{} has no BPGN records (bughouse has)",
-                        info.id
-                    )));
-                }
-                let tags = pgn::Tags::for_game(info.id, &game);
-                text.push_str(&pgn::write(&game, &tags).map_err(input)?);
-            }
             Action::Record(format) => {
-                let (name, notation) = match format {
-                    RecordFormat::Kif => ("KIF", "kif"),
-                    _ => ("CSA", "csa"),
-                };
-                if !position.notations().contains(&notation) {
-                    return Err(input(format!(
-                        "{} has no {name} records (they need the {notation} move notation, which shogi has)",
-                        info.id
-                    )));
-                }
-                let tags = record::Tags::default();
-                let written = match format {
-                    RecordFormat::Kif => kif::write(&game, &tags),
-                    _ => csa::write(&game, &tags),
-                };
-                text.push_str(&written.map_err(input)?);
+                text.push_str(&record_text(&table, format).map_err(input)?.0);
             }
         }
         Ok(text)
     }
 }
-
-pub use chaturanga_session::bpgn_record;
 
 struct DescribeRules;
 

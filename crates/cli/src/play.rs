@@ -2,10 +2,11 @@
 //! in the terminal against the engine or between people) and the search benchmark.
 
 use crate::args::{CliError, GameArgs, SearchArgs};
-use crate::commands::{read_move, setup};
+use crate::commands::{record_text, setup};
 use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
-use chaturanga_notation::{csa, kif, pgn, record, san};
-use chaturanga_rules::{Game, Outcome, Position, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_notation::san;
+use chaturanga_rules::{Game, Position, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_session::{Hosted, RecordFormat, Table, read_move};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::io::{BufRead, Read, Write};
 use std::time::{Duration, Instant};
@@ -90,8 +91,9 @@ struct SearchOnce {
 impl Visitor for SearchOnce {
     type Output = Result<String, CliError>;
 
-    fn visit<P: Ruleset>(self, _info: &'static VariantInfo) -> Self::Output {
-        let game = setup::<P>(&self.game)?;
+    fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+        let table = setup::<P>(info, &self.game)?;
+        let game = table.game();
         if let Status::Over(outcome) = game.status() {
             return Err(input(format!("the game is over: {outcome}")));
         }
@@ -100,7 +102,7 @@ impl Visitor for SearchOnce {
         // Through the player's view where the ruleset hides information (the line is then
         // the move alone).
         let result = engine.search_hidden(
-            &game,
+            game,
             &limits_of(&self.limits, SEARCH_DEFAULT_TIME),
             &Sampling::default(),
             &mut |info: &SearchInfo<P::Move>| {
@@ -280,8 +282,8 @@ impl<'a> Visitor for PlaySession<'a> {
             input,
             out,
         } = self;
-        let mut game = setup::<P>(&args)?;
-        let seats = engine_seats(game.position(), engine_plays.as_deref())?;
+        let mut table = setup::<P>(info, &args)?;
+        let seats = engine_seats(table.game().position(), engine_plays.as_deref())?;
         let mut engine = Engine::<P>::new(HASH_MB);
         writeln!(
             out,
@@ -290,6 +292,7 @@ impl<'a> Visitor for PlaySession<'a> {
         )?;
         let mut show_board = true;
         loop {
+            let game = table.game();
             let status = game.status();
             if show_board {
                 // Private views: a person sees only his own view (the player to move, or the
@@ -314,7 +317,7 @@ impl<'a> Visitor for PlaySession<'a> {
             }
             let to_move = game.position().side_to_move();
             if matches!(status, Status::Ongoing { .. }) && seats[to_move] {
-                if !engine_move(&mut engine, &mut game, &limits, out)? {
+                if !engine_move(&mut engine, &mut table, &limits, out)? {
                     // Only repetitions the rules forbid are left: nothing the engine may play.
                     writeln!(out, "error: the engine has no move it may play here")?;
                     break;
@@ -329,6 +332,7 @@ impl<'a> Visitor for PlaySession<'a> {
                 Request::Nothing => continue,
                 Request::Text(text) => text,
             };
+            let game = table.game();
             let (word, rest) = text.split_once(' ').unwrap_or((&text, ""));
             match word {
                 "quit" | "exit" => break,
@@ -361,24 +365,24 @@ impl<'a> Visitor for PlaySession<'a> {
                         "error: the record shows hidden moves; it is given when the game is over"
                     )?;
                 }
-                "pgn" => match game_record(info, &game, "pgn") {
-                    Ok(text) => write!(out, "{text}")?,
+                "pgn" => match record_text(&table, RecordFormat::Pgn) {
+                    Ok((text, _)) => write!(out, "{text}")?,
                     Err(e) => writeln!(out, "error: {e}")?,
                 },
                 "save" => {
                     let path = rest.trim();
-                    let message = save(info, &game, path);
+                    let message = save(&table, path);
                     writeln!(out, "{message}")?;
                 }
                 "undo" => {
-                    if undo_turn(&mut game, &seats) {
+                    if undo_turn(&mut table, &seats) {
                         show_board = true;
                     } else {
                         writeln!(out, "error: nothing to take back")?;
                     }
                 }
                 "go" if matches!(status, Status::Ongoing { .. }) => {
-                    if engine_move(&mut engine, &mut game, &limits, out)? {
+                    if engine_move(&mut engine, &mut table, &limits, out)? {
                         show_board = true;
                     } else {
                         writeln!(out, "error: the engine has no move it may play here")?;
@@ -388,10 +392,9 @@ impl<'a> Visitor for PlaySession<'a> {
                 // of the ruleset's actions, `resign PLAYER`, taken below.
                 "resign"
                     if matches!(status, Status::Ongoing { .. })
-                        && !game.position().actions().contains(&text.as_str()) =>
+                        && !table.actions().contains(&text.as_str()) =>
                 {
-                    let position = game.position();
-                    let named: Vec<&str> = position
+                    let named: Vec<&str> = table
                         .actions()
                         .into_iter()
                         .filter(|a| a.starts_with("resign "))
@@ -402,8 +405,9 @@ impl<'a> Visitor for PlaySession<'a> {
                             "error: name the player you resign in favour of: {}",
                             named.join(", ")
                         )?;
-                    } else if position.players() == 2 {
-                        game.end(Outcome::loss(2, to_move, Reason::Resignation));
+                    } else if table.players() == 2 {
+                        let team = table.team(to_move);
+                        table.end(Some(team), Reason::Resignation);
                         show_board = true;
                     } else {
                         writeln!(out, "error: this ruleset has no resignation")?;
@@ -411,40 +415,33 @@ impl<'a> Visitor for PlaySession<'a> {
                 }
                 // Where `draw` is also a move (a live Chex game's draw from the stack), it
                 // is the move unless a draw can be claimed (Chex has no claims).
-                "draw"
-                    if read_move(game.position(), &text).is_err()
-                        || matches!(&status, Status::Ongoing { claimable } if !claimable.is_empty()) =>
-                {
-                    match &status {
-                        Status::Ongoing { claimable } if !claimable.is_empty() => {
-                            game.claim_draw(claimable[0]);
-                            show_board = true;
-                        }
-                        _ => writeln!(out, "error: no draw can be claimed now")?,
+                "draw" if read_move(game.position(), &text).is_err() || table.can_claim_draw() => {
+                    if table.claim_draw() {
+                        show_board = true;
+                    } else {
+                        writeln!(out, "error: no draw can be claimed now")?;
                     }
                 }
                 _ if matches!(status, Status::Over(_)) => writeln!(
                     out,
                     "error: the game is over; `undo`, `save FILE`, `pgn` or `quit`"
                 )?,
-                _ if game.position().actions().contains(&text.as_str()) => {
-                    match take_action(&mut game, &text, &seats, input, out)? {
+                _ if table.actions().contains(&text.as_str()) => {
+                    match take_action(&mut table, &text, &seats, input, out)? {
                         ActionResult::Done => show_board = true,
                         ActionResult::Refused => {}
                         ActionResult::Quit => break,
                     }
                 }
-                _ if text.contains(';') => {
-                    // A whole compound turn, its parts separated by `;` (Avalanche).
-                    let parts: Vec<&str> = text.split(';').collect();
-                    match game.play_turn(&parts, true) {
-                        Ok(_) => show_board = true,
-                        Err(e) => writeln!(out, "error: {e}")?,
-                    }
-                }
+                // A whole compound turn, its parts separated by `;` (Avalanche).
+                _ if text.contains(';') => match table.play(&text) {
+                    Ok(_) => show_board = true,
+                    Err(e) => writeln!(out, "error: {e}")?,
+                },
+                // Read first for the hint where the text names no legal move.
                 _ => match read_move(game.position(), &text) {
-                    Ok(mv) => match game.play(mv) {
-                        Ok(()) => show_board = true,
+                    Ok(_) => match table.play(&text) {
+                        Ok(_) => show_board = true,
                         Err(e) => writeln!(out, "error: {e}")?,
                     },
                     Err(e) => writeln!(
@@ -474,13 +471,13 @@ const CONSENT_MARGIN: i32 = 300;
 
 /// Whether the engine, playing `player`, agrees to another player's `action`: when it gives
 /// the engine a win, or half a point and the engine is not clearly ahead.
-fn engine_consents<P: Position>(position: &P, action: &str, player: usize) -> bool {
-    let Ok(outcome) = position.perform(action) else {
+fn engine_consents<P: Ruleset>(table: &Hosted<P>, action: &str, player: usize) -> bool {
+    let Some(outcome) = table.action_outcome(action) else {
         return false;
     };
     match outcome.quarters.get(player) {
         Some(&share) if share >= 4 => true,
-        Some(&share) if share >= 2 => position.evaluate(player) < CONSENT_MARGIN,
+        Some(&share) if share >= 2 => table.game().position().evaluate(player) < CONSENT_MARGIN,
         _ => false,
     }
 }
@@ -488,19 +485,18 @@ fn engine_consents<P: Position>(position: &P, action: &str, player: usize) -> bo
 /// Takes one of the position's actions for the player to move, first asking the player
 /// whose consent it needs ([`Position::action_consent`]): the engine if it plays him, else
 /// the person, at his own prompt. A refused action has no effect.
-fn take_action<P: Position>(
-    game: &mut Game<P>,
+fn take_action<P: Ruleset>(
+    table: &mut Hosted<P>,
     action: &str,
     seats: &[bool],
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<ActionResult, CliError> {
-    let position = game.position();
-    let mover = position.player_name(position.side_to_move());
-    if let Some(judge) = position.action_consent(action) {
-        let name = position.player_name(judge);
+    let mover = table.player_name(table.side_to_move());
+    if let Some(judge) = table.action_consent(action) {
+        let name = table.player_name(judge);
         let agreed = if seats.get(judge).copied().unwrap_or(false) {
-            engine_consents(position, action, judge)
+            engine_consents(table, action, judge)
         } else {
             writeln!(
                 out,
@@ -529,7 +525,7 @@ fn take_action<P: Position>(
         }
         writeln!(out, "{name} agrees to `{action}`")?;
     }
-    match game.perform(action) {
+    match table.perform(action) {
         Ok(_) => Ok(ActionResult::Done),
         Err(e) => {
             writeln!(out, "error: {e}")?;
@@ -539,13 +535,13 @@ fn take_action<P: Position>(
 }
 
 /// The engine thinks, showing each iteration, and plays its move; false when it has none.
-fn engine_move<P: Position>(
+fn engine_move<P: Ruleset>(
     engine: &mut Engine<P>,
-    game: &mut Game<P>,
+    table: &mut Hosted<P>,
     limits: &Limits,
     out: &mut dyn Write,
 ) -> Result<bool, CliError> {
-    let root = game.position().clone();
+    let root = table.game().position().clone();
     // With private views the engine's line and move would show what the person may not
     // see: only its search figures and the fact that it moved are shown.
     let hidden = private_views(&root);
@@ -553,7 +549,7 @@ fn engine_move<P: Position>(
     // Under hidden information (private or not) the engine searches positions drawn from its
     // player's view, never the true one.
     let result = engine.search_hidden(
-        game,
+        table.game(),
         limits,
         &Sampling::default(),
         &mut |info: &SearchInfo<P::Move>| {
@@ -581,7 +577,7 @@ fn engine_move<P: Position>(
         return Ok(false);
     };
     let label = move_label(&root, mv);
-    game.play(mv).map_err(input)?;
+    table.play(&root.move_text(mv)).map_err(input)?;
     let name = root.player_name(root.side_to_move());
     if hidden {
         writeln!(out, "{name} has moved")?;
@@ -593,69 +589,47 @@ fn engine_move<P: Position>(
 
 /// Takes back moves until a person is to move again, having taken back at least one of
 /// that person's moves (so the engine does not answer at once with the same move).
-fn undo_turn<P: Position>(game: &mut Game<P>, seats: &[bool]) -> bool {
-    let person_moved = |g: &Game<P>| {
-        let mover = g.positions()[g.moves().len() - 1].side_to_move();
-        !seats[mover]
-    };
-    if game.moves().is_empty() || !seats.iter().any(|&engine| !engine) {
-        return game.undo();
+fn undo_turn<P: Ruleset>(table: &mut Hosted<P>, seats: &[bool]) -> bool {
+    let ply = |t: &Hosted<P>| t.game().moves().len();
+    // The player who made the last move.
+    let last_mover = |t: &Hosted<P>| t.game().positions()[ply(t) - 1].side_to_move();
+    if ply(table) == 0 || !seats.iter().any(|&engine| !engine) {
+        return table.undo();
     }
     // Take back through the engine's replies to the last move a person made.
-    while !game.moves().is_empty() && !person_moved(game) {
-        game.undo();
+    while ply(table) > 0 && seats[last_mover(table)] {
+        table.undo();
     }
-    if game.moves().is_empty() {
+    if ply(table) == 0 {
         return false;
     }
-    game.undo();
+    table.undo();
     // A compound turn is taken back whole.
-    while !game.moves().is_empty()
-        && game.position().side_to_move() == game.positions()[game.moves().len() - 1].side_to_move()
-        && !game.position().repetition_point()
+    while ply(table) > 0
+        && table.side_to_move() == last_mover(table)
+        && !table.game().position().repetition_point()
     {
-        game.undo();
+        table.undo();
     }
     true
 }
 
-/// The game as a record: PGN, or KIF/CSA for rulesets with those notations.
-fn game_record<P: Ruleset>(
-    info: &VariantInfo,
-    game: &Game<P>,
-    format: &str,
-) -> Result<String, String> {
-    let has = |n: &str| game.position().notations().contains(&n);
-    if (format == "pgn" || format == "bpgn")
-        && let Some(bpgn) = crate::commands::bpgn_record(game)
-    {
-        return bpgn;
-    }
-    match format {
-        "kif" if has("kif") => {
-            kif::write(game, &record::Tags::default()).map_err(|e| e.to_string())
-        }
-        "csa" if has("csa") => {
-            csa::write(game, &record::Tags::default()).map_err(|e| e.to_string())
-        }
-        "kif" | "csa" => Err(format!("{} has no {format} records", info.id)),
-        _ => pgn::write(game, &pgn::Tags::for_game(info.id, game)).map_err(|e| e.to_string()),
-    }
-}
-
 /// Writes the game to `path`, in the format its extension names; returns the message to show.
-fn save<P: Ruleset>(info: &VariantInfo, game: &Game<P>, path: &str) -> String {
+fn save<P: Ruleset>(table: &Hosted<P>, path: &str) -> String {
     if path.is_empty() {
         return "error: `save` needs a file name".to_string();
     }
-    let format = match path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()) {
-        Some(e) if e == "kif" || e == "csa" => e,
-        _ if crate::commands::bpgn_record(game).is_some() => "bpgn".to_string(),
-        _ => "pgn".to_string(),
+    // KIF and CSA where the file asks for them, else the PGN (BPGN for bughouse).
+    let format = match path
+        .rsplit_once('.')
+        .and_then(|(_, e)| RecordFormat::parse(&e.to_ascii_lowercase()))
+    {
+        Some(format @ (RecordFormat::Kif | RecordFormat::Csa)) => format,
+        _ => RecordFormat::Pgn,
     };
-    match game_record(info, game, &format) {
-        Ok(text) => match std::fs::write(path, text) {
-            Ok(()) => format!("saved to {path} ({format})"),
+    match record_text(table, format) {
+        Ok((text, format)) => match std::fs::write(path, text) {
+            Ok(()) => format!("saved to {path} ({})", format.extension()),
             Err(e) => format!("error: cannot write {path}: {e}"),
         },
         Err(e) => format!("error: {e}"),

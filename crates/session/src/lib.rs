@@ -5,16 +5,22 @@
 //! generic over the position type, [`open`] builds a [`GameSession`] for a ruleset id once,
 //! and everything after that speaks text: FENs, moves in the ruleset's coordinate notation,
 //! results. The generic code is compiled once per ruleset here, not once per front end.
+//!
+//! A session is a referee, the [`Hosted`] game that a server's [`Table`] is too, with an
+//! engine beside it: every rule of hosting lives in the referee, and only the engine's
+//! transposition table stays with the session between moves.
 
 mod coordinates;
 pub mod table;
 
 pub use coordinates::{from_xboard, to_xboard};
-pub use table::{LegalMove, RecordFormat, SearchTask, SeenMove, Table, open_table, option_specs};
+pub use table::{
+    Hosted, LegalMove, RecordFormat, SearchTask, SeenMove, Table, open_table, option_specs,
+};
 
 use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_geometry::Geometry;
-use chaturanga_notation::{pgn, san};
+use chaturanga_notation::san;
 use chaturanga_rules::{
     BoardPieces, Game, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset,
     Status, perft_divide,
@@ -156,9 +162,9 @@ pub trait GameSession: Send {
     fn finished(&self) -> Option<Finished>;
     /// Claims a draw if one may be claimed now; returns whether the game ended.
     fn claim_draw(&mut self) -> bool;
-    /// Ends the game from outside (time forfeit, adjudication, resignation): `winner`
-    /// `None` is a draw.
-    fn end(&mut self, winner: Option<usize>, reason: Reason);
+    /// Ends the game from outside (time forfeit, adjudication, resignation): `loser`'s team
+    /// scores nothing and the other players share the point; `None` is a draw.
+    fn end(&mut self, loser: Option<usize>, reason: Reason);
     /// Actions other than moves the player to move may take now (`win`: declare a shogi
     /// impasse win).
     fn actions(&self) -> Vec<&'static str>;
@@ -204,20 +210,18 @@ impl Visitor for Open {
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
         let options = RuleOptions::parse::<String>(P::option_specs(), &[])
             .map_err(|e| SessionError::Setup(e.to_string()))?;
-        let start = P::start_position(&options).map_err(|e| SessionError::Setup(e.to_string()))?;
         Ok(Box::new(Session::<P> {
-            info,
+            table: Hosted::new(info, &options, None)?,
             options,
-            game: Game::new(start),
             engine: Engine::new(self.hash_mb),
         }))
     }
 }
 
 struct Session<P: Ruleset> {
-    info: &'static VariantInfo,
+    /// The options the next [`GameSession::reset`] starts a game under.
     options: RuleOptions,
-    game: Game<P>,
+    table: Hosted<P>,
     engine: Engine<P>,
 }
 
@@ -251,59 +255,6 @@ pub fn read_move<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveE
     }
 }
 
-/// Plays a move in any notation [`read_move`] takes, or a whole turn `a;b`; returns it in
-/// coordinate notation (a turn's parts joined by `;`). `through_draws` plays on after a draw
-/// rule ended the game (a protocol's GUI adjudicates); without it a finished game takes no
-/// move.
-pub(crate) fn play_text<P: Ruleset>(
-    game: &mut Game<P>,
-    text: &str,
-    through_draws: bool,
-) -> Result<String, SessionError> {
-    if text.len() > MAX_TEXT {
-        return Err(SessionError::TooLong("the move"));
-    }
-    if game.moves().len() >= MAX_MOVES {
-        return Err(SessionError::TooLong("the game"));
-    }
-    let before = game.moves().len();
-    if text.contains(';') {
-        let parts: Vec<&str> = text.split(';').collect();
-        game.play_turn(&parts, through_draws).map_err(move_error)?;
-    } else {
-        let mv = read_move(game.position(), text).map_err(move_error)?;
-        if through_draws {
-            game.play_through_draws(mv);
-        } else {
-            game.play(mv).map_err(move_error)?;
-        }
-    }
-    let texts: Vec<String> = game.positions()[before..]
-        .iter()
-        .zip(&game.moves()[before..])
-        .map(|(p, &m)| p.move_text(m))
-        .collect();
-    Ok(texts.join(";"))
-}
-
-/// The result, once the game is over.
-pub(crate) fn finished<P: Position>(game: &Game<P>) -> Option<Finished> {
-    match game.status() {
-        Status::Over(outcome) => Some(Finished::from(&outcome)),
-        Status::Ongoing { .. } => None,
-    }
-}
-
-/// Claims the first draw the rules allow now; returns whether the game ended.
-pub(crate) fn claim_draw<P: Position>(game: &mut Game<P>) -> bool {
-    match game.status() {
-        Status::Ongoing { claimable } => claimable
-            .first()
-            .is_some_and(|&reason| game.claim_draw(reason)),
-        Status::Over(_) => false,
-    }
-}
-
 /// The moves of a line from `position` in coordinate notation, as far as they are legal.
 fn legal_line<P: Position>(position: &P, line: &[P::Move]) -> Vec<String> {
     let mut at = position.clone();
@@ -321,16 +272,12 @@ fn legal_line<P: Position>(position: &P, line: &[P::Move]) -> Vec<String> {
     texts
 }
 
-fn move_error(e: impl fmt::Display) -> SessionError {
-    SessionError::Move(e.to_string())
-}
-
 impl<P: Ruleset> Session<P> {
     /// Completes the turn the engine began with `first` where the ruleset plays whole turns
     /// (the position between parts has no FEN), following the line found or searching again.
     fn complete_turn(&mut self, first: P::Move, line: &[P::Move], limits: &Limits) -> String {
-        let mover = self.game.position().side_to_move();
-        let mut game = self.game.clone();
+        let mover = self.table.side_to_move();
+        let mut game = self.table.game().clone();
         let mut parts = vec![game.position().move_text(first)];
         game.play_through_draws(first);
         let mut rest = line.iter().skip(1).copied();
@@ -362,7 +309,7 @@ impl<P: Ruleset> Session<P> {
 
 impl<P: Ruleset> GameSession for Session<P> {
     fn variant(&self) -> &'static VariantInfo {
-        self.info
+        self.table.variant()
     }
 
     fn option_specs(&self) -> &'static [OptionSpec] {
@@ -376,67 +323,53 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn reset(&mut self, fen: Option<&str>) -> Result<(), SessionError> {
-        let start = match fen {
-            Some(fen) if fen.len() > MAX_TEXT => return Err(SessionError::TooLong("the FEN")),
-            Some(fen) => P::from_fen_with(&self.options, fen.trim()),
-            None => P::start_position(&self.options),
-        }
-        .map_err(|e| SessionError::Setup(e.to_string()))?;
-        self.game = Game::new(start);
+        self.table = Hosted::new(self.table.variant(), &self.options, fen)?;
         Ok(())
     }
 
     fn play(&mut self, text: &str) -> Result<String, SessionError> {
-        play_text(&mut self.game, text, true)
+        // A protocol's GUI or the match runner's referee judges the draws.
+        self.table.play_through_draws(text)
     }
 
     fn undo(&mut self) -> bool {
-        self.game.undo()
+        self.table.undo()
     }
 
     fn fen(&self) -> String {
-        self.game.position().fen()
+        self.table.fen()
     }
 
     fn start_fen(&self) -> String {
-        self.game.start().fen()
+        self.table.start_fen()
     }
 
     fn players(&self) -> usize {
-        self.game.position().players()
+        self.table.players()
     }
 
     fn side_to_move(&self) -> usize {
-        self.game.position().side_to_move()
+        self.table.side_to_move()
     }
 
     fn player_name(&self, player: usize) -> &'static str {
-        self.game.position().player_name(player)
+        self.table.player_name(player)
     }
 
     fn moves_played(&self) -> Vec<String> {
-        self.game
-            .positions()
-            .iter()
-            .zip(self.game.moves())
-            .map(|(p, &m)| p.move_text(m))
-            .collect()
+        self.table.moves_played()
     }
 
     fn legal_moves(&self) -> Vec<String> {
-        let position = self.game.position();
-        self.game
-            .legal_moves()
-            .into_iter()
-            .map(|m| position.move_text(m))
-            .collect()
+        self.table.legal_moves()
     }
 
     fn pass_move(&self) -> Option<String> {
-        let position = self.game.position();
+        let game = self.table.game();
+        let position = game.position();
         let board = |fen: &str| fen.split_whitespace().next().unwrap_or("").to_string();
         let before = board(&position.fen());
-        self.game.legal_moves().into_iter().find_map(|mv| {
+        game.legal_moves().into_iter().find_map(|mv| {
             let mut after = position.clone();
             after.play_unchecked(mv);
             (board(&after.fen()) == before && after.side_to_move() != position.side_to_move())
@@ -445,7 +378,7 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn is_pass(&self, ply: usize) -> bool {
-        let positions = self.game.positions();
+        let positions = self.table.game().positions();
         let board = |p: &P| p.fen().split_whitespace().next().unwrap_or("").to_string();
         match (positions.get(ply), positions.get(ply + 1)) {
             (Some(before), Some(after)) => board(before) == board(after),
@@ -454,36 +387,30 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn finished(&self) -> Option<Finished> {
-        finished(&self.game)
+        self.table.finished()
     }
 
     fn claim_draw(&mut self) -> bool {
-        claim_draw(&mut self.game)
+        self.table.claim_draw()
     }
 
-    fn end(&mut self, winner: Option<usize>, reason: Reason) {
-        let players = self.players();
-        let outcome = match winner {
-            Some(w) if w < players => Outcome::win(players, w, reason),
-            _ => Outcome::draw(players, reason),
-        };
-        self.game.end(outcome);
+    fn end(&mut self, loser: Option<usize>, reason: Reason) {
+        let team = loser
+            .filter(|&p| p < self.table.players())
+            .map(|p| self.table.team(p));
+        self.table.end(team, reason);
     }
 
     fn actions(&self) -> Vec<&'static str> {
-        self.game.position().actions()
+        self.table.actions()
     }
 
     fn action_outcome(&self, action: &str) -> Option<Finished> {
-        self.game
-            .position()
-            .perform(action)
-            .ok()
-            .map(|outcome| Finished::from(&outcome))
+        self.table.action_outcome(action)
     }
 
     fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&Thinking)) -> Decision {
-        let root = self.game.position().clone();
+        let root = self.table.game().position().clone();
         let mut report = |info: &SearchInfo<P::Move>| {
             // Only the legal start of the line is shown: a line completed from the
             // transposition table may hold a move of another position.
@@ -504,7 +431,7 @@ impl<P: Ruleset> GameSession for Session<P> {
         // reads what the player to move cannot see.
         let result =
             self.engine
-                .search_hidden(&self.game, limits, &Sampling::default(), &mut report);
+                .search_hidden(self.table.game(), limits, &Sampling::default(), &mut report);
         let line = legal_line(&root, &result.pv);
         let best = result.best.map(|mv| {
             if root.whole_turns() {
@@ -544,7 +471,7 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let position = self.game.position();
+        let position = self.table.game().position();
         perft_divide(position, depth)
             .into_iter()
             .map(|(m, n)| (position.move_text(m), n))
@@ -552,23 +479,19 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn diagram(&self) -> String {
-        self.game.position().diagram()
+        self.table.game().position().diagram()
     }
 
     fn geometry(&self) -> Option<&'static Geometry> {
-        self.game.position().board_geometry()
+        self.table.game().position().board_geometry()
     }
 
     fn board_pieces(&self) -> Option<BoardPieces> {
-        self.game.start().board_pieces()
+        self.table.game().start().board_pieces()
     }
 
-    fn pgn(&self, extra: &[(String, String)]) -> Result<String, SessionError> {
-        let mut tags = pgn::Tags::for_game(self.info.id, &self.game);
-        for (name, value) in extra {
-            tags.set(name, value);
-        }
-        pgn::write(&self.game, &tags).map_err(|e| SessionError::Move(e.to_string()))
+    fn pgn(&self, tags: &[(String, String)]) -> Result<String, SessionError> {
+        self.table.record(RecordFormat::Pgn, tags)
     }
 }
 

@@ -5,15 +5,19 @@
 //! viewer sees ([`Scene`]), the moves as each viewer may know them, the result, the records.
 //! It owns no transposition table; [`Table::search_task`] hands a copy of the game to an
 //! engine that lives only for one search, so a thousand stored games cost a thousand games.
+//!
+//! [`Hosted`] is that referee for one ruleset. A [`GameSession`](crate::GameSession) and the
+//! terminal's `play` keep one too, with their engine beside it, so every rule of hosting a
+//! game (reading moves, results, claims, actions, records) has one implementation.
 
-use crate::{Finished, SessionError};
+use crate::{Finished, MAX_MOVES, MAX_TEXT, SessionError, read_move};
 use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{Game, Legend, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// A legal move with its shape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,9 +161,6 @@ pub fn open_table(
     options: &[String],
     fen: Option<&str>,
 ) -> Result<Box<dyn Table>, SessionError> {
-    if fen.is_some_and(|f| f.len() > crate::MAX_TEXT) {
-        return Err(SessionError::TooLong("the FEN"));
-    }
     visit(id, OpenTable { options, fen }).map_err(|e| SessionError::Variant(e.to_string()))?
 }
 
@@ -186,9 +187,33 @@ impl Visitor for OpenTable<'_> {
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
         let options = RuleOptions::parse(P::option_specs(), self.options)
             .map_err(|e| SessionError::Setup(e.to_string()))?;
-        let start = match self.fen {
-            Some(fen) => P::from_fen_with(&options, fen.trim()),
-            None => P::start_position(&options),
+        Ok(Box::new(Hosted::<P>::new(info, &options, self.fen)?))
+    }
+}
+
+/// The referee of one game of the ruleset `P`: the [`Table`] behind [`open_table`], and the
+/// game a [`GameSession`](crate::GameSession) or a generic front end hosts beside its engine.
+pub struct Hosted<P: Ruleset> {
+    info: &'static VariantInfo,
+    options: Vec<String>,
+    game: Game<P>,
+    /// Each move as people read it, computed once when first asked for (SAN needs the legal
+    /// moves of the position before it), so that a referee nobody asks (a protocol's, which
+    /// replays the whole game for every move) never pays for it.
+    shown: Mutex<Vec<String>>,
+}
+
+impl<P: Ruleset> Hosted<P> {
+    /// A game of `info` under `options` from `fen`, or from the start position.
+    pub fn new(
+        info: &'static VariantInfo,
+        options: &RuleOptions,
+        fen: Option<&str>,
+    ) -> Result<Self, SessionError> {
+        let start = match fen {
+            Some(fen) if fen.len() > MAX_TEXT => return Err(SessionError::TooLong("the FEN")),
+            Some(fen) => P::from_fen_with(options, fen.trim()),
+            None => P::start_position(options),
         }
         .map_err(|e| SessionError::Setup(e.to_string()))?;
         let listed = P::option_specs()
@@ -201,40 +226,113 @@ impl Visitor for OpenTable<'_> {
                 )
             })
             .collect();
-        Ok(Box::new(Hosted::<P> {
+        Ok(Hosted {
             info,
             options: listed,
             game: Game::new(start),
-            shown: Vec::new(),
-        }))
+            shown: Mutex::new(Vec::new()),
+        })
     }
-}
 
-struct Hosted<P: Ruleset> {
-    info: &'static VariantInfo,
-    options: Vec<String>,
-    game: Game<P>,
-    /// Each move as people read it, computed once when it is played (SAN needs the legal
-    /// moves of the position before it).
-    shown: Vec<String>,
-}
+    /// The game, for what only the position type can answer: searches, views, diagrams.
+    pub fn game(&self) -> &Game<P> {
+        &self.game
+    }
 
-impl<P: Ruleset> Hosted<P> {
-    /// Brings `shown` level with the moves. Rulesets that hide men get the coordinate text:
-    /// SAN's capture and check marks would tell what the viewer may not see.
+    /// Plays like [`Table::play`], but also after a draw rule ended the game: a protocol's
+    /// GUI or the player who set up a line adjudicates draws, not we.
+    pub fn play_through_draws(&mut self, text: &str) -> Result<String, SessionError> {
+        self.play_text(text, true)
+    }
+
+    /// Plays a move in any notation [`read_move`] takes, or a whole turn `a;b`; returns it in
+    /// coordinate notation (a turn's parts joined by `;`). Without `through_draws` a
+    /// finished game takes no move.
+    fn play_text(&mut self, text: &str, through_draws: bool) -> Result<String, SessionError> {
+        if text.len() > MAX_TEXT {
+            return Err(SessionError::TooLong("the move"));
+        }
+        if self.game.moves().len() >= MAX_MOVES {
+            return Err(SessionError::TooLong("the game"));
+        }
+        let game = &mut self.game;
+        let before = game.moves().len();
+        if text.contains(';') {
+            let parts: Vec<&str> = text.split(';').collect();
+            game.play_turn(&parts, through_draws).map_err(error)?;
+        } else {
+            let mv = read_move(game.position(), text).map_err(error)?;
+            if through_draws {
+                game.play_through_draws(mv);
+            } else {
+                game.play(mv).map_err(error)?;
+            }
+        }
+        let texts: Vec<String> = game.positions()[before..]
+            .iter()
+            .zip(&game.moves()[before..])
+            .map(|(p, &m)| p.move_text(m))
+            .collect();
+        Ok(texts.join(";"))
+    }
+
+    /// The moves played, in coordinate notation.
+    pub fn moves_played(&self) -> Vec<String> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(p, &m)| p.move_text(m))
+            .collect()
+    }
+
+    /// The legal moves now in coordinate notation, without the shapes of [`Table::legal`]
+    /// (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<String> {
+        let position = self.game.position();
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| position.move_text(mv))
+            .collect()
+    }
+
+    /// What taking `action` now would end the game with, without taking it.
+    pub fn action_outcome(&self, action: &str) -> Option<Finished> {
+        self.game
+            .position()
+            .perform(action)
+            .ok()
+            .map(|outcome| Finished::from(&outcome))
+    }
+
+    /// Drops the texts of moves taken back from `shown`; `Hosted::shown` adds the new ones.
     fn sync_shown(&mut self) {
+        let moves = self.game.moves().len();
+        self.shown
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .truncate(moves);
+    }
+
+    /// Each move as people read it, brought level with the moves. Rulesets that hide men get
+    /// the coordinate text: SAN's capture and check marks would tell what the viewer may not
+    /// see.
+    fn shown(&self) -> MutexGuard<'_, Vec<String>> {
+        // A panic while filling leaves whole texts only: the rest is added again.
+        let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
         let moves = self.game.moves();
-        self.shown.truncate(moves.len());
         let hides = self.game.start().player_view(0).is_some();
-        let from = self.shown.len();
+        let from = shown.len();
         for (before, &mv) in self.game.positions()[from..].iter().zip(&moves[from..]) {
             let text = if hides {
                 before.move_text(mv)
             } else {
                 san::to_san(before, mv).unwrap_or_else(|_| before.move_text(mv))
             };
-            self.shown.push(text);
+            shown.push(text);
         }
+        shown
     }
 }
 
@@ -280,9 +378,7 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn play(&mut self, text: &str) -> Result<String, SessionError> {
-        let played = crate::play_text(&mut self.game, text.trim(), false);
-        self.sync_shown();
-        played
+        self.play_text(text.trim(), false)
     }
 
     fn undo(&mut self) -> bool {
@@ -315,11 +411,12 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove> {
+        let shown = self.shown();
         self.game
             .positions()
             .iter()
             .zip(self.game.moves())
-            .zip(&self.shown)
+            .zip(shown.iter())
             .map(|((p, &m), shown)| {
                 let text = p.move_seen_by(m, viewer);
                 SeenMove {
@@ -336,7 +433,7 @@ impl<P: Ruleset> Table for Hosted<P> {
         let before = &self.game.positions()[ply];
         let text = before.move_seen_by(self.game.moves()[ply], viewer);
         Some(SeenMove {
-            shown: text.as_ref().and(self.shown.get(ply).cloned()),
+            shown: text.as_ref().and(self.shown().get(ply).cloned()),
             text,
             mover: before.side_to_move(),
         })
@@ -362,7 +459,10 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn finished(&self) -> Option<Finished> {
-        crate::finished(&self.game)
+        match self.game.status() {
+            Status::Over(outcome) => Some(Finished::from(&outcome)),
+            Status::Ongoing { .. } => None,
+        }
     }
 
     fn can_claim_draw(&self) -> bool {
@@ -370,7 +470,12 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn claim_draw(&mut self) -> bool {
-        crate::claim_draw(&mut self.game)
+        match self.game.status() {
+            Status::Ongoing { claimable } => claimable
+                .first()
+                .is_some_and(|&reason| self.game.claim_draw(reason)),
+            Status::Over(_) => false,
+        }
     }
 
     fn end(&mut self, losing_team: Option<usize>, reason: Reason) {

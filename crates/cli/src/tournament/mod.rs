@@ -517,35 +517,35 @@ fn play_game(
         clocks.start();
         let answer = players[player].choose(referee, &clocks);
         let in_time = clocks.stop(side);
-        let winner = Some(1 - side);
+        let loser = Some(side);
         match answer {
             Ok(_) if !in_time => {
-                referee.end(winner, Reason::TimeForfeit);
+                referee.end(loser, Reason::TimeForfeit);
                 termination = "time forfeit".to_string();
                 infraction = Some((player, Infraction::TimeForfeit));
             }
             Ok(mv) => {
                 if let Err(e) = referee.play(&mv) {
-                    referee.end(winner, Reason::Resignation);
+                    referee.end(loser, Reason::Resignation);
                     termination = format!("rules infraction: {} ({e})", cut(&mv));
                     infraction = Some((player, Infraction::IllegalMove));
                 }
             }
             Err(PlayerError::Timeout) => {
-                referee.end(winner, Reason::TimeForfeit);
+                referee.end(loser, Reason::TimeForfeit);
                 termination = "time forfeit".to_string();
                 infraction = Some((player, Infraction::TimeForfeit));
             }
             Err(PlayerError::Resigned) => {
-                referee.end(winner, Reason::Resignation);
+                referee.end(loser, Reason::Resignation);
             }
             Err(e @ (PlayerError::Crashed(_) | PlayerError::Start(_))) => {
-                referee.end(winner, Reason::Resignation);
+                referee.end(loser, Reason::Resignation);
                 termination = format!("abandoned: {e}");
                 infraction = Some((player, Infraction::Crash));
             }
             Err(PlayerError::Protocol(e)) => {
-                referee.end(winner, Reason::Resignation);
+                referee.end(loser, Reason::Resignation);
                 termination = format!("rules infraction: {e}");
                 infraction = Some((player, Infraction::IllegalMove));
             }
