@@ -602,12 +602,18 @@ impl<P: Position> Game<P> {
         if let Status::Over(o) = self.status() {
             return Err(MoveError::GameOver(o.to_string()));
         }
-        let mut next = self
+        let view = self
             .position()
             .as_mover(player)
             .ok_or_else(|| MoveError::Illegal(format!("player {} may not move now", player + 1)))?;
+        let mut next = view.clone();
         next.play(mv)?;
         self.check_history(&next)?;
+        // The position the move was made in is the mover's view: its player to move says
+        // who made the move, for records, notation and takebacks.
+        let last = self.positions.len() - 1;
+        self.hashes[last] = view.hash();
+        self.positions[last] = view;
         self.push(mv, next);
         Ok(())
     }

@@ -212,7 +212,10 @@ struct Offers {
 }
 
 struct EngineThinking {
+    /// The ply the search started at (its result names it).
     ply: usize,
+    /// The engine seat it thinks for.
+    seat: usize,
     stop: Arc<AtomicBool>,
 }
 
@@ -510,8 +513,8 @@ impl LiveGame {
     }
 
     fn to_move(&self) -> Vec<usize> {
-        if self.phase == Phase::Live && self.started() && self.table.finished().is_none() {
-            vec![self.table.side_to_move()]
+        if self.phase == Phase::Live && self.started() {
+            self.table.movers()
         } else {
             Vec::new()
         }
@@ -552,10 +555,9 @@ impl LiveGame {
             Caller::Spectator => None,
         };
         let moving = me.is_some_and(|me| to_move.contains(&me));
-        let legal = if moving {
-            self.table.legal()
-        } else {
-            Vec::new()
+        let legal = match me {
+            Some(me) if moving => self.table.legal_for(me),
+            _ => Vec::new(),
         };
         let actions = moving.then(|| {
             let mut actions = self.table.actions();
@@ -963,7 +965,7 @@ impl LiveGame {
             )));
         }
         if let Some(ply) = ply
-            && ply != self.table.ply()
+            && self.stale(seat, ply)
         {
             return Err(ApiError::conflict(format!(
                 "the move is for ply {ply}, but the game is at ply {}",
@@ -992,7 +994,7 @@ impl LiveGame {
             ));
         }
         let at_ply = self.table.ply();
-        let canonical = self.table.play(text)?;
+        let canonical = self.table.play_for(seat, text)?;
         let next = self.to_move();
         let saved_clock = self.clock.clone();
         let flag_fell = match &mut self.clock {
@@ -1063,6 +1065,23 @@ impl LiveGame {
         }
         self.maybe_think();
         Ok(())
+    }
+
+    /// Whether a move `seat` meant for `ply` is stale: it is for another ply. Where several
+    /// players move at once (real-time bughouse, whose other board goes on meanwhile), only
+    /// a ply the game has not reached, or one before a move of `seat`'s own (a resend of a
+    /// move already played), is.
+    fn stale(&self, seat: usize, ply: usize) -> bool {
+        let now = self.table.ply();
+        if ply == now {
+            return false;
+        }
+        if ply > now || self.to_move().len() < 2 {
+            return true;
+        }
+        self.table.moves_seen(Viewer::Arbiter)[ply..]
+            .iter()
+            .any(|m| m.mover == seat)
     }
 
     async fn end_game(
@@ -1399,10 +1418,14 @@ impl LiveGame {
         if self.thinking.is_some() {
             return;
         }
-        let Some(&seat) = self.to_move().first() else {
-            return;
-        };
-        let SeatKind::Engine(level) = self.seats[seat].kind else {
+        let engine_seat = self
+            .to_move()
+            .into_iter()
+            .find_map(|seat| match self.seats[seat].kind {
+                SeatKind::Engine(level) => Some((seat, level)),
+                SeatKind::Human => None,
+            });
+        let Some((seat, level)) = engine_seat else {
             return;
         };
         let mut limits = level_limits(level);
@@ -1412,10 +1435,13 @@ impl LiveGame {
             let cap = Duration::from_millis(left / 20 + 10);
             limits.move_time = Some(limits.move_time.map_or(cap, |t| t.min(cap)));
         }
-        let task = self.table.search_task(limits, crate::engines::HASH_MB);
+        let task = self
+            .table
+            .search_task_for(seat, limits, crate::engines::HASH_MB);
         let ply = self.table.ply();
         self.thinking = Some(EngineThinking {
             ply,
+            seat,
             stop: task.stop.clone(),
         });
         let results = self.engine_results.clone();
@@ -1425,19 +1451,25 @@ impl LiveGame {
     }
 
     async fn engine_moved(&mut self, ply: usize, text: Option<String>) {
-        match &self.thinking {
-            Some(t) if t.ply == ply => self.thinking = None,
+        let seat = match &self.thinking {
+            Some(t) if t.ply == ply => t.seat,
             _ => return,
-        }
-        if ply != self.table.ply() {
+        };
+        self.thinking = None;
+        if !self.to_move().contains(&seat) || self.stale(seat, ply) {
             self.maybe_think();
             return;
         }
-        let seat = self.table.side_to_move();
         match text {
             Some(text) => {
+                // Where other players moved meanwhile (the other board in real-time
+                // bughouse), the move may no longer be legal: think again.
                 if let Err(e) = self.play(seat, &text, Some(ply), None).await {
-                    tracing::warn!(game = %self.id, "engine move {text} refused: {e}");
+                    if self.table.ply() == ply {
+                        tracing::warn!(game = %self.id, "engine move {text} refused: {e}");
+                    } else {
+                        self.maybe_think();
+                    }
                 }
             }
             None => tracing::warn!(game = %self.id, "the engine found no move at ply {ply}"),

@@ -111,6 +111,15 @@ pub trait Table: Send + Sync {
     fn undo(&mut self) -> bool;
     /// The legal moves now, with their shapes (none once the game is over).
     fn legal(&self) -> Vec<LegalMove>;
+    /// The players who may move now (none once the game is over): the player to move, or
+    /// several at once where the ruleset says so (each board's in real-time bughouse).
+    fn movers(&self) -> Vec<usize>;
+    /// The legal moves of `player`, one of [`Table::movers`], with their shapes.
+    fn legal_for(&self, player: usize) -> Vec<LegalMove>;
+    /// Plays a move of `player`, one of [`Table::movers`], as [`Table::play`] does.
+    fn play_for(&mut self, player: usize, text: &str) -> Result<String, SessionError>;
+    /// A search for `player`, one of [`Table::movers`] (see [`Table::search_task`]).
+    fn search_task_for(&self, player: usize, limits: Limits, hash_mb: usize) -> SearchTask;
     /// What `viewer` sees now.
     fn scene(&self, viewer: Viewer) -> Scene;
     /// The style the men are drawn in, and the name and movement of every symbol a scene of
@@ -400,6 +409,79 @@ impl<P: Ruleset> Table for Hosted<P> {
                 shape: position.move_shape(mv),
             })
             .collect()
+    }
+
+    fn movers(&self) -> Vec<usize> {
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        self.game.position().movers()
+    }
+
+    fn legal_for(&self, player: usize) -> Vec<LegalMove> {
+        if player == self.side_to_move() {
+            return self.legal();
+        }
+        let Some(view) = self.game.position().as_mover(player) else {
+            return Vec::new();
+        };
+        if self.finished().is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        view.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| LegalMove {
+                text: view.move_text(mv),
+                shape: view.move_shape(mv),
+            })
+            .collect()
+    }
+
+    fn play_for(&mut self, player: usize, text: &str) -> Result<String, SessionError> {
+        if player == self.side_to_move() {
+            return self.play(text);
+        }
+        let text = text.trim();
+        if text.len() > MAX_TEXT {
+            return Err(SessionError::TooLong("the move"));
+        }
+        if self.game.moves().len() >= MAX_MOVES {
+            return Err(SessionError::TooLong("the game"));
+        }
+        let view = self.game.position().as_mover(player).ok_or_else(|| {
+            SessionError::Move(format!(
+                "{} may not move now",
+                self.game.position().player_name(player)
+            ))
+        })?;
+        let mv = read_move(&view, text).map_err(error)?;
+        self.game.play_as(player, mv).map_err(error)?;
+        self.sync_shown();
+        Ok(view.move_text(mv))
+    }
+
+    fn search_task_for(&self, player: usize, limits: Limits, hash_mb: usize) -> SearchTask {
+        match self.game.position().as_mover(player) {
+            Some(view) if player != self.side_to_move() => {
+                // Another board's mover searches his own view; games whose players move at
+                // once keep no history a search needs.
+                let mut engine = Engine::<P>::new(hash_mb);
+                let stop = engine.stop_flag();
+                let game = Game::new(view);
+                SearchTask {
+                    run: Box::new(move || {
+                        let root = game.position().clone();
+                        let result =
+                            engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
+                        result.best.map(|mv| root.move_text(mv))
+                    }),
+                    stop,
+                }
+            }
+            _ => self.search_task(limits, hash_mb),
+        }
     }
 
     fn scene(&self, viewer: Viewer) -> Scene {

@@ -346,3 +346,22 @@ fn real_time_both_boards_move_at_once_through_the_game() {
     let turn_based = Game::new(game(waiting, waiting, Timing::TurnBased));
     assert!(matches!(turn_based.status(), Status::Over(_)));
 }
+
+#[test]
+fn a_real_time_move_is_recorded_as_its_movers() {
+    let mut g = Game::new(BughousePosition::start_position(&RuleOptions::default()).unwrap());
+    let e4 = g
+        .position()
+        .as_mover(1)
+        .unwrap()
+        .parse_move("e2e4")
+        .unwrap();
+    g.play_as(1, e4).unwrap();
+    assert_eq!(
+        g.positions()[0].side_to_move(),
+        1,
+        "B-White made the first move"
+    );
+    assert!(g.undo());
+    assert_eq!(g.position().movers(), vec![0, 1]);
+}

@@ -19,7 +19,12 @@ fn wait_for_turn(server: &Server, id: &str, token: &str, seat: usize) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let s = state(server, id, Some(token));
-        if s["status"] != "ongoing" || s["to_move"] == json!([seat]) {
+        // In real-time bughouse the seat may be one of two to move, and may wait for a piece.
+        let moving = s["to_move"]
+            .as_array()
+            .is_some_and(|m| m.contains(&json!(seat)))
+            && s["legal"].as_array().is_some_and(|l| !l.is_empty());
+        if s["status"] != "ongoing" || moving {
             return s;
         }
         assert!(Instant::now() < deadline, "the engine did not move: {s}");
@@ -460,4 +465,62 @@ fn reported_thinking_time_leaves_the_rest_to_lag_compensation() {
     );
     assert_eq!(status, 409, "{e}");
     assert_eq!(state(&server, &id, None)["reason"], "time-forfeit");
+}
+
+#[test]
+fn real_time_bughouse_runs_both_boards_and_their_clocks_at_once() {
+    let server = Server::start("bughouse-real-time");
+    let seats = json!([{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]);
+    let (status, created) = server.post(
+        "/api/games",
+        &json!({"variant": "bughouse", "seats": seats,
+                "clock": {"kind": "fischer", "base": 180}}),
+        None,
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = (0..4)
+        .map(|n| {
+            let (status, joined) =
+                server.post(&format!("/api/games/{id}/seats/{n}/join"), &json!({}), None);
+            assert_eq!(status, 200, "{joined}");
+            joined["token"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let running = |s: &Value| -> Vec<usize> {
+        (0..4)
+            .filter(|&n| s["clocks"]["seats"][n]["running"] == true)
+            .collect()
+    };
+    // Both White players may move, and both their clocks run.
+    let s = state(&server, &id, Some(&tokens[1]));
+    assert_eq!(s["to_move"], json!([0, 1]), "{s}");
+    assert_eq!(running(&s), vec![0, 1]);
+    assert_eq!(s["legal"].as_array().unwrap().len(), 20);
+    assert!(
+        s["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["board"] == 1),
+        "{s}"
+    );
+    // B-White moves first, without waiting for board A.
+    let moves = format!("/api/games/{id}/moves");
+    let (status, s) = server.post(&moves, &json!({"move": "e2e4", "ply": 0}), Some(&tokens[1]));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["to_move"], json!([0, 3]));
+    assert_eq!(running(&s), vec![0, 3]);
+    // A-White's move sent while board B moved still counts; its resend does not.
+    let (status, s) = server.post(&moves, &json!({"move": "d2d4", "ply": 0}), Some(&tokens[0]));
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["to_move"], json!([2, 3]));
+    let (status, e) = server.post(&moves, &json!({"move": "d2d4", "ply": 0}), Some(&tokens[0]));
+    assert_eq!(status, 409, "{e}");
+    // A seat whose board waits for its opponent may not move.
+    let (status, e) = server.post(&moves, &json!({"move": "e7e5"}), Some(&tokens[1]));
+    assert_eq!(status, 409, "{e}");
+    let s = state(&server, &id, None);
+    assert_eq!(s["moves"], json!(["e2e4", "d2d4"]));
+    assert_eq!(s["ply"], 2);
 }

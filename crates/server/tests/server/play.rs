@@ -64,7 +64,7 @@ fn play_out(variant: &str) {
     let mut played = 0;
     loop {
         // Every seat's view matches the reference's view for that seat.
-        let mut mover = None;
+        let mut movers = Vec::new();
         for (seat, token) in tokens.iter().enumerate() {
             let (status, state) = server.get(&format!("/api/games/{id}"), Some(token));
             assert_eq!(status, 200, "{state}");
@@ -121,9 +121,9 @@ fn play_out(variant: &str) {
                 }
                 None => {
                     assert_eq!(state["status"], "ongoing");
-                    let to_move = reference.side_to_move();
-                    assert_eq!(state["to_move"], json!([to_move]));
-                    if seat == to_move {
+                    let to_move = reference.movers();
+                    assert_eq!(state["to_move"], json!(to_move));
+                    if to_move.contains(&seat) {
                         let mut legal: Vec<String> = state["legal"]
                             .as_array()
                             .expect("legal for the seat to move")
@@ -131,11 +131,16 @@ fn play_out(variant: &str) {
                             .map(|m| m["text"].as_str().unwrap().to_string())
                             .collect();
                         legal.sort();
-                        let mut expected: Vec<String> =
-                            reference.legal().into_iter().map(|m| m.text).collect();
+                        let mut expected: Vec<String> = reference
+                            .legal_for(seat)
+                            .into_iter()
+                            .map(|m| m.text)
+                            .collect();
                         expected.sort();
                         assert_eq!(legal, expected, "{variant} ply {played}");
-                        mover = Some((seat, state));
+                        if !legal.is_empty() {
+                            movers.push((seat, state));
+                        }
                     } else {
                         assert!(
                             state.get("legal").is_none(),
@@ -145,9 +150,11 @@ fn play_out(variant: &str) {
                 }
             }
         }
-        let Some((seat, state)) = mover else {
+        // Where several may move (real-time bughouse), any of them moves next.
+        if movers.is_empty() {
             break;
-        };
+        }
+        let (seat, state) = movers.swap_remove(rng.below(movers.len()));
         if played >= MAX_PLIES {
             break;
         }
@@ -165,7 +172,9 @@ fn play_out(variant: &str) {
             Some(&tokens[seat]),
         );
         assert_eq!(status, 200, "{variant} {text}: {after}");
-        reference.play(text).expect("the reference takes the move");
+        reference
+            .play_for(seat, text)
+            .expect("the reference takes the move");
         played += 1;
     }
     assert!(played > 0, "{variant}: no move was played");
