@@ -234,7 +234,7 @@ class GamePage {
     // forgives the rest of the turn's time as network lag, up to a quota.
     const mine = s.you !== null && s.to_move.includes(s.you);
     if (!mine) this.turnSince = null;
-    else if (this.turnSince === null || s.ply !== before.ply) this.turnSince = performance.now();
+    else if (this.turnSince === null) this.turnSince = performance.now();
     this.picker = new Picker(this.myLegal());
     if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
     this.render();
