@@ -198,7 +198,8 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
             .map(|m| m.as_str().unwrap().to_string())
             .collect();
         let acked = acknowledged.lock().unwrap();
-        total_acknowledged = total_acknowledged.max(acked.len());
+        // Games that ended count with all their moves; the one going on with those so far.
+        let in_this_game = acked.len();
         // Every acknowledged move is stored, in order; a move whose answer was cut off by
         // the kill may be stored too (at most one per kill).
         let mut at = 0;
@@ -215,6 +216,7 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
         );
         if state["status"] != "ongoing" {
             // The game ended: go on with a new one.
+            total_acknowledged += in_this_game;
             drop(acked);
             acknowledged.lock().unwrap().clear();
             (id, tokens) = new_game(&http, &url);
@@ -252,6 +254,7 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
         previous_unanswered = unanswered;
         previous_acked = acked.len();
     }
+    total_acknowledged += acknowledged.lock().unwrap().len();
     assert!(
         clocks_checked > 0,
         "no restart came right after an acknowledged move"
