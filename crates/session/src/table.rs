@@ -464,21 +464,10 @@ impl<P: Ruleset> Table for Hosted<P> {
 
     fn search_task_for(&self, player: usize, limits: Limits, hash_mb: usize) -> SearchTask {
         match self.game.position().as_mover(player) {
+            // Another board's mover searches his own view; games whose players move at once
+            // keep no history a search needs.
             Some(view) if player != self.side_to_move() => {
-                // Another board's mover searches his own view; games whose players move at
-                // once keep no history a search needs.
-                let mut engine = Engine::<P>::new(hash_mb);
-                let stop = engine.stop_flag();
-                let game = Game::new(view);
-                SearchTask {
-                    run: Box::new(move || {
-                        let root = game.position().clone();
-                        let result =
-                            engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
-                        result.best.map(|mv| root.move_text(mv))
-                    }),
-                    stop,
-                }
+                search_of(Game::new(view), limits, hash_mb)
             }
             _ => self.search_task(limits, hash_mb),
         }
@@ -651,18 +640,21 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {
-        let mut engine = Engine::<P>::new(hash_mb);
-        let stop = engine.stop_flag();
-        let game = self.game.clone();
-        SearchTask {
-            run: Box::new(move || {
-                let root = game.position().clone();
-                let result =
-                    engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
-                result.best.map(|mv| root.move_text(mv))
-            }),
-            stop,
-        }
+        search_of(self.game.clone(), limits, hash_mb)
+    }
+}
+
+/// A search of `game`'s position by an engine of its own, with `hash_mb` MiB of table.
+fn search_of<P: Ruleset>(game: Game<P>, limits: Limits, hash_mb: usize) -> SearchTask {
+    let mut engine = Engine::<P>::new(hash_mb);
+    let stop = engine.stop_flag();
+    SearchTask {
+        run: Box::new(move || {
+            let root = game.position().clone();
+            let result = engine.search_hidden(&game, &limits, &Sampling::default(), &mut |_| {});
+            result.best.map(|mv| root.move_text(mv))
+        }),
+        stop,
     }
 }
 
