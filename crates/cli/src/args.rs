@@ -51,10 +51,12 @@ commands:
   uci | usi | xboard                        speak an engine protocol on standard input and
                                             output (UCI with UCI_Variant for every ruleset; USI
                                             for the shogi family; XBoard/CECP v2)
-  serve [--listen ADDR] [--db PATH]         the game server: people play every ruleset with
+  serve [--listen ADDR] [--db PATH|URL]     the game server: people play every ruleset with
                                             each other and the engine over HTTP and websockets
                                             (default 127.0.0.1:8080 and chaturanga.db, created
-                                            and migrated on first start)
+                                            and migrated on first start; a postgres:// URL
+                                            stores the games in PostgreSQL, which several
+                                            nodes may share)
   help                                      this text
 
 limits: [--time SECONDS] [--depth N] [--nodes N]   (default: --time 1 for search, 2 for play)
@@ -129,8 +131,8 @@ pub enum Command {
     Serve {
         /// Address to listen on.
         listen: std::net::SocketAddr,
-        /// The SQLite database file.
-        db: std::path::PathBuf,
+        /// The database: an SQLite file, or a PostgreSQL URL.
+        db: chaturanga_server::store::Database,
     },
     /// `bench`.
     Bench {
@@ -401,10 +403,10 @@ pub fn parse(argv: &[String]) -> Result<Command, CliError> {
                 })?,
                 None => std::net::SocketAddr::from(([127, 0, 0, 1], 8080)),
             };
-            let db = flags
-                .values("--db")
-                .first()
-                .map_or_else(|| "chaturanga.db".into(), std::path::PathBuf::from);
+            let db = flags.values("--db").first().map_or(
+                chaturanga_server::store::Database::Sqlite("chaturanga.db".into()),
+                |text| chaturanga_server::store::Database::parse(text),
+            );
             Ok(Command::Serve { listen, db })
         }
         "rules" => {

@@ -179,7 +179,7 @@ fn main() {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let config = chaturanga_server::Config {
             listen: ([127, 0, 0, 1], 0).into(),
-            db: dir.join("load.db"),
+            db: chaturanga_server::store::Database::Sqlite(dir.join("load.db")),
             engine_threads: 1,
         };
         tokio::spawn(async move {

@@ -93,9 +93,14 @@ impl From<SessionError> for ApiError {
     }
 }
 
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> Self {
-        ApiError::internal(format!("store: {e}"))
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        match e {
+            crate::store::StoreError::Stale => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("store: {e}"))
+            }
+            crate::store::StoreError::Backend(_) => ApiError::internal(format!("store: {e}")),
+        }
     }
 }
 

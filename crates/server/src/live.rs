@@ -3,6 +3,7 @@
 //! each viewer may see.
 
 use crate::clock::{ClockSpec, GameClock, StoredTimes};
+use crate::cluster::{Forwarded, Nodes};
 use crate::engines::{EnginePool, level_limits};
 use crate::error::ApiError;
 use crate::store::{Change, EventRow, GameRow, SeatRow, Store};
@@ -140,6 +141,21 @@ pub enum Command {
         /// The boards, the cells in check and the move that led there.
         reply: oneshot::Sender<Result<Value, ApiError>>,
     },
+    /// A write forwarded from another node's client (this node runs the game).
+    Remote {
+        /// Who writes.
+        caller: Caller,
+        /// The write.
+        command: Forwarded,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    /// The stored game changed (another node wrote it): catch up and relay the new events.
+    Refresh,
+    /// This node took over the game's lease: run it from what is stored.
+    LeaseTaken,
+    /// This node's lease lapsed (another node may run the game): follow it.
+    LeaseLost,
     /// The game's record.
     Record {
         /// Who asks.
@@ -172,10 +188,26 @@ impl GameHandle {
             .map_err(|_| ApiError::internal("the game's task stopped before answering"))
     }
 
+    /// Sends a command that needs no answer, unless the task's queue is full.
+    pub fn try_send(&self, command: Command) -> Result<(), ApiError> {
+        self.sender
+            .try_send(command)
+            .map_err(|_| ApiError::internal("the game's task is busy or gone"))
+    }
+
     /// Whether the task is gone.
     pub fn is_closed(&self) -> bool {
         self.sender.is_closed()
     }
+}
+
+/// Whether this node runs a live game or follows the node that does (see [`crate::cluster`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// This node runs the clocks and engines and writes the moves.
+    Runs,
+    /// Another node does; this one keeps a replica and forwards its clients' writes.
+    Follows,
 }
 
 /// What kind of seat.
@@ -200,8 +232,8 @@ enum Phase {
     Aborted,
 }
 
-/// Offers waiting for an answer.
-#[derive(Clone, Debug, Default)]
+/// Offers waiting for an answer (stored with every change).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Offers {
     /// Seats that offered or accepted a draw.
     draw: BTreeSet<usize>,
@@ -238,6 +270,8 @@ struct LiveGame {
     watching: Arc<[AtomicUsize]>,
     thinking: Option<EngineThinking>,
     engine_results: mpsc::Sender<(usize, Option<String>)>,
+    /// The other nodes, with this node's role in the game (none with a store of one node).
+    nodes: Option<(Arc<Nodes>, Role)>,
 }
 
 /// A new game's description, checked.
@@ -329,6 +363,7 @@ pub fn create(store: &Store, id: String, game: NewGame) -> Result<GameRow, ApiEr
         reason: None,
         version: 1,
         clock_state,
+        offers: None,
         created_ms: crate::store::now_ms(),
         listed: game.listed,
         seats,
@@ -353,13 +388,20 @@ fn split_options(all: &[String], secret_names: &[&str]) -> (Vec<String>, Vec<Str
     })
 }
 
-/// Loads a stored game and starts its task.
-pub fn start(
-    row: GameRow,
-    store: Store,
-    engines: EnginePool,
-    secret_names: &[&str],
-) -> Result<GameHandle, ApiError> {
+/// A stored game as it is in memory.
+struct Replica {
+    table: Box<dyn Table>,
+    seats: Vec<Seat>,
+    options: Vec<String>,
+    secret_options: Vec<String>,
+    phase: Phase,
+    version: u64,
+    clock: Option<(ClockSpec, GameClock)>,
+    offers: Offers,
+}
+
+/// Rebuilds a stored game: its table from the moves, its result, seats and clocks.
+fn replica(row: &GameRow, secret_names: &[&str]) -> Result<Replica, ApiError> {
     let mut table = open_table(&row.variant, &row.options, row.fen.as_deref())?;
     for (ply, text) in row.moves.iter().enumerate() {
         table.play(text).map_err(|e| {
@@ -421,13 +463,7 @@ pub fn start(
         })
         .collect();
     let (options, secret_options) = split_options(&row.options, secret_names);
-    let (sender, receiver) = mpsc::channel(64);
-    let (engine_results, engine_receiver) = mpsc::channel(4);
-    let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
-    let mut game = LiveGame {
-        id: row.id,
-        store,
-        engines,
+    Ok(Replica {
         table,
         seats,
         options,
@@ -435,11 +471,44 @@ pub fn start(
         phase,
         version: row.version,
         clock,
-        offers: Offers::default(),
+        offers: row
+            .offers
+            .as_deref()
+            .and_then(|o| serde_json::from_str(o).ok())
+            .unwrap_or_default(),
+    })
+}
+
+/// Loads a stored game and starts its task; `nodes` are the other nodes with this node's
+/// role in the game, where the store has several.
+pub fn start(
+    row: GameRow,
+    store: Store,
+    engines: EnginePool,
+    secret_names: &[&str],
+    nodes: Option<(Arc<Nodes>, Role)>,
+) -> Result<GameHandle, ApiError> {
+    let replica = replica(&row, secret_names)?;
+    let (sender, receiver) = mpsc::channel(64);
+    let (engine_results, engine_receiver) = mpsc::channel(4);
+    let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
+    let mut game = LiveGame {
+        id: row.id,
+        store,
+        engines,
+        table: replica.table,
+        seats: replica.seats,
+        options: replica.options,
+        secret_options: replica.secret_options,
+        phase: replica.phase,
+        version: replica.version,
+        clock: replica.clock,
+        offers: replica.offers,
         updates,
         watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
         thinking: None,
         engine_results,
+        nodes,
     };
     game.resume_clock();
     tokio::spawn(game.run(receiver, engine_receiver));
@@ -466,8 +535,14 @@ impl LiveGame {
     ) {
         self.maybe_think();
         loop {
-            let deadline = self.clock_deadline();
-            let idle = (self.phase != Phase::Live).then(|| Instant::now() + IDLE_FINISHED);
+            // Another node runs a followed game's clocks.
+            let deadline = if self.follows() {
+                None
+            } else {
+                self.clock_deadline()
+            };
+            let idle = (self.phase != Phase::Live || self.follows())
+                .then(|| Instant::now() + IDLE_FINISHED);
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -479,6 +554,63 @@ impl LiveGame {
             }
         }
         self.stop_thinking();
+    }
+
+    /// Whether another node runs this live game (this one keeps a replica).
+    fn follows(&self) -> bool {
+        self.phase == Phase::Live && matches!(self.nodes, Some((_, Role::Follows)))
+    }
+
+    /// Sends a client's write to the node running the game, then catches up with what it
+    /// stored (whatever the answer: the game may have changed meanwhile).
+    async fn forward(&mut self, caller: Caller, command: Forwarded) -> Result<(), ApiError> {
+        let Some((nodes, _)) = self.nodes.clone() else {
+            return Err(ApiError::internal("no other node runs this game"));
+        };
+        let result = nodes.forward(&self.store, &self.id, caller, command).await;
+        self.refresh().await;
+        result
+    }
+
+    /// Catches the replica up with the store, where another node wrote the game, and relays
+    /// the events this node's viewers missed.
+    async fn refresh(&mut self) {
+        let store = self.store.clone();
+        let id = self.id.clone();
+        let since = self.version;
+        let loaded = tokio::task::spawn_blocking(move || {
+            let row = store.load(&id)?;
+            let events = store.events_after(&id, since)?;
+            Ok::<_, crate::store::StoreError>((row, events))
+        })
+        .await;
+        let (row, events) = match loaded {
+            Ok(Ok((Some(row), events))) => (row, events),
+            Ok(Err(e)) => {
+                tracing::warn!(game = %self.id, "not caught up: {e}");
+                return;
+            }
+            _ => return,
+        };
+        if row.version <= self.version {
+            return;
+        }
+        let secret = crate::api::secret_option_names(&row.variant);
+        match replica(&row, &secret) {
+            Ok(replica) => {
+                self.table = replica.table;
+                self.seats = replica.seats;
+                self.options = replica.options;
+                self.secret_options = replica.secret_options;
+                self.phase = replica.phase;
+                self.version = replica.version;
+                self.clock = replica.clock;
+                self.offers = replica.offers;
+                self.resume_clock();
+                self.broadcast(&events);
+            }
+            Err(e) => tracing::warn!(game = %self.id, "not caught up: {e}"),
+        }
     }
 
     fn started(&self) -> bool {
@@ -716,6 +848,8 @@ impl LiveGame {
         {
             change.clock_state = Some(serde_json::to_string(&clock.stored()).unwrap_or_default());
         }
+        change.offers = Some(serde_json::to_string(&self.offers).unwrap_or_default());
+        let ends = change.status.as_deref().is_some_and(|s| s != "live");
         let store = self.store.clone();
         let id = self.id.clone();
         let version = self.version;
@@ -725,11 +859,122 @@ impl LiveGame {
             .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
         self.version += events.len() as u64;
         self.broadcast(&events);
+        if ends && self.nodes.is_some() {
+            // An ended game needs no node to run it.
+            let store = self.store.clone();
+            let id = self.id.clone();
+            tokio::task::spawn_blocking(move || {
+                if let Some(cluster) = store.cluster() {
+                    let _ = cluster.release(&id);
+                }
+            });
+        }
         Ok(())
     }
 
     async fn handle(&mut self, command: Command) {
+        if self.follows() {
+            match command {
+                Command::Move {
+                    caller,
+                    text,
+                    ply,
+                    thought,
+                    reply,
+                } => {
+                    let think_ms = thought.map(|d| d.as_millis() as u64);
+                    let result = self
+                        .forward(
+                            caller,
+                            Forwarded::Move {
+                                text,
+                                ply,
+                                think_ms,
+                            },
+                        )
+                        .await;
+                    let _ = reply.send(result.map(|()| self.state(caller)));
+                    return;
+                }
+                Command::Action {
+                    caller,
+                    action,
+                    reply,
+                } => {
+                    let result = self.forward(caller, Forwarded::Action { action }).await;
+                    let _ = reply.send(result.map(|()| self.state(caller)));
+                    return;
+                }
+                Command::Join {
+                    seat,
+                    token_hash,
+                    reply,
+                } => {
+                    let command = Forwarded::Join { seat, token_hash };
+                    let _ = reply.send(self.forward(Caller::Spectator, command).await);
+                    return;
+                }
+                other => return self.handle_here(other).await,
+            }
+        }
+        self.handle_here(command).await;
+    }
+
+    /// Handles a command on this node (which runs the game, or may answer it from its
+    /// replica).
+    async fn handle_here(&mut self, command: Command) {
         match command {
+            Command::Remote {
+                caller,
+                command,
+                reply,
+            } => {
+                let result = if self.follows() {
+                    Err(ApiError::new(
+                        axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                        "this node no longer runs the game; try again",
+                    ))
+                } else {
+                    match command {
+                        Forwarded::Move {
+                            text,
+                            ply,
+                            think_ms,
+                        } => {
+                            let thought = think_ms.map(Duration::from_millis);
+                            self.human_move(caller, &text, ply, thought).await
+                        }
+                        Forwarded::Action { action } => self.action(caller, &action).await,
+                        Forwarded::Join { seat, token_hash } => self.join(seat, token_hash).await,
+                    }
+                };
+                let _ = reply.send(result);
+            }
+            Command::Refresh => {
+                if self.follows() {
+                    self.refresh().await;
+                }
+            }
+            Command::LeaseTaken => {
+                if self.follows() {
+                    self.refresh().await;
+                    if let Some((_, role)) = &mut self.nodes {
+                        *role = Role::Runs;
+                    }
+                    self.resume_clock();
+                    self.maybe_think();
+                }
+            }
+            Command::LeaseLost => {
+                if self.phase == Phase::Live
+                    && let Some((_, role)) = &mut self.nodes
+                    && *role == Role::Runs
+                {
+                    *role = Role::Follows;
+                    self.stop_thinking();
+                    tracing::warn!(game = %self.id, "lease lost: another node may run the game");
+                }
+            }
             Command::State { caller, reply } => {
                 let _ = reply.send(self.state(caller));
             }
@@ -1415,7 +1660,7 @@ impl LiveGame {
 
     /// Starts the engine if an engine seat is to move.
     fn maybe_think(&mut self) {
-        if self.thinking.is_some() {
+        if self.thinking.is_some() || self.follows() {
             return;
         }
         let engine_seat = self

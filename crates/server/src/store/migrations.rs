@@ -1,9 +1,12 @@
-//! Schema migrations, applied in order on open; `PRAGMA user_version` counts those applied.
+//! Schema migrations, applied in order on open. Each backend has the same steps in its own
+//! dialect (`tests::both_backends_have_the_same_schema` checks that they end with the same
+//! tables and columns); SQLite counts those applied in `PRAGMA user_version`, PostgreSQL in
+//! the `schema_version` table.
 
 use rusqlite::Connection;
 
-/// Each migration's SQL, in order. Append only: a released migration never changes.
-const MIGRATIONS: &[&str] = &[
+/// Each SQLite migration's SQL, in order. Append only: a released migration never changes.
+pub const SQLITE: &[&str] = &[
     // 1: games, seats, moves and events.
     "CREATE TABLE games (
         id TEXT PRIMARY KEY,
@@ -45,13 +48,78 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 2: games made for friends by link are not listed in the lobby.
     "ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 1;",
+    // 3: which server node runs a live game, until when (used by PostgreSQL's several nodes;
+    // kept here so that both schemas are one).
+    "CREATE TABLE leases (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        node TEXT NOT NULL,
+        expires TEXT NOT NULL
+    );",
+    // 4: the offers waiting for an answer (draw, takeback, a ruleset action), so that they
+    // survive a restart and other nodes see them.
+    "ALTER TABLE games ADD COLUMN offers TEXT;",
 ];
 
-/// Applies the migrations not yet applied, each in its own transaction.
-pub fn migrate(connection: &mut Connection) -> rusqlite::Result<()> {
+/// The same migrations for PostgreSQL, in order. Append only.
+pub const POSTGRES: &[&str] = &[
+    // 1: games, seats, moves and events.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL,
+        fen TEXT,
+        clock TEXT,
+        status TEXT NOT NULL,
+        result TEXT,
+        quarters TEXT,
+        reason TEXT,
+        version BIGINT NOT NULL,
+        clock_state TEXT,
+        created_ms BIGINT NOT NULL,
+        finished_ms BIGINT
+    );
+    CREATE INDEX games_by_status ON games (status, created_ms);
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        n BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        level BIGINT,
+        token_hash TEXT,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        ply BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE TABLE events (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        v BIGINT NOT NULL,
+        t TEXT NOT NULL,
+        data TEXT NOT NULL,
+        only_seat BIGINT,
+        PRIMARY KEY (game_id, v)
+    );",
+    // 2: games made for friends by link are not listed in the lobby.
+    "ALTER TABLE games ADD COLUMN listed BOOLEAN NOT NULL DEFAULT TRUE;",
+    // 3: which server node runs a live game, until when (in the database's time, so that the
+    // nodes' clocks need not agree).
+    "CREATE TABLE leases (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        node TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL
+    );
+    CREATE INDEX leases_by_node ON leases (node);",
+    // 4: the offers waiting for an answer.
+    "ALTER TABLE games ADD COLUMN offers TEXT;",
+];
+
+/// Applies the SQLite migrations not yet applied, each in its own transaction.
+pub fn migrate_sqlite(connection: &mut Connection) -> rusqlite::Result<()> {
     let applied: usize =
         connection.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+    for (i, sql) in SQLITE.iter().enumerate().skip(applied) {
         let tx = connection.transaction()?;
         tx.execute_batch(sql)?;
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;

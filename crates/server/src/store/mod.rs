@@ -1,14 +1,17 @@
-//! The embedded store: games, seats, moves and events in one SQLite file (WAL mode).
+//! The store: games, seats, moves and events, behind one [`Backend`] trait with two
+//! implementations — the embedded SQLite file (the default, for one server process) and a
+//! PostgreSQL server (for several nodes sharing the games).
 //!
 //! Every change of a live game is one transaction ([`Store::commit`]); the game's task
 //! answers and broadcasts only after it returns, so whatever a client was told survives a
-//! crash at any instant. The connection is used from blocking threads only.
+//! crash at any instant. Backends are used from blocking threads only.
 
 mod migrations;
+pub mod postgres;
+pub mod sqlite;
 
-use rusqlite::{Connection, OptionalExtension, params};
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A stored game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +38,8 @@ pub struct GameRow {
     pub version: u64,
     /// The clocks' state as JSON (each seat's time at the start of its turn).
     pub clock_state: Option<String>,
+    /// The offers waiting for an answer, as JSON.
+    pub offers: Option<String>,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: i64,
     /// Shown in the lobby's listings (games for a friend by link are not).
@@ -82,6 +87,8 @@ pub struct Change {
     pub result: Option<(String, String, String)>,
     /// The clocks' new state.
     pub clock_state: Option<String>,
+    /// The offers' new state.
+    pub offers: Option<String>,
     /// A seat claimed: its index and token hash.
     pub seat: Option<(usize, String)>,
     /// Events appended (their versions follow the stored version).
@@ -120,301 +127,179 @@ pub enum Listing {
     Finished,
 }
 
-/// How often the write-ahead log is copied into the database.
-const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
-
-/// The store: one SQLite connection shared by blocking tasks.
-#[derive(Clone)]
-pub struct Store {
-    connection: Arc<Mutex<Connection>>,
+/// A failure of the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// The stored version was not the one the change was made on (another writer got there
+    /// first), or this node no longer holds the game's lease: nothing was written.
+    Stale,
+    /// The database failed; the message says how.
+    Backend(String),
 }
 
-/// A failure of the store.
-pub type StoreResult<T> = Result<T, rusqlite::Error>;
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Stale => f.write_str("the game was changed elsewhere; try again"),
+            StoreError::Backend(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// A result of the store.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// What a store keeps and finds. Every method is one transaction, called from a blocking
+/// thread.
+pub trait Backend: Send + Sync {
+    /// Stores a new game with its seats and first events.
+    fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()>;
+
+    /// Writes one change of a game atomically; fails with [`StoreError::Stale`] (writing
+    /// nothing) if the stored version is not `version`.
+    fn commit(&self, id: &str, version: u64, change: &Change) -> StoreResult<()>;
+
+    /// A stored game with its seats and moves.
+    fn load(&self, id: &str) -> StoreResult<Option<GameRow>>;
+
+    /// The events of a game after version `after`, in order.
+    fn events_after(&self, id: &str, after: u64) -> StoreResult<Vec<EventRow>>;
+
+    /// Games for the lobby or the archive, at most `limit`, the newest first.
+    fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>>;
+
+    /// Ids of the games that are live.
+    fn live_ids(&self) -> StoreResult<Vec<String>>;
+
+    /// The leases and the bus of several server nodes, where the store has them.
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        None
+    }
+}
+
+/// What several server nodes on one store share: who runs each live game (a lease, in the
+/// database's time) and a bus of small notices between the nodes.
+pub trait Cluster: Send + Sync {
+    /// This node's id (random, new at each start).
+    fn node(&self) -> &str;
+
+    /// Takes game `id`'s lease for this node if no other node holds an unexpired one; answers
+    /// the holder otherwise.
+    fn acquire(&self, id: &str) -> StoreResult<Result<(), String>>;
+
+    /// The node holding game `id`'s unexpired lease, if any.
+    fn owner(&self, id: &str) -> StoreResult<Option<String>>;
+
+    /// Extends every lease this node holds; answers the games whose leases it still holds.
+    fn renew(&self) -> StoreResult<Vec<String>>;
+
+    /// Gives up game `id`'s lease (the game ended, or its task stopped).
+    fn release(&self, id: &str) -> StoreResult<()>;
+
+    /// Live games whose leases are missing or expired: their nodes died.
+    fn orphans(&self, limit: usize) -> StoreResult<Vec<String>>;
+
+    /// Sends `payload` to the node `node` (its channel), or to every node when `None`.
+    fn notify(&self, node: Option<&str>, payload: &str) -> StoreResult<()>;
+
+    /// The notices for this node and for all nodes, as they arrive; `None` once the listening
+    /// connection was lost and came back (notices may have been missed meanwhile). Taken once.
+    fn listen(&self) -> Option<std::sync::mpsc::Receiver<Option<String>>>;
+}
+
+/// Where the games are kept: an SQLite file, or a PostgreSQL server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// An SQLite file at this path (created on first start).
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://user@host/db`).
+    Postgres(String),
+}
+
+impl Database {
+    /// A `--db` argument: a `postgres://` or `postgresql://` URL, or else a file path.
+    pub fn parse(text: &str) -> Database {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Database::Postgres(text.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(text))
+        }
+    }
+}
+
+impl std::fmt::Display for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            // The URL may hold a password: show only where it points.
+            Database::Postgres(url) => {
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+                let host = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+                write!(f, "postgres://{host}")
+            }
+        }
+    }
+}
+
+/// The store: a backend shared by the server's tasks.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
+}
 
 impl Store {
-    /// Opens (creating and migrating) the database at `path`.
-    pub fn open(path: &Path) -> StoreResult<Store> {
-        let connection = Connection::open(path)?;
-        let store = Self::prepare(connection)?;
-        // Checkpoints copy the log into the database. Left to SQLite, one runs inside the
-        // commit that fills the log, and that move's acknowledgement waits for it; here a
-        // thread of its own does them, on its own connection, while commits go on.
-        store.with(|c| c.pragma_update(None, "wal_autocheckpoint", 0))?;
-        let checkpoints = Connection::open(path)?;
-        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
-        // The thread ends with the store.
-        let alive = Arc::downgrade(&store.connection);
-        std::thread::Builder::new()
-            .name("wal-checkpoint".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(CHECKPOINT_EVERY);
-                    if alive.strong_count() == 0 {
-                        return;
-                    }
-                    // PASSIVE never waits for a writer; what it cannot copy now, the next
-                    // one will. A failure here costs only log size, never a commit.
-                    let _ = checkpoints.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-                }
-            })
-            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        Ok(store)
-    }
-
-    /// A database in memory (tests of the store itself).
-    pub fn in_memory() -> StoreResult<Store> {
-        Self::prepare(Connection::open_in_memory()?)
-    }
-
-    fn prepare(mut connection: Connection) -> StoreResult<Store> {
-        // WAL with synchronous=NORMAL: a committed transaction survives the death of the
-        // process (only a power loss may take the last ones back).
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
-        connection.pragma_update(None, "foreign_keys", "ON")?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrations::migrate(&mut connection)?;
-        Ok(Store {
-            connection: Arc::new(Mutex::new(connection)),
-        })
-    }
-
-    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> StoreResult<T>) -> StoreResult<T> {
-        let mut guard = match self.connection.lock() {
-            Ok(guard) => guard,
-            // A panic while holding the lock left no transaction open (rusqlite rolls back
-            // on drop), so the connection is still good.
-            Err(poisoned) => poisoned.into_inner(),
+    /// Opens (creating and migrating) the database. Blocking: call it off the async runtime.
+    pub fn open(database: &Database) -> StoreResult<Store> {
+        let backend: Arc<dyn Backend> = match database {
+            Database::Sqlite(path) => Arc::new(sqlite::Sqlite::open(path)?),
+            Database::Postgres(url) => Arc::new(postgres::Postgres::open(url)?),
         };
-        f(&mut guard)
+        Ok(Store { backend })
+    }
+
+    /// An SQLite database in memory (tests of the store itself).
+    pub fn in_memory() -> StoreResult<Store> {
+        Ok(Store {
+            backend: Arc::new(sqlite::Sqlite::in_memory()?),
+        })
     }
 
     /// Stores a new game with its seats and first events.
     pub fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()> {
-        self.with(|c| {
-            let tx = c.transaction()?;
-            tx.execute(
-                "INSERT INTO games (id, variant, options, fen, clock, status, version, \
-                 clock_state, created_ms, listed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
-                    game.id,
-                    game.variant,
-                    serde_json::to_string(&game.options).unwrap_or_else(|_| "[]".into()),
-                    game.fen,
-                    game.clock,
-                    game.status,
-                    game.version as i64,
-                    game.clock_state,
-                    game.created_ms,
-                    game.listed,
-                ],
-            )?;
-            for (n, seat) in game.seats.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO seats (game_id, n, kind, level, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![game.id, n as i64, seat.kind, seat.level, seat.token_hash],
-                )?;
-            }
-            insert_events(&tx, &game.id, events)?;
-            tx.commit()
-        })
+        self.backend.create(game, events)
     }
 
-    /// Writes one change of a game atomically; fails (writing nothing) if the stored version
-    /// is not `version` (another writer got there first).
+    /// Writes one change of a game atomically (see [`Backend::commit`]).
     pub fn commit(&self, id: &str, version: u64, change: &Change) -> StoreResult<()> {
-        self.with(|c| {
-            let tx = c.transaction()?;
-            let new_version = version + change.events.len() as u64;
-            let updated = tx.prepare_cached(
-                "UPDATE games SET version = ?3, \
-                   status = COALESCE(?4, status), \
-                   clock_state = COALESCE(?5, clock_state) \
-                 WHERE id = ?1 AND version = ?2",
-            )?
-            .execute(params![
-                    id,
-                    version as i64,
-                    new_version as i64,
-                    change.status,
-                    change.clock_state
-                ])?;
-            if updated != 1 {
-                return Err(rusqlite::Error::QueryReturnedNoRows);
-            }
-            if let Some((result, quarters, reason)) = &change.result {
-                tx.prepare_cached(
-                    "UPDATE games SET result = ?2, quarters = ?3, reason = ?4, finished_ms = ?5 WHERE id = ?1",
-                )?
-                .execute(params![id, result, quarters, reason, now_ms()])?;
-            }
-            if let Some(keep) = change.truncate_to {
-                tx.prepare_cached(
-                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                )?
-                .execute(params![id, keep as i64])?;
-            }
-            for (ply, text) in &change.moves {
-                tx.prepare_cached(
-                    "INSERT INTO moves (game_id, ply, text) VALUES (?1, ?2, ?3)",
-                )?
-                .execute(params![id, *ply as i64, text])?;
-            }
-            if let Some((n, hash)) = &change.seat {
-                tx.prepare_cached(
-                    "UPDATE seats SET token_hash = ?3 WHERE game_id = ?1 AND n = ?2",
-                )?
-                .execute(params![id, *n as i64, hash])?;
-            }
-            insert_events(&tx, id, &change.events)?;
-            tx.commit()
-        })
+        self.backend.commit(id, version, change)
     }
 
     /// A stored game with its seats and moves.
     pub fn load(&self, id: &str) -> StoreResult<Option<GameRow>> {
-        self.with(|c| {
-            let row = c
-                .query_row(
-                    "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                     version, clock_state, created_ms, listed FROM games WHERE id = ?1",
-                    params![id],
-                    |r| {
-                        let options: String = r.get(2)?;
-                        Ok(GameRow {
-                            id: r.get(0)?,
-                            variant: r.get(1)?,
-                            options: serde_json::from_str(&options).unwrap_or_default(),
-                            fen: r.get(3)?,
-                            clock: r.get(4)?,
-                            status: r.get(5)?,
-                            result: r.get(6)?,
-                            quarters: r.get(7)?,
-                            reason: r.get(8)?,
-                            version: r.get::<_, i64>(9)? as u64,
-                            clock_state: r.get(10)?,
-                            created_ms: r.get(11)?,
-                            listed: r.get(12)?,
-                            seats: Vec::new(),
-                            moves: Vec::new(),
-                        })
-                    },
-                )
-                .optional()?;
-            let Some(mut row) = row else {
-                return Ok(None);
-            };
-            row.seats = seats(c, id)?;
-            let mut statement =
-                c.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-            row.moves = statement
-                .query_map(params![id], |r| r.get(0))?
-                .collect::<StoreResult<_>>()?;
-            Ok(Some(row))
-        })
+        self.backend.load(id)
     }
 
     /// The events of a game after version `after`, in order.
     pub fn events_after(&self, id: &str, after: u64) -> StoreResult<Vec<EventRow>> {
-        self.with(|c| {
-            let mut statement = c.prepare_cached(
-                "SELECT v, t, data, only_seat FROM events WHERE game_id = ?1 AND v > ?2 ORDER BY v",
-            )?;
-            statement
-                .query_map(params![id, after as i64], |r| {
-                    Ok(EventRow {
-                        v: r.get::<_, i64>(0)? as u64,
-                        t: r.get(1)?,
-                        data: r.get(2)?,
-                        only_seat: r.get::<_, Option<i64>>(3)?.map(|s| s as usize),
-                    })
-                })?
-                .collect()
-        })
+        self.backend.events_after(id, after)
     }
 
     /// Games for the lobby or the archive, at most `limit`, the newest first.
     pub fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
-        self.with(|c| {
-            let filter = match listing {
-                Listing::Open => {
-                    "status = 'live' AND listed = 1 AND EXISTS (SELECT 1 FROM seats s \
-                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)"
-                }
-                Listing::Live => "status = 'live' AND listed = 1",
-                Listing::Finished => "status IN ('finished', 'aborted')",
-            };
-            let order = match listing {
-                Listing::Finished => "finished_ms DESC, created_ms DESC",
-                _ => "created_ms DESC",
-            };
-            let sql = format!(
-                "SELECT id, variant, status, result, reason, created_ms, \
-                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-                 FROM games g WHERE {filter} ORDER BY {order} LIMIT ?1"
-            );
-            let mut statement = c.prepare_cached(&sql)?;
-            let mut games = statement
-                .query_map(params![limit as i64], |r| {
-                    Ok(Summary {
-                        id: r.get(0)?,
-                        variant: r.get(1)?,
-                        status: r.get(2)?,
-                        result: r.get(3)?,
-                        reason: r.get(4)?,
-                        created_ms: r.get(5)?,
-                        plies: r.get::<_, i64>(6)? as usize,
-                        seats: Vec::new(),
-                    })
-                })?
-                .collect::<StoreResult<Vec<_>>>()?;
-            drop(statement);
-            for game in &mut games {
-                game.seats = seats(c, &game.id)?;
-            }
-            Ok(games)
-        })
+        self.backend.list(listing, limit)
     }
 
     /// Ids of the games that are live (to resume their clocks after a restart).
     pub fn live_ids(&self) -> StoreResult<Vec<String>> {
-        self.with(|c| {
-            let mut statement = c.prepare_cached("SELECT id FROM games WHERE status = 'live'")?;
-            statement.query_map([], |r| r.get(0))?.collect()
-        })
+        self.backend.live_ids()
     }
-}
 
-fn seats(c: &Connection, id: &str) -> StoreResult<Vec<SeatRow>> {
-    let mut statement = c.prepare_cached(
-        "SELECT kind, level, token_hash FROM seats WHERE game_id = ?1 ORDER BY n",
-    )?;
-    statement
-        .query_map(params![id], |r| {
-            Ok(SeatRow {
-                kind: r.get(0)?,
-                level: r.get(1)?,
-                token_hash: r.get(2)?,
-            })
-        })?
-        .collect()
-}
-
-fn insert_events(tx: &rusqlite::Transaction<'_>, id: &str, events: &[EventRow]) -> StoreResult<()> {
-    let mut statement = tx.prepare_cached(
-        "INSERT INTO events (game_id, v, t, data, only_seat) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for e in events {
-        statement.execute(params![
-            id,
-            e.v as i64,
-            e.t,
-            e.data,
-            e.only_seat.map(|s| s as i64)
-        ])?;
+    /// The leases and bus of several nodes, where the backend has them.
+    pub fn cluster(&self) -> Option<&dyn Cluster> {
+        self.backend.cluster()
     }
-    Ok(())
 }
 
 /// Milliseconds since the Unix epoch.
@@ -427,6 +312,65 @@ pub fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A PostgreSQL database of its own on the server `CHATURANGA_TEST_POSTGRES` names.
+    fn fresh_postgres(name: &str) -> String {
+        let admin = std::env::var("CHATURANGA_TEST_POSTGRES")
+            .expect("CHATURANGA_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres)");
+        let name = format!("chaturanga_unit_{}_{name}", std::process::id());
+        let mut client = ::postgres::Client::connect(&admin, ::postgres::NoTls).expect("connect");
+        client
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .expect("drop");
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create");
+        let (base, query) = admin.split_once('?').unwrap_or((&admin, ""));
+        let authority = base.split("://").nth(1).unwrap_or(base).split('/').next();
+        format!("postgres://{}/{name}?{query}", authority.unwrap_or(""))
+    }
+
+    /// The store under test: SQLite in memory, or with `CHATURANGA_TEST_BACKEND=postgres` a
+    /// fresh PostgreSQL database (`scripts/test` runs both).
+    fn test_store(name: &str) -> Store {
+        match std::env::var("CHATURANGA_TEST_BACKEND").as_deref() {
+            Ok("postgres") => Store::open(&Database::Postgres(fresh_postgres(name))).unwrap(),
+            _ => Store::in_memory().unwrap(),
+        }
+    }
+
+    #[test]
+    fn both_backends_have_the_same_schema() {
+        let url = fresh_postgres("schema");
+        let _store = Store::open(&Database::Postgres(url.clone())).unwrap();
+        let mut pg = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+        let mut postgres_columns: Vec<(String, String)> = pg
+            .query(
+                "SELECT table_name::text, column_name::text FROM information_schema.columns \
+                 WHERE table_schema = 'public' AND table_name <> 'schema_version'",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let mut sqlite = rusqlite::Connection::open_in_memory().unwrap();
+        migrations::migrate_sqlite(&mut sqlite).unwrap();
+        let mut sqlite_columns: Vec<(String, String)> = sqlite
+            .prepare(
+                "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p \
+                 WHERE m.type = 'table'",
+            )
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        postgres_columns.sort();
+        sqlite_columns.sort();
+        assert_eq!(postgres_columns, sqlite_columns);
+        assert_eq!(migrations::SQLITE.len(), migrations::POSTGRES.len());
+    }
 
     fn game(id: &str) -> GameRow {
         GameRow {
@@ -441,6 +385,7 @@ mod tests {
             reason: None,
             version: 1,
             clock_state: None,
+            offers: None,
             created_ms: now_ms(),
             listed: true,
             seats: vec![
@@ -470,7 +415,7 @@ mod tests {
 
     #[test]
     fn a_commit_with_a_stale_version_writes_nothing() {
-        let store = Store::in_memory().unwrap();
+        let store = test_store("stale");
         store.create(&game("g1"), &[event(1)]).unwrap();
         let change = Change {
             moves: vec![(0, "e2e4".into())],
@@ -488,7 +433,7 @@ mod tests {
 
     #[test]
     fn takebacks_cut_the_moves_and_listings_filter() {
-        let store = Store::in_memory().unwrap();
+        let store = test_store("takebacks");
         store.create(&game("g1"), &[event(1)]).unwrap();
         let moves = Change {
             moves: vec![(0, "e2e4".into()), (1, "e7e5".into())],

@@ -1,9 +1,9 @@
 //! A real server on a loopback port with its own database, and real HTTP and websocket
 //! clients for it.
 
+use chaturanga_server::store::{Database, GameRow, Store};
 use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
 use std::time::Duration;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
@@ -11,18 +11,78 @@ use tungstenite::{Message, WebSocket};
 /// A server running in a thread of the test process.
 pub struct Server {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    pub db: Database,
     agent: ureq::Agent,
 }
 
-fn temp_db(name: &str) -> PathBuf {
+/// The tests run on SQLite, or with `CHATURANGA_TEST_BACKEND=postgres` on PostgreSQL: a new
+/// database per server on the server `CHATURANGA_TEST_POSTGRES` names (`scripts/test` runs
+/// them both ways).
+fn temp_db(name: &str) -> Database {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("chaturanga-test-{}-{name}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join("games.db")
+    match std::env::var("CHATURANGA_TEST_BACKEND").as_deref() {
+        Ok("postgres") => {
+            let admin = std::env::var("CHATURANGA_TEST_POSTGRES").expect(
+                "CHATURANGA_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres prints one)",
+            );
+            let name = format!("chaturanga_test_{}_{n}", std::process::id());
+            Database::Postgres(fresh_postgres_database(&admin, &name))
+        }
+        Ok("sqlite") | Err(_) => {
+            let dir = std::env::temp_dir()
+                .join(format!("chaturanga-test-{}-{name}-{n}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            Database::Sqlite(dir.join("games.db"))
+        }
+        Ok(other) => panic!("CHATURANGA_TEST_BACKEND is sqlite or postgres, not {other:?}"),
+    }
+}
+
+/// Creates the database `name` on the server of `admin` (dropping an old one of that name)
+/// and answers its URL.
+pub fn fresh_postgres_database(admin: &str, name: &str) -> String {
+    let mut client =
+        postgres::Client::connect(admin, postgres::NoTls).expect("connect to PostgreSQL");
+    // One statement per call: a batch would be one transaction, where these cannot run.
+    client
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+        .expect("drop an old test database");
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create the test database");
+    with_database(admin, name)
+}
+
+/// `url` with its database name replaced by `name`.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let (scheme, rest) = base.split_once("://").expect("a URL");
+    let authority = rest.split('/').next().unwrap_or(rest);
+    match query {
+        Some(query) => format!("{scheme}://{authority}/{name}?{query}"),
+        None => format!("{scheme}://{authority}/{name}"),
+    }
+}
+
+/// Holds the database's write lock while it lives (a writer of another process).
+pub enum WriteLock {
+    /// SQLite: an exclusive transaction.
+    Sqlite(rusqlite::Connection),
+    /// PostgreSQL: a transaction holding the games table.
+    Postgres(postgres::Client),
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        match self {
+            WriteLock::Sqlite(c) => c.execute_batch("ROLLBACK").expect("unlock"),
+            WriteLock::Postgres(c) => c.batch_execute("ROLLBACK").expect("unlock"),
+        }
+    }
 }
 
 impl Server {
@@ -31,8 +91,31 @@ impl Server {
         Self::on(temp_db(name))
     }
 
+    /// The stored game `id`, read from the database itself (the test is the arbiter).
+    pub fn stored(&self, id: &str) -> GameRow {
+        let store = Store::open(&self.db).expect("open the store");
+        store.load(id).expect("load").expect("the game is stored")
+    }
+
+    /// Takes the database's write lock, as another writer would.
+    pub fn lock_writes(&self) -> WriteLock {
+        match &self.db {
+            Database::Sqlite(path) => {
+                let lock = rusqlite::Connection::open(path).expect("open the database");
+                lock.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+                WriteLock::Sqlite(lock)
+            }
+            Database::Postgres(url) => {
+                let mut lock = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+                lock.batch_execute("BEGIN; LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+                    .expect("lock");
+                WriteLock::Postgres(lock)
+            }
+        }
+    }
+
     /// Starts a server on `db` (an existing one is reopened).
-    pub fn on(db: PathBuf) -> Server {
+    pub fn on(db: Database) -> Server {
         let (tx, rx) = std::sync::mpsc::channel();
         let config = chaturanga_server::Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),

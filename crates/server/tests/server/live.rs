@@ -184,11 +184,10 @@ fn a_takeback_that_cannot_be_stored_changes_nothing() {
     assert_eq!(act(&server, &id, &white, "takeback-offer").0, 200);
     let before = state(&server, &id, None);
     // Another writer holds the database: the server's commit times out.
-    let lock = rusqlite::Connection::open(&server.db).expect("open the database");
-    lock.execute_batch("BEGIN EXCLUSIVE").expect("lock");
+    let lock = server.lock_writes();
     let (status, e) = act(&server, &id, &black, "takeback-accept");
     assert!(status >= 500, "{status} {e}");
-    lock.execute_batch("ROLLBACK").expect("unlock");
+    drop(lock);
     let after = state(&server, &id, None);
     assert_eq!(after["moves"], before["moves"]);
     assert_eq!(after["version"], before["version"]);
@@ -282,14 +281,8 @@ fn the_flag_falls_on_the_server_without_any_client() {
     // The time is up after a second; the flag waits at most two more for a move in flight.
     std::thread::sleep(Duration::from_millis(1000) + MAX_GRACE + Duration::from_millis(400));
     // The game ended at the deadline, with nobody asking.
-    let connection = rusqlite::Connection::open(&server.db).unwrap();
-    let (status, reason): (String, String) = connection
-        .query_row(
-            "SELECT status, reason FROM games WHERE id = ?1",
-            [&id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
+    let stored = server.stored(&id);
+    let (status, reason) = (stored.status, stored.reason.unwrap_or_default());
     assert_eq!(
         (status.as_str(), reason.as_str()),
         ("finished", "time-forfeit")

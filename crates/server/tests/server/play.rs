@@ -11,13 +11,7 @@ const MAX_PLIES: usize = 150;
 
 /// The stored options (the secret ones included): the test is the arbiter.
 fn stored_options(server: &Server, id: &str) -> Vec<String> {
-    let connection = rusqlite::Connection::open(&server.db).expect("db");
-    let text: String = connection
-        .query_row("SELECT options FROM games WHERE id = ?1", [id], |r| {
-            r.get(0)
-        })
-        .expect("game row");
-    serde_json::from_str(&text).expect("options")
+    server.stored(id).options
 }
 
 fn men_of(state: &Value) -> Vec<Vec<(String, String, u64)>> {

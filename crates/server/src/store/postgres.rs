@@ -1,0 +1,559 @@
+//! The store on a PostgreSQL server, for several server nodes sharing the games: the same
+//! tables as SQLite's, plus the leases that say which node runs each live game and the bus
+//! (`LISTEN`/`NOTIFY`) that tells the other nodes when a game changed.
+//!
+//! A commit is fenced by the lease: it writes only while this node holds the game's unexpired
+//! lease and the stored version is the one the change was made on, so a node that lost a game
+//! (paused past its lease, or cut off) can never write over the node that took it over. The
+//! notice of a change (`{"v":1,"game":ID,"version":N}`) is sent inside the same transaction,
+//! so it is delivered exactly when the change is visible.
+
+use super::{
+    Backend, Change, Cluster, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult,
+    Summary, migrations, now_ms,
+};
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::{Client, NoTls};
+use std::sync::{Condvar, Mutex, mpsc};
+use std::time::Duration;
+
+/// Connections kept open for requests (the listener has one more of its own).
+const POOL_SIZE: usize = 8;
+/// How long a lease lasts without renewal: a dead node's games wait this long for another.
+pub const LEASE: Duration = Duration::from_secs(5);
+/// The channel every node listens on (notices of changed games).
+const ALL_NODES: &str = "chaturanga";
+/// A lock id for migrations, so that nodes starting at once migrate one after another.
+const MIGRATION_LOCK: i64 = 0x6368_6174_7572;
+/// How long a statement may wait for a lock before it fails (SQLite's busy timeout).
+const LOCK_TIMEOUT: &str = "5s";
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        // The server's own message says more than the client's summary.
+        let message = match e.as_db_error() {
+            Some(db) => format!("postgres: {}", db.message()),
+            None => format!("postgres: {e}"),
+        };
+        StoreError::Backend(message)
+    }
+}
+
+/// The store on a PostgreSQL server.
+pub struct Postgres {
+    url: String,
+    node: String,
+    idle: Mutex<Vec<Client>>,
+    returned: Condvar,
+    open: Mutex<usize>,
+    notices: Mutex<Option<mpsc::Receiver<Option<String>>>>,
+}
+
+impl Postgres {
+    /// Connects to `url`, migrates the schema and starts listening for notices, as a new node
+    /// with a random id.
+    pub fn open(url: &str) -> StoreResult<Postgres> {
+        let mut client = connect(url)?;
+        migrate(&mut client)?;
+        let node = random_node_id()?;
+        let (sender, receiver) = mpsc::channel();
+        let listener = connect(url)?;
+        spawn_listener(url.to_string(), node.clone(), listener, sender)?;
+        Ok(Postgres {
+            url: url.to_string(),
+            node,
+            idle: Mutex::new(vec![client]),
+            returned: Condvar::new(),
+            open: Mutex::new(1),
+            notices: Mutex::new(Some(receiver)),
+        })
+    }
+
+    /// Runs `f` on a pooled connection (opening one if fewer than [`POOL_SIZE`] are open,
+    /// waiting for one otherwise). A connection that broke is closed, not returned.
+    fn with<T>(&self, f: impl FnOnce(&mut Client) -> StoreResult<T>) -> StoreResult<T> {
+        let mut client = self.take()?;
+        let result = f(&mut client);
+        if client.is_closed() {
+            *lock(&self.open) -= 1;
+        } else {
+            lock(&self.idle).push(client);
+        }
+        self.returned.notify_one();
+        result
+    }
+
+    fn take(&self) -> StoreResult<Client> {
+        let mut idle = lock(&self.idle);
+        loop {
+            if let Some(client) = idle.pop() {
+                return Ok(client);
+            }
+            {
+                let mut open = lock(&self.open);
+                if *open < POOL_SIZE {
+                    *open += 1;
+                    drop(open);
+                    drop(idle);
+                    return connect(&self.url).inspect_err(|_| *lock(&self.open) -= 1);
+                }
+            }
+            idle = self
+                .returned
+                .wait(idle)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn connect(url: &str) -> StoreResult<Client> {
+    let mut client = Client::connect(url, NoTls)?;
+    client.batch_execute(&format!("SET lock_timeout = '{LOCK_TIMEOUT}'"))?;
+    Ok(client)
+}
+
+fn random_node_id() -> StoreResult<String> {
+    let mut bytes = [0u8; 6];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Backend(format!("random: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A node's own channel (node ids are hex, so the name needs no quoting).
+fn node_channel(node: &str) -> String {
+    format!("chaturanga_{node}")
+}
+
+/// Applies the migrations not yet applied, under a lock that other nodes starting at the same
+/// moment wait for.
+fn migrate(client: &mut Client) -> StoreResult<()> {
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")?;
+    let applied: Option<i64> = tx
+        .query_opt("SELECT version FROM schema_version", &[])?
+        .map(|row| row.get(0));
+    if applied.is_none() {
+        tx.execute("INSERT INTO schema_version (version) VALUES (0)", &[])?;
+    }
+    let applied = applied.unwrap_or(0) as usize;
+    for (i, sql) in migrations::POSTGRES.iter().enumerate().skip(applied) {
+        tx.batch_execute(sql)?;
+        tx.execute(
+            "UPDATE schema_version SET version = $1",
+            &[&((i + 1) as i64)],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Listens on a connection of its own for notices to all nodes and to this one, forwarding
+/// them to `sender`; when the connection breaks it reconnects (sending `None`: notices may
+/// have been missed) until the receiver is gone.
+fn spawn_listener(
+    url: String,
+    node: String,
+    first: Client,
+    sender: mpsc::Sender<Option<String>>,
+) -> StoreResult<()> {
+    let listen = format!("LISTEN {ALL_NODES}; LISTEN {}", node_channel(&node));
+    let mut client = first;
+    client.batch_execute(&listen)?;
+    std::thread::Builder::new()
+        .name("postgres-listen".into())
+        .spawn(move || {
+            loop {
+                // A timeout iterator ends for good once it timed out, so each quiet second
+                // starts a new one.
+                let broken = {
+                    let mut notifications = client.notifications();
+                    let mut iter = notifications.timeout_iter(Duration::from_secs(1));
+                    loop {
+                        match iter.next() {
+                            Ok(Some(notice)) => {
+                                if sender.send(Some(notice.payload().to_string())).is_err() {
+                                    return;
+                                }
+                            }
+                            Ok(None) => break false,
+                            Err(_) => break true,
+                        }
+                    }
+                };
+                if !broken {
+                    // A quiet second: go on while someone still listens.
+                    if sender.send(Some(String::new())).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                // The connection broke: reconnect, then say that notices may be lost.
+                loop {
+                    std::thread::sleep(Duration::from_millis(500));
+                    if let Ok(mut fresh) = connect(&url)
+                        && fresh.batch_execute(&listen).is_ok()
+                    {
+                        client = fresh;
+                        break;
+                    }
+                }
+                if sender.send(None).is_err() {
+                    return;
+                }
+            }
+        })
+        .map_err(|e| StoreError::Backend(format!("listener thread: {e}")))?;
+    Ok(())
+}
+
+impl Backend for Postgres {
+    fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO games (id, variant, options, fen, clock, status, version, \
+                 clock_state, created_ms, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                &[
+                    &game.id,
+                    &game.variant,
+                    &serde_json::to_string(&game.options).unwrap_or_else(|_| "[]".into()),
+                    &game.fen,
+                    &game.clock,
+                    &game.status,
+                    &(game.version as i64),
+                    &game.clock_state,
+                    &game.created_ms,
+                    &game.listed,
+                ],
+            )?;
+            for (n, seat) in game.seats.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO seats (game_id, n, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)",
+                    &[
+                        &game.id,
+                        &(n as i64),
+                        &seat.kind,
+                        &seat.level.map(i64::from),
+                        &seat.token_hash,
+                    ],
+                )?;
+            }
+            // The node that creates a game runs it.
+            tx.execute(
+                "INSERT INTO leases (game_id, node, expires) \
+                 VALUES ($1, $2, now() + make_interval(secs => $3))",
+                &[&game.id, &self.node, &LEASE.as_secs_f64()],
+            )?;
+            insert_events(&mut tx, &game.id, events)?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn commit(&self, id: &str, version: u64, change: &Change) -> StoreResult<()> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            let new_version = version + change.events.len() as u64;
+            // A live game is written only by the node holding its lease.
+            let updated = tx.execute(
+                "UPDATE games SET version = $3, \
+                   status = COALESCE($4, status), \
+                   clock_state = COALESCE($5, clock_state), \
+                   offers = COALESCE($7, offers) \
+                 WHERE id = $1 AND version = $2 AND (status <> 'live' OR EXISTS ( \
+                   SELECT 1 FROM leases l WHERE l.game_id = $1 AND l.node = $6 AND l.expires > now()))",
+                &[
+                    &id,
+                    &(version as i64),
+                    &(new_version as i64),
+                    &change.status,
+                    &change.clock_state,
+                    &self.node,
+                    &change.offers,
+                ],
+            )?;
+            if updated != 1 {
+                return Err(StoreError::Stale);
+            }
+            if let Some((result, quarters, reason)) = &change.result {
+                tx.execute(
+                    "UPDATE games SET result = $2, quarters = $3, reason = $4, finished_ms = $5 WHERE id = $1",
+                    &[&id, result, quarters, reason, &now_ms()],
+                )?;
+            }
+            if let Some(keep) = change.truncate_to {
+                tx.execute(
+                    "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                    &[&id, &(keep as i64)],
+                )?;
+            }
+            for (ply, text) in &change.moves {
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, text) VALUES ($1, $2, $3)",
+                    &[&id, &(*ply as i64), text],
+                )?;
+            }
+            if let Some((n, hash)) = &change.seat {
+                tx.execute(
+                    "UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND n = $2",
+                    &[&id, &(*n as i64), hash],
+                )?;
+            }
+            insert_events(&mut tx, id, &change.events)?;
+            let notice = serde_json::json!({ "v": 1, "game": id, "version": new_version });
+            tx.execute(
+                "SELECT pg_notify($1, $2)",
+                &[&ALL_NODES, &notice.to_string()],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn load(&self, id: &str) -> StoreResult<Option<GameRow>> {
+        self.with(|c| {
+            let Some(r) = c.query_opt(
+                "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
+                 version, clock_state, created_ms, listed, offers FROM games WHERE id = $1",
+                &[&id],
+            )?
+            else {
+                return Ok(None);
+            };
+            let options: String = r.get(2);
+            let mut row = GameRow {
+                id: r.get(0),
+                variant: r.get(1),
+                options: serde_json::from_str(&options).unwrap_or_default(),
+                fen: r.get(3),
+                clock: r.get(4),
+                status: r.get(5),
+                result: r.get(6),
+                quarters: r.get(7),
+                reason: r.get(8),
+                version: r.get::<_, i64>(9) as u64,
+                clock_state: r.get(10),
+                created_ms: r.get(11),
+                listed: r.get(12),
+                offers: r.get(13),
+                seats: Vec::new(),
+                moves: Vec::new(),
+            };
+            row.seats = seats(c, id)?;
+            row.moves = c
+                .query(
+                    "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply",
+                    &[&id],
+                )?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            Ok(Some(row))
+        })
+    }
+
+    fn events_after(&self, id: &str, after: u64) -> StoreResult<Vec<EventRow>> {
+        self.with(|c| {
+            Ok(c.query(
+                "SELECT v, t, data, only_seat FROM events WHERE game_id = $1 AND v > $2 ORDER BY v",
+                &[&id, &(after as i64)],
+            )?
+            .iter()
+            .map(|r| EventRow {
+                v: r.get::<_, i64>(0) as u64,
+                t: r.get(1),
+                data: r.get(2),
+                only_seat: r.get::<_, Option<i64>>(3).map(|s| s as usize),
+            })
+            .collect())
+        })
+    }
+
+    fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
+        self.with(|c| {
+            let filter = match listing {
+                Listing::Open => {
+                    "status = 'live' AND listed AND EXISTS (SELECT 1 FROM seats s \
+                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)"
+                }
+                Listing::Live => "status = 'live' AND listed",
+                Listing::Finished => "status IN ('finished', 'aborted')",
+            };
+            let order = match listing {
+                Listing::Finished => "finished_ms DESC NULLS LAST, created_ms DESC",
+                _ => "created_ms DESC",
+            };
+            let sql = format!(
+                "SELECT id, variant, status, result, reason, created_ms, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
+                 FROM games g WHERE {filter} ORDER BY {order} LIMIT $1"
+            );
+            let rows = c.query(&sql, &[&(limit as i64)])?;
+            let mut games = Vec::with_capacity(rows.len());
+            for r in &rows {
+                let id: String = r.get(0);
+                games.push(Summary {
+                    seats: seats(c, &id)?,
+                    id,
+                    variant: r.get(1),
+                    status: r.get(2),
+                    result: r.get(3),
+                    reason: r.get(4),
+                    created_ms: r.get(5),
+                    plies: r.get::<_, i64>(6) as usize,
+                });
+            }
+            Ok(games)
+        })
+    }
+
+    fn live_ids(&self) -> StoreResult<Vec<String>> {
+        self.with(|c| {
+            Ok(c.query("SELECT id FROM games WHERE status = 'live'", &[])?
+                .iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        Some(self)
+    }
+}
+
+impl Cluster for Postgres {
+    fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn acquire(&self, id: &str) -> StoreResult<Result<(), String>> {
+        self.with(|c| {
+            // No row comes back when another node holds an unexpired lease.
+            let taken = c.query_opt(
+                "INSERT INTO leases (game_id, node, expires) \
+                 VALUES ($1, $2, now() + make_interval(secs => $3)) \
+                 ON CONFLICT (game_id) DO UPDATE SET node = EXCLUDED.node, expires = EXCLUDED.expires \
+                   WHERE leases.node = EXCLUDED.node OR leases.expires <= now() \
+                 RETURNING node",
+                &[&id, &self.node, &LEASE.as_secs_f64()],
+            )?;
+            if taken.is_some() {
+                return Ok(Ok(()));
+            }
+            let owner: Option<String> = c
+                .query_opt(
+                    "SELECT node FROM leases WHERE game_id = $1 AND expires > now()",
+                    &[&id],
+                )?
+                .map(|r| r.get(0));
+            Ok(Err(owner.unwrap_or_default()))
+        })
+    }
+
+    fn owner(&self, id: &str) -> StoreResult<Option<String>> {
+        self.with(|c| {
+            Ok(c.query_opt(
+                "SELECT node FROM leases WHERE game_id = $1 AND expires > now()",
+                &[&id],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    fn renew(&self) -> StoreResult<Vec<String>> {
+        self.with(|c| {
+            Ok(c.query(
+                "UPDATE leases SET expires = now() + make_interval(secs => $2) \
+                 WHERE node = $1 AND expires > now() RETURNING game_id",
+                &[&self.node, &LEASE.as_secs_f64()],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    fn release(&self, id: &str) -> StoreResult<()> {
+        self.with(|c| {
+            c.execute(
+                "DELETE FROM leases WHERE game_id = $1 AND node = $2",
+                &[&id, &self.node],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn orphans(&self, limit: usize) -> StoreResult<Vec<String>> {
+        self.with(|c| {
+            Ok(c.query(
+                "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id \
+                 WHERE g.status = 'live' AND (l.game_id IS NULL OR l.expires <= now()) \
+                 ORDER BY g.created_ms LIMIT $1",
+                &[&(limit as i64)],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    fn notify(&self, node: Option<&str>, payload: &str) -> StoreResult<()> {
+        let channel = node.map_or_else(|| ALL_NODES.to_string(), node_channel);
+        self.with(|c| {
+            c.execute("SELECT pg_notify($1, $2)", &[&channel, &payload])?;
+            Ok(())
+        })
+    }
+
+    fn listen(&self) -> Option<mpsc::Receiver<Option<String>>> {
+        lock(&self.notices).take()
+    }
+}
+
+fn seats(c: &mut Client, id: &str) -> StoreResult<Vec<SeatRow>> {
+    Ok(c.query(
+        "SELECT kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY n",
+        &[&id],
+    )?
+    .iter()
+    .map(|r| SeatRow {
+        kind: r.get(0),
+        level: r
+            .get::<_, Option<i64>>(1)
+            .and_then(|l| u8::try_from(l).ok()),
+        token_hash: r.get(2),
+    })
+    .collect())
+}
+
+fn insert_events(
+    tx: &mut postgres::Transaction<'_>,
+    id: &str,
+    events: &[EventRow],
+) -> StoreResult<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let statement = tx.prepare(
+        "INSERT INTO events (game_id, v, t, data, only_seat) VALUES ($1, $2, $3, $4, $5)",
+    )?;
+    for e in events {
+        tx.execute(
+            &statement,
+            &[
+                &id,
+                &(e.v as i64),
+                &e.t,
+                &e.data,
+                &e.only_seat.map(|s| s as i64),
+            ],
+        )?;
+    }
+    Ok(())
+}
