@@ -3,6 +3,11 @@
 //!
 //! `cargo run --release -p chaturanga-server --example load -- GAMES SECONDS [THINK_MS]`
 //!
+//! With `CHATURANGA_LOAD_DB=postgres://...` the games are stored in that PostgreSQL database
+//! instead of a fresh SQLite file; with `CHATURANGA_LOAD_NODES=2` as well, a second node
+//! serves the same database and Black plays every game through it, so that each of Black's
+//! moves is forwarded to the node running the game (White plays on that node).
+//!
 //! Each mover waits from half to one and a half times THINK_MS (default 0), at random, after
 //! its turn begins before it sends its move.
 //!
@@ -77,7 +82,8 @@ struct LegalText {
 }
 
 struct Stats {
-    latencies: Vec<Duration>,
+    /// Per seat: White on the node running the game, Black perhaps on another.
+    latencies: [Vec<Duration>; 2],
     moves: u64,
 }
 
@@ -121,7 +127,7 @@ async fn seat(addr: String, id: String, token: String, seat: u64, seed: u64, run
                     && serde_json::from_str::<Ack>(&text).is_ok_and(|a| a.d == k)
                 {
                     let mut s = stats.lock().unwrap();
-                    s.latencies.push(at.elapsed());
+                    s.latencies[seat as usize].push(at.elapsed());
                     s.moves += 1;
                 }
             }
@@ -171,36 +177,49 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("chaturanga-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    let db = match std::env::var("CHATURANGA_LOAD_DB") {
+        Ok(url) => chaturanga_server::store::Database::parse(&url),
+        Err(_) => chaturanga_server::store::Database::Sqlite(dir.join("load.db")),
+    };
+    let nodes: usize = std::env::var("CHATURANGA_LOAD_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async move {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let config = chaturanga_server::Config {
-            listen: ([127, 0, 0, 1], 0).into(),
-            db: chaturanga_server::store::Database::Sqlite(dir.join("load.db")),
-            engine_threads: 1,
-        };
-        tokio::spawn(async move {
-            let served = chaturanga_server::serve(config, move |a| {
-                let _ = tx.send(a);
-            })
-            .await;
-            if let Err(e) = served {
-                eprintln!("server: {e}");
-            }
-        });
-        let addr = rx.await.unwrap().to_string();
+        let mut addrs = Vec::new();
+        for _ in 0..nodes.max(1) {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let config = chaturanga_server::Config {
+                listen: ([127, 0, 0, 1], 0).into(),
+                db: db.clone(),
+                engine_threads: 1,
+            };
+            tokio::spawn(async move {
+                let served = chaturanga_server::serve(config, move |a| {
+                    let _ = tx.send(a);
+                })
+                .await;
+                if let Err(e) = served {
+                    eprintln!("server: {e}");
+                }
+            });
+            addrs.push(rx.await.unwrap().to_string());
+        }
+        let addr = addrs[0].clone();
+        let other = addrs.last().cloned().unwrap_or_else(|| addr.clone());
         let before = resident_kib();
         let mut ids = Vec::new();
         for _ in 0..games {
             let created = post(&addr, "/api/games", json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "human"}], "me": 0})).await;
             let id = created["id"].as_str().expect("id").to_string();
-            let joined = post(&addr, &format!("/api/games/{id}/seats/1/join"), json!({})).await;
+            let joined = post(&other, &format!("/api/games/{id}/seats/1/join"), json!({})).await;
             ids.push((id, created["token"].as_str().unwrap().to_string(), joined["token"].as_str().unwrap().to_string()));
         }
-        let stats = Arc::new(Mutex::new(Stats { latencies: Vec::new(), moves: 0 }));
+        let stats = Arc::new(Mutex::new(Stats { latencies: [Vec::new(), Vec::new()], moves: 0 }));
         let start = Instant::now();
         let run = Run {
             stats: stats.clone(),
@@ -210,7 +229,7 @@ fn main() {
         let mut tasks = Vec::new();
         for (i, (id, white, black)) in ids.into_iter().enumerate() {
             tasks.push(tokio::spawn(seat(addr.clone(), id.clone(), white, 0, i as u64 * 2 + 1, run.clone())));
-            tasks.push(tokio::spawn(seat(addr.clone(), id, black, 1, i as u64 * 2 + 2, run.clone())));
+            tasks.push(tokio::spawn(seat(other.clone(), id, black, 1, i as u64 * 2 + 2, run.clone())));
         }
         tokio::time::sleep(Duration::from_secs(2)).await;
         let live = resident_kib();
@@ -219,16 +238,33 @@ fn main() {
         }
         let elapsed = start.elapsed().as_secs_f64().min(seconds as f64 + 1.0);
         let mut s = stats.lock().unwrap();
-        s.latencies.sort();
-        let pick = |q: f64| s.latencies.get(((s.latencies.len() as f64 * q) as usize).min(s.latencies.len().saturating_sub(1))).copied().unwrap_or_default();
+        let moves = s.moves;
+        let figures = |latencies: &mut Vec<Duration>| {
+            latencies.sort();
+            let pick = |q: f64| {
+                latencies
+                    .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+                    .copied()
+                    .unwrap_or_default()
+                    .as_secs_f64()
+                    * 1e3
+            };
+            format!(
+                "p50 {:.1} ms  p99 {:.1} ms  max {:.1} ms",
+                pick(0.5),
+                pick(0.99),
+                latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3
+            )
+        };
+        let white = figures(&mut s.latencies[0]);
+        let black = figures(&mut s.latencies[1]);
+        let mut all: Vec<Duration> = s.latencies.concat();
         println!(
-            "games {games}  think {} ms  seconds {elapsed:.1}  moves {}  moves/s {:.0}  ack p50 {:.1} ms  p99 {:.1} ms  max {:.1} ms  memory {:.0} KiB per live game",
+            "games {games}  nodes {nodes}  think {} ms  seconds {elapsed:.1}  moves {moves}  moves/s {:.0}  ack {}  (white, on the running node: {white}; black, on node {}: {black})  memory {:.0} KiB per live game",
             think.as_millis(),
-            s.moves,
-            s.moves as f64 / elapsed,
-            pick(0.5).as_secs_f64() * 1e3,
-            pick(0.99).as_secs_f64() * 1e3,
-            s.latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+            moves as f64 / elapsed,
+            figures(&mut all),
+            nodes,
             (live.saturating_sub(before)) as f64 / games as f64,
         );
     });

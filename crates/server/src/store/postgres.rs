@@ -106,6 +106,17 @@ impl Postgres {
     }
 }
 
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // A client closes its connection by blocking on a runtime of its own, which cannot
+        // happen on a thread of the server's runtime, where the last store may be dropped.
+        let clients = std::mem::take(&mut *lock(&self.idle));
+        let _ = std::thread::Builder::new()
+            .name("postgres-close".into())
+            .spawn(move || drop(clients));
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
