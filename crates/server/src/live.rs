@@ -272,6 +272,9 @@ struct LiveGame {
     engine_results: mpsc::Sender<(usize, Option<String>)>,
     /// The other nodes, with this node's role in the game (none with a store of one node).
     nodes: Option<(Arc<Nodes>, Role)>,
+    /// Where this node follows the game: the stored moves its table has played, so that a
+    /// change that only adds moves is replayed from there, not from the start.
+    replayed: Option<Vec<String>>,
 }
 
 /// A new game's description, checked.
@@ -402,8 +405,18 @@ struct Replica {
 
 /// Rebuilds a stored game: its table from the moves, its result, seats and clocks.
 fn replica(row: &GameRow, secret_names: &[&str]) -> Result<Replica, ApiError> {
-    let mut table = open_table(&row.variant, &row.options, row.fen.as_deref())?;
-    for (ply, text) in row.moves.iter().enumerate() {
+    let table = open_table(&row.variant, &row.options, row.fen.as_deref())?;
+    replica_from(row, secret_names, table, 0)
+}
+
+/// Rebuilds a stored game on `table`, where its first `played` moves are already played.
+fn replica_from(
+    row: &GameRow,
+    secret_names: &[&str],
+    mut table: Box<dyn Table>,
+    played: usize,
+) -> Result<Replica, ApiError> {
+    for (ply, text) in row.moves.iter().enumerate().skip(played) {
         table.play(text).map_err(|e| {
             ApiError::internal(format!(
                 "stored move {} ({text}) does not replay: {e}",
@@ -489,6 +502,7 @@ pub fn start(
     nodes: Option<(Arc<Nodes>, Role)>,
 ) -> Result<GameHandle, ApiError> {
     let replica = replica(&row, secret_names)?;
+    let replayed = matches!(nodes, Some((_, Role::Follows))).then(|| row.moves.clone());
     let (sender, receiver) = mpsc::channel(64);
     let (engine_results, engine_receiver) = mpsc::channel(4);
     let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
@@ -509,6 +523,7 @@ pub fn start(
         thinking: None,
         engine_results,
         nodes,
+        replayed,
     };
     game.resume_clock();
     tokio::spawn(game.run(receiver, engine_receiver));
@@ -596,8 +611,26 @@ impl LiveGame {
             return;
         }
         let secret = crate::api::secret_option_names(&row.variant);
-        match replica(&row, &secret) {
+        // Moves added after those the table has played are replayed on it; anything else
+        // (a takeback) rebuilds it from the start.
+        let played = self
+            .replayed
+            .take()
+            .filter(|old| row.moves.starts_with(old))
+            .map(|old| old.len());
+        let rebuilt = match (
+            played,
+            open_table(&row.variant, &row.options, row.fen.as_deref()),
+        ) {
+            (Some(played), Ok(fresh)) => {
+                let table = std::mem::replace(&mut self.table, fresh);
+                replica_from(&row, &secret, table, played).or_else(|_| replica(&row, &secret))
+            }
+            _ => replica(&row, &secret),
+        };
+        match rebuilt {
             Ok(replica) => {
+                self.replayed = Some(row.moves.clone());
                 self.table = replica.table;
                 self.seats = replica.seats;
                 self.options = replica.options;
@@ -961,6 +994,8 @@ impl LiveGame {
                     if let Some((_, role)) = &mut self.nodes {
                         *role = Role::Runs;
                     }
+                    // The table now changes with the moves played here.
+                    self.replayed = None;
                     self.resume_clock();
                     self.maybe_think();
                 }
