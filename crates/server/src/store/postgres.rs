@@ -13,7 +13,9 @@ use super::{
     Summary, migrations, now_ms,
 };
 use postgres::fallible_iterator::FallibleIterator;
-use postgres::{Client, NoTls};
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Row, Statement};
+use std::collections::HashMap;
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::Duration;
 
@@ -43,7 +45,7 @@ impl From<postgres::Error> for StoreError {
 pub struct Postgres {
     url: String,
     node: String,
-    idle: Mutex<Vec<Client>>,
+    idle: Mutex<Vec<Conn>>,
     returned: Condvar,
     open: Mutex<usize>,
     notices: Mutex<Option<mpsc::Receiver<Option<String>>>>,
@@ -62,7 +64,10 @@ impl Postgres {
         Ok(Postgres {
             url: url.to_string(),
             node,
-            idle: Mutex::new(vec![client]),
+            idle: Mutex::new(vec![Conn {
+                client,
+                statements: HashMap::new(),
+            }]),
             returned: Condvar::new(),
             open: Mutex::new(1),
             notices: Mutex::new(Some(receiver)),
@@ -71,10 +76,10 @@ impl Postgres {
 
     /// Runs `f` on a pooled connection (opening one if fewer than [`POOL_SIZE`] are open,
     /// waiting for one otherwise). A connection that broke is closed, not returned.
-    fn with<T>(&self, f: impl FnOnce(&mut Client) -> StoreResult<T>) -> StoreResult<T> {
+    fn with<T>(&self, f: impl FnOnce(&mut Conn) -> StoreResult<T>) -> StoreResult<T> {
         let mut client = self.take()?;
         let result = f(&mut client);
-        if client.is_closed() {
+        if client.client.is_closed() {
             *lock(&self.open) -= 1;
         } else {
             lock(&self.idle).push(client);
@@ -83,7 +88,7 @@ impl Postgres {
         result
     }
 
-    fn take(&self) -> StoreResult<Client> {
+    fn take(&self) -> StoreResult<Conn> {
         let mut idle = lock(&self.idle);
         loop {
             if let Some(client) = idle.pop() {
@@ -95,7 +100,12 @@ impl Postgres {
                     *open += 1;
                     drop(open);
                     drop(idle);
-                    return connect(&self.url).inspect_err(|_| *lock(&self.open) -= 1);
+                    return connect(&self.url)
+                        .map(|client| Conn {
+                            client,
+                            statements: HashMap::new(),
+                        })
+                        .inspect_err(|_| *lock(&self.open) -= 1);
                 }
             }
             idle = self
@@ -103,6 +113,58 @@ impl Postgres {
                 .wait(idle)
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
         }
+    }
+}
+
+/// A pooled connection with its prepared statements: each statement is parsed once per
+/// connection, not once per use, which halves the round trips of a commit.
+struct Conn {
+    client: Client,
+    statements: HashMap<String, Statement>,
+}
+
+type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+
+/// The statement for `sql` on this connection, prepared the first time.
+fn prepared(
+    statements: &mut HashMap<String, Statement>,
+    client: &mut impl postgres::GenericClient,
+    sql: &str,
+) -> StoreResult<Statement> {
+    if let Some(statement) = statements.get(sql) {
+        return Ok(statement.clone());
+    }
+    // Prepared statements belong to the session, not the transaction: they outlive it.
+    let statement = client.prepare(sql)?;
+    statements.insert(sql.to_string(), statement.clone());
+    Ok(statement)
+}
+
+/// Runs `sql` (prepared once per connection) in a transaction.
+fn exec(
+    statements: &mut HashMap<String, Statement>,
+    tx: &mut postgres::Transaction<'_>,
+    sql: &str,
+    params: Params<'_>,
+) -> StoreResult<u64> {
+    let statement = prepared(statements, tx, sql)?;
+    Ok(tx.execute(&statement, params)?)
+}
+
+impl Conn {
+    fn query(&mut self, sql: &str, params: Params<'_>) -> StoreResult<Vec<Row>> {
+        let statement = prepared(&mut self.statements, &mut self.client, sql)?;
+        Ok(self.client.query(&statement, params)?)
+    }
+
+    fn query_opt(&mut self, sql: &str, params: Params<'_>) -> StoreResult<Option<Row>> {
+        let statement = prepared(&mut self.statements, &mut self.client, sql)?;
+        Ok(self.client.query_opt(&statement, params)?)
+    }
+
+    fn execute(&mut self, sql: &str, params: Params<'_>) -> StoreResult<u64> {
+        let statement = prepared(&mut self.statements, &mut self.client, sql)?;
+        Ok(self.client.execute(&statement, params)?)
     }
 }
 
@@ -226,8 +288,11 @@ fn spawn_listener(
 impl Backend for Postgres {
     fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()> {
         self.with(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute(
+            let Conn { client, statements } = c;
+            let mut tx = client.transaction()?;
+            exec(
+                statements,
+                &mut tx,
                 "INSERT INTO games (id, variant, options, fen, clock, status, version, \
                  clock_state, created_ms, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 &[
@@ -244,7 +309,9 @@ impl Backend for Postgres {
                 ],
             )?;
             for (n, seat) in game.seats.iter().enumerate() {
-                tx.execute(
+                exec(
+                    statements,
+                    &mut tx,
                     "INSERT INTO seats (game_id, n, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)",
                     &[
                         &game.id,
@@ -256,12 +323,14 @@ impl Backend for Postgres {
                 )?;
             }
             // The node that creates a game runs it.
-            tx.execute(
+            exec(
+                statements,
+                &mut tx,
                 "INSERT INTO leases (game_id, node, expires) \
                  VALUES ($1, $2, now() + make_interval(secs => $3))",
                 &[&game.id, &self.node, &LEASE.as_secs_f64()],
             )?;
-            insert_events(&mut tx, &game.id, events)?;
+            insert_events(statements, &mut tx, &game.id, events)?;
             tx.commit()?;
             Ok(())
         })
@@ -269,10 +338,13 @@ impl Backend for Postgres {
 
     fn commit(&self, id: &str, version: u64, change: &Change) -> StoreResult<()> {
         self.with(|c| {
-            let mut tx = c.transaction()?;
+            let Conn { client, statements } = c;
+            let mut tx = client.transaction()?;
             let new_version = version + change.events.len() as u64;
             // A live game is written only by the node holding its lease.
-            let updated = tx.execute(
+            let updated = exec(
+                statements,
+                &mut tx,
                 "UPDATE games SET version = $3, \
                    status = COALESCE($4, status), \
                    clock_state = COALESCE($5, clock_state), \
@@ -293,32 +365,42 @@ impl Backend for Postgres {
                 return Err(StoreError::Stale);
             }
             if let Some((result, quarters, reason)) = &change.result {
-                tx.execute(
+                exec(
+                    statements,
+                    &mut tx,
                     "UPDATE games SET result = $2, quarters = $3, reason = $4, finished_ms = $5 WHERE id = $1",
                     &[&id, result, quarters, reason, &now_ms()],
                 )?;
             }
             if let Some(keep) = change.truncate_to {
-                tx.execute(
+                exec(
+                    statements,
+                    &mut tx,
                     "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
                     &[&id, &(keep as i64)],
                 )?;
             }
             for (ply, text) in &change.moves {
-                tx.execute(
+                exec(
+                    statements,
+                    &mut tx,
                     "INSERT INTO moves (game_id, ply, text) VALUES ($1, $2, $3)",
                     &[&id, &(*ply as i64), text],
                 )?;
             }
             if let Some((n, hash)) = &change.seat {
-                tx.execute(
+                exec(
+                    statements,
+                    &mut tx,
                     "UPDATE seats SET token_hash = $3 WHERE game_id = $1 AND n = $2",
                     &[&id, &(*n as i64), hash],
                 )?;
             }
-            insert_events(&mut tx, id, &change.events)?;
+            insert_events(statements, &mut tx, id, &change.events)?;
             let notice = serde_json::json!({ "v": 1, "game": id, "version": new_version });
-            tx.execute(
+            exec(
+                statements,
+                &mut tx,
                 "SELECT pg_notify($1, $2)",
                 &[&ALL_NODES, &notice.to_string()],
             )?;
@@ -527,7 +609,7 @@ impl Cluster for Postgres {
     }
 }
 
-fn seats(c: &mut Client, id: &str) -> StoreResult<Vec<SeatRow>> {
+fn seats(c: &mut Conn, id: &str) -> StoreResult<Vec<SeatRow>> {
     Ok(c.query(
         "SELECT kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY n",
         &[&id],
@@ -544,6 +626,7 @@ fn seats(c: &mut Client, id: &str) -> StoreResult<Vec<SeatRow>> {
 }
 
 fn insert_events(
+    statements: &mut HashMap<String, Statement>,
     tx: &mut postgres::Transaction<'_>,
     id: &str,
     events: &[EventRow],
@@ -551,7 +634,9 @@ fn insert_events(
     if events.is_empty() {
         return Ok(());
     }
-    let statement = tx.prepare(
+    let statement = prepared(
+        statements,
+        tx,
         "INSERT INTO events (game_id, v, t, data, only_seat) VALUES ($1, $2, $3, $4, $5)",
     )?;
     for e in events {
