@@ -53,23 +53,7 @@ fn fresh_database() -> String {
          (scripts/postgres prints its URL)",
     );
     let name = format!("chaturanga_nodes_{}", std::process::id());
-    let mut client =
-        postgres::Client::connect(&admin, postgres::NoTls).expect("connect to PostgreSQL");
-    client
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
-        .expect("drop an old database");
-    client
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .expect("create the database");
-    let (base, query) = admin
-        .split_once('?')
-        .map_or((admin.as_str(), None), |(b, q)| (b, Some(q)));
-    let (scheme, rest) = base.split_once("://").expect("a URL");
-    let authority = rest.split('/').next().unwrap_or(rest);
-    match query {
-        Some(query) => format!("{scheme}://{authority}/{name}?{query}"),
-        None => format!("{scheme}://{authority}/{name}"),
-    }
+    chaturanga_server::store::postgres::create_database(&admin, &name).expect("a test database")
 }
 
 fn agent() -> ureq::Agent {

@@ -318,16 +318,7 @@ mod tests {
         let admin = std::env::var("CHATURANGA_TEST_POSTGRES")
             .expect("CHATURANGA_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres)");
         let name = format!("chaturanga_unit_{}_{name}", std::process::id());
-        let mut client = ::postgres::Client::connect(&admin, ::postgres::NoTls).expect("connect");
-        client
-            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
-            .expect("drop");
-        client
-            .batch_execute(&format!("CREATE DATABASE {name}"))
-            .expect("create");
-        let (base, query) = admin.split_once('?').unwrap_or((&admin, ""));
-        let authority = base.split("://").nth(1).unwrap_or(base).split('/').next();
-        format!("postgres://{}/{name}?{query}", authority.unwrap_or(""))
+        postgres::create_database(&admin, &name).expect("a test database")
     }
 
     /// The store under test: SQLite in memory, or with `CHATURANGA_TEST_BACKEND=postgres` a

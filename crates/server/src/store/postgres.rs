@@ -179,6 +179,30 @@ impl Drop for Postgres {
     }
 }
 
+/// Creates the database `name` (dropping an old one of that name) on the server `admin`
+/// reaches, and answers `admin` with its database replaced by `name`: a database of its own
+/// for a test or a benchmark. `name` must be a plain identifier.
+pub fn create_database(admin: &str, name: &str) -> StoreResult<String> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(StoreError::Backend(format!(
+            "not a plain database name: {name:?}"
+        )));
+    }
+    let mut client = Client::connect(admin, NoTls)?;
+    // One statement per call: a batch would be one transaction, where these cannot run.
+    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))?;
+    client.batch_execute(&format!("CREATE DATABASE {name}"))?;
+    let (base, query) = admin
+        .split_once('?')
+        .map_or((admin, None), |(b, q)| (b, Some(q)));
+    let (scheme, rest) = base.split_once("://").unwrap_or(("postgres", base));
+    let authority = rest.split('/').next().unwrap_or(rest);
+    Ok(match query {
+        Some(query) => format!("{scheme}://{authority}/{name}?{query}"),
+        None => format!("{scheme}://{authority}/{name}"),
+    })
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()

@@ -27,7 +27,10 @@ fn temp_db(name: &str) -> Database {
                 "CHATURANGA_TEST_POSTGRES must name a PostgreSQL server (scripts/postgres prints one)",
             );
             let name = format!("chaturanga_test_{}_{n}", std::process::id());
-            Database::Postgres(fresh_postgres_database(&admin, &name))
+            Database::Postgres(
+                chaturanga_server::store::postgres::create_database(&admin, &name)
+                    .expect("a test database"),
+            )
         }
         Ok("sqlite") | Err(_) => {
             let dir = std::env::temp_dir()
@@ -37,34 +40,6 @@ fn temp_db(name: &str) -> Database {
             Database::Sqlite(dir.join("games.db"))
         }
         Ok(other) => panic!("CHATURANGA_TEST_BACKEND is sqlite or postgres, not {other:?}"),
-    }
-}
-
-/// Creates the database `name` on the server of `admin` (dropping an old one of that name)
-/// and answers its URL.
-pub fn fresh_postgres_database(admin: &str, name: &str) -> String {
-    let mut client =
-        postgres::Client::connect(admin, postgres::NoTls).expect("connect to PostgreSQL");
-    // One statement per call: a batch would be one transaction, where these cannot run.
-    client
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
-        .expect("drop an old test database");
-    client
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .expect("create the test database");
-    with_database(admin, name)
-}
-
-/// `url` with its database name replaced by `name`.
-pub fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let (scheme, rest) = base.split_once("://").expect("a URL");
-    let authority = rest.split('/').next().unwrap_or(rest);
-    match query {
-        Some(query) => format!("{scheme}://{authority}/{name}?{query}"),
-        None => format!("{scheme}://{authority}/{name}"),
     }
 }
 
