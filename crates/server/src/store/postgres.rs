@@ -188,7 +188,11 @@ pub fn create_database(admin: &str, name: &str) -> StoreResult<String> {
             "not a plain database name: {name:?}"
         )));
     }
-    let mut client = Client::connect(admin, NoTls)?;
+    // The URL comes from a test's environment, where a stray line in it is the usual fault.
+    let mut client = Client::connect(admin, NoTls).map_err(|e| match StoreError::from(e) {
+        StoreError::Backend(message) => StoreError::Backend(format!("{message} (in {admin:?})")),
+        other => other,
+    })?;
     // One statement per call: a batch would be one transaction, where these cannot run.
     client.batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))?;
     client.batch_execute(&format!("CREATE DATABASE {name}"))?;
