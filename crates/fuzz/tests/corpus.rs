@@ -1,0 +1,57 @@
+//! Every fuzz target over its seed corpus and every minimized crasher of `fuzz/regressions`:
+//! what the fuzzer once found stays fixed, and every seed the fuzzer starts from passes.
+//! Runs on the stable toolchain, in the ordinary test suite.
+
+use chaturanga_fuzz::{TARGETS, seeds};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn target(name: &str) -> fn(&[u8]) -> bool {
+    TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no target {name}"))
+        .1
+}
+
+#[test]
+fn every_seed_passes_its_target() {
+    let seeds = seeds::all(&workspace().join("crates/variants/tests/perft"));
+    for (name, _) in TARGETS {
+        let count = seeds.iter().filter(|s| s.target == *name).count();
+        assert!(count >= 29, "only {count} seeds for {name}");
+    }
+    for seed in &seeds {
+        let run = target(seed.target);
+        let outcome = std::panic::catch_unwind(|| run(&seed.data));
+        assert!(
+            matches!(outcome, Ok(true)),
+            "{} seed {} is refused or fails: {}",
+            seed.target,
+            seed.name,
+            String::from_utf8_lossy(&seed.data)
+        );
+    }
+}
+
+#[test]
+fn every_minimized_crasher_stays_fixed() {
+    let dir = workspace().join("fuzz/regressions");
+    let mut checked = 0;
+    for (name, run) in TARGETS {
+        let Ok(entries) = std::fs::read_dir(dir.join(name)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let data = std::fs::read(&path).unwrap();
+            let outcome = std::panic::catch_unwind(|| run(&data));
+            assert!(outcome.is_ok(), "{} fails again", path.display());
+            checked += 1;
+        }
+    }
+    println!("{checked} crashers replayed");
+}
