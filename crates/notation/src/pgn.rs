@@ -276,6 +276,8 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     variation_depth -= 1;
                     rest = &rest[1..];
                 }
+                // Outside a comment it closes nothing; as a token it would be empty.
+                '}' => return Err(syntax("unbalanced '}'")),
                 c if c.is_whitespace() => rest = rest.trim_start(),
                 _ => {
                     let end = rest
@@ -439,6 +441,8 @@ mod tests {
         assert!(matches!(parse("[Event x]"), Err(PgnError::Syntax { .. })));
         assert!(matches!(parse("1. e4 {open"), Err(PgnError::Syntax { .. })));
         assert!(matches!(parse("1. e4 )"), Err(PgnError::Syntax { .. })));
+        // Found by the records fuzz target: a stray '}' made the reader loop for ever.
+        assert!(matches!(parse("1. e4 }e5"), Err(PgnError::Syntax { .. })));
         let bad = parse("1. e4 e5 2. Ke3 *").unwrap();
         let err = replay::<ChessPosition>(&bad[0], &options()).unwrap_err();
         assert!(matches!(err, PgnError::Move { ply: 3, .. }), "{err}");
