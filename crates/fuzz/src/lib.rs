@@ -17,8 +17,11 @@ use chaturanga_notation::{bpgn, csa, kif, pgn, san};
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 
+/// A target: whether the input was accepted; a panic when something that must hold does not.
+pub type Target = fn(&[u8]) -> bool;
+
 /// The targets by name, as `fuzz/fuzz_targets/<name>.rs` and the corpus folders name them.
-pub const TARGETS: &[(&str, fn(&[u8]) -> bool)] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("fen", fen),
     ("rules", rules),
     ("moves", moves),

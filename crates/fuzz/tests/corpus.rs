@@ -10,7 +10,7 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn target(name: &str) -> fn(&[u8]) -> bool {
+fn target(name: &str) -> chaturanga_fuzz::Target {
     TARGETS
         .iter()
         .find(|(n, _)| *n == name)
