@@ -2,11 +2,9 @@
 //! fuzzer (`fuzz/`, cargo-fuzz on nightly) and the stable test suite (which replays the seed
 //! corpora and every minimized crasher, `tests/corpus.rs`) run the same code.
 //!
-//! A target answers whether the input was accepted (and so checked), returns `false` for
-//! input it refuses or finds uninteresting, and panics when something that must hold does
-//! not: a panic inside the code under test, or a broken
-//! invariant. The input formats are in [`case`]; `docs/reliability.md` has the targets, how
-//! to run them and what they found.
+//! A target answers whether the input was accepted (and so checked): `false` for input it
+//! refuses or finds uninteresting. It panics when something that must hold does not: a panic
+//! inside the code under test, or a broken invariant. The input formats are in [`case`].
 
 pub mod case;
 pub mod checks;
@@ -32,53 +30,70 @@ pub const TARGETS: &[(&str, Target)] = &[
 /// The longest playout a `rules` input makes, so that one input stays fast.
 const MAX_PLIES: usize = 48;
 
+/// A check of one [`Case`] on the ruleset it names.
+trait Check {
+    /// Checks `case` with `P` its ruleset; whether the case was accepted.
+    fn check<P: Ruleset>(case: &Case<'_>) -> bool;
+}
+
+/// Reads `data` as a [`Case`] and runs `C` on the ruleset it names.
+fn run<C: Check>(data: &[u8]) -> bool {
+    struct Run<'a, C>(Case<'a>, std::marker::PhantomData<C>);
+    impl<C: Check> Visitor for Run<'_, C> {
+        type Output = bool;
+        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
+            C::check::<P>(&self.0)
+        }
+    }
+    Case::parse(data).is_some_and(|case| {
+        visit(case.id, Run::<C>(case, std::marker::PhantomData)).unwrap_or(false)
+    })
+}
+
 /// A ruleset's FEN reader: a FEN it accepts is a working position (every check of
 /// [`checks::position`]) that it writes back and reads to the same position and hash.
 pub fn fen(data: &[u8]) -> bool {
-    struct Fen<'a>(Case<'a>);
-    impl Visitor for Fen<'_> {
-        type Output = bool;
-        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
-            let Some((options, position)) = self.0.start::<P>() else {
+    struct Fen;
+    impl Check for Fen {
+        fn check<P: Ruleset>(case: &Case<'_>) -> bool {
+            let Some((options, position)) = case.start::<P>() else {
                 return false;
             };
             checks::position(&options, &position);
             true
         }
     }
-    Case::parse(data).is_some_and(|case| visit(case.id, Fen(case)).unwrap_or(false))
+    run::<Fen>(data)
 }
 
 /// The rules on positions the fuzzer builds: from the case's position, each byte after the
 /// position line picks a legal move, and every position on the way keeps every invariant.
 pub fn rules(data: &[u8]) -> bool {
-    struct Rules<'a>(Case<'a>);
-    impl Visitor for Rules<'_> {
-        type Output = bool;
-        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
-            let Some((options, position)) = self.0.start::<P>() else {
+    struct Rules;
+    impl Check for Rules {
+        fn check<P: Ruleset>(case: &Case<'_>) -> bool {
+            let Some((options, position)) = case.start::<P>() else {
                 return false;
             };
-            checks::playout(&options, position, self.0.rest.as_bytes(), MAX_PLIES);
+            checks::playout(&options, position, case.rest.as_bytes(), MAX_PLIES);
             true
         }
     }
-    Case::parse(data).is_some_and(|case| visit(case.id, Rules(case)).unwrap_or(false))
+    run::<Rules>(data)
 }
 
 /// Every move reader: each line after the position line is read as the front ends read a
 /// move (coordinates, the ruleset's own notations, SAN). A move it accepts is legal, writing
 /// it in each notation reads back to the same move, and it is then played.
 pub fn moves(data: &[u8]) -> bool {
-    struct Moves<'a>(Case<'a>);
-    impl Visitor for Moves<'_> {
-        type Output = bool;
-        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
-            let Some((_, mut position)) = self.0.start::<P>() else {
+    struct Moves;
+    impl Check for Moves {
+        fn check<P: Ruleset>(case: &Case<'_>) -> bool {
+            let Some((_, mut position)) = case.start::<P>() else {
                 return false;
             };
             let mut read = false;
-            for line in self.0.rest.lines().take(MAX_PLIES) {
+            for line in case.rest.lines().take(MAX_PLIES) {
                 let Ok(mv) = chaturanga_session::read_move(&position, line) else {
                     continue;
                 };
@@ -113,17 +128,16 @@ pub fn moves(data: &[u8]) -> bool {
             read
         }
     }
-    Case::parse(data).is_some_and(|case| visit(case.id, Moves(case)).unwrap_or(false))
+    run::<Moves>(data)
 }
 
 /// Rule options: items a ruleset accepts give a start position (or a clear refusal) that
 /// keeps every invariant, and the options read back from their own listing.
 pub fn options(data: &[u8]) -> bool {
-    struct Options<'a>(Case<'a>);
-    impl Visitor for Options<'_> {
-        type Output = bool;
-        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
-            let Some(options) = self.0.rule_options::<P>() else {
+    struct Options;
+    impl Check for Options {
+        fn check<P: Ruleset>(case: &Case<'_>) -> bool {
+            let Some(options) = case.rule_options::<P>() else {
                 return false;
             };
             let listed: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -141,7 +155,7 @@ pub fn options(data: &[u8]) -> bool {
             }
         }
     }
-    Case::parse(data).is_some_and(|case| visit(case.id, Options(case)).unwrap_or(false))
+    run::<Options>(data)
 }
 
 /// What one replayed record must keep when written and read again.
@@ -175,76 +189,30 @@ pub fn records(data: &[u8]) -> bool {
             let Ok(options) = RuleOptions::parse(P::option_specs(), &self.options) else {
                 return false;
             };
-            let games: Vec<Game<P>> = match self.format {
-                "pgn" => match pgn::parse(self.text) {
-                    Ok(parsed) => parsed
-                        .iter()
-                        .filter_map(|g| pgn::replay::<P>(g, &options).ok())
-                        .collect(),
-                    Err(_) => return false,
-                },
-                "kif" | "csa" => {
-                    let parsed = if self.format == "kif" {
-                        kif::parse(self.text)
-                    } else {
-                        csa::parse(self.text)
-                    };
-                    let Ok(parsed) = parsed else { return false };
-                    parsed
-                        .iter()
-                        .filter_map(|g| {
-                            if self.format == "kif" {
-                                kif::replay::<P>(g, &options).ok()
-                            } else {
-                                csa::replay::<P>(g, &options).ok()
-                            }
-                        })
-                        .collect()
-                }
-                _ => return false,
+            let Ok(games) = read_record::<P>(self.format, self.text, &options) else {
+                return false;
             };
-            let accepted = !games.is_empty();
-            for game in games {
-                let before = summary(&game);
-                let (written, again) = match self.format {
-                    "pgn" => {
-                        let tags = pgn::Tags::for_game(info.id, &game);
-                        let text = pgn::write(&game, &tags)
-                            .unwrap_or_else(|e| panic!("a replayed game is not written: {e}"));
-                        let parsed = pgn::parse(&text)
-                            .unwrap_or_else(|e| panic!("our PGN {text:?} is refused: {e}"));
-                        let again = pgn::replay::<P>(&parsed[0], &options)
-                            .unwrap_or_else(|e| panic!("our PGN {text:?} does not replay: {e}"));
-                        (text, again)
-                    }
-                    "kif" => {
-                        let Ok(text) = kif::write(&game, &Default::default()) else {
-                            continue;
-                        };
-                        let parsed = kif::parse(&text)
-                            .unwrap_or_else(|e| panic!("our KIF {text:?} is refused: {e}"));
-                        let again = kif::replay::<P>(&parsed[0], &options)
-                            .unwrap_or_else(|e| panic!("our KIF {text:?} does not replay: {e}"));
-                        (text, again)
-                    }
-                    _ => {
-                        let Ok(text) = csa::write(&game, &Default::default()) else {
-                            continue;
-                        };
-                        let parsed = csa::parse(&text)
-                            .unwrap_or_else(|e| panic!("our CSA {text:?} is refused: {e}"));
-                        let again = csa::replay::<P>(&parsed[0], &options)
-                            .unwrap_or_else(|e| panic!("our CSA {text:?} does not replay: {e}"));
-                        (text, again)
-                    }
+            let games: Vec<Game<P>> = games.into_iter().filter_map(Result::ok).collect();
+            for game in &games {
+                let before = summary(game);
+                let Some(written) = write_record(self.format, info.id, game) else {
+                    // KIF and CSA write only the rulesets they have notations for; PGN all.
+                    assert_ne!(self.format, "pgn", "a replayed game is not written as PGN");
+                    continue;
                 };
-                assert_eq!(
-                    summary(&again),
-                    before,
-                    "the written record {written:?} replays to another game"
-                );
+                let again = read_record::<P>(self.format, &written, &options)
+                    .unwrap_or_else(|e| panic!("our record {written:?} is refused: {e}"));
+                match again.as_slice() {
+                    [Ok(again)] => assert_eq!(
+                        summary(again),
+                        before,
+                        "the written record {written:?} replays to another game"
+                    ),
+                    [Err(e)] => panic!("our record {written:?} does not replay: {e}"),
+                    other => panic!("our record {written:?} holds {} games", other.len()),
+                }
             }
-            accepted
+            !games.is_empty()
         }
     }
     let Ok(text) = std::str::from_utf8(data) else {
@@ -262,23 +230,21 @@ pub fn records(data: &[u8]) -> bool {
         let Ok(games) = bpgn::read(record) else {
             return false;
         };
-        {
-            for game in games {
-                let text = game
-                    .write()
-                    .unwrap_or_else(|e| panic!("a replayed BPGN is not written: {e}"));
-                let again = bpgn::read(&text)
-                    .unwrap_or_else(|e| panic!("our BPGN {text:?} is refused: {e}"));
-                assert_eq!(again.len(), 1, "{text:?}");
-                assert_eq!(
-                    again[0].moves, game.moves,
-                    "{text:?} replays to other moves"
-                );
-                assert_eq!(again[0].position.fen(), game.position.fen(), "{text:?}");
-                assert_eq!(again[0].write().ok(), Some(text.clone()), "{text:?}");
-            }
+        for game in &games {
+            let text = game
+                .write()
+                .unwrap_or_else(|e| panic!("a replayed BPGN is not written: {e}"));
+            let again =
+                bpgn::read(&text).unwrap_or_else(|e| panic!("our BPGN {text:?} is refused: {e}"));
+            assert_eq!(again.len(), 1, "{text:?}");
+            assert_eq!(
+                again[0].moves, game.moves,
+                "{text:?} replays to other moves"
+            );
+            assert_eq!(again[0].position.fen(), game.position.fen(), "{text:?}");
+            assert_eq!(again[0].write().ok(), Some(text.clone()), "{text:?}");
         }
-        return true;
+        return !games.is_empty();
     }
     let Some(id) = words.next() else {
         return false;
@@ -292,4 +258,40 @@ pub fn records(data: &[u8]) -> bool {
         },
     )
     .unwrap_or(false)
+}
+
+/// The games of a record in `format` (`pgn`, `kif`, `csa`), each replayed or why not; an
+/// error when the text is not such a record at all.
+fn read_record<P: Ruleset>(
+    format: &str,
+    text: &str,
+    options: &RuleOptions,
+) -> Result<Vec<Result<Game<P>, String>>, String> {
+    Ok(match format {
+        "pgn" => pgn::parse(text)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|g| pgn::replay::<P>(g, options).map_err(|e| e.to_string()))
+            .collect(),
+        "kif" => kif::parse(text)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|g| kif::replay::<P>(g, options).map_err(|e| e.to_string()))
+            .collect(),
+        "csa" => csa::parse(text)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .map(|g| csa::replay::<P>(g, options).map_err(|e| e.to_string()))
+            .collect(),
+        other => return Err(format!("no record format {other:?}")),
+    })
+}
+
+/// A game written in `format`, where the format can write its ruleset.
+fn write_record<P: Ruleset>(format: &str, id: &str, game: &Game<P>) -> Option<String> {
+    match format {
+        "pgn" => pgn::write(game, &pgn::Tags::for_game(id, game)).ok(),
+        "kif" => kif::write(game, &Default::default()).ok(),
+        _ => csa::write(game, &Default::default()).ok(),
+    }
 }
