@@ -158,16 +158,7 @@ pub enum Command {
     Help,
 }
 
-/// The engine protocols.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    /// Universal Chess Interface.
-    Uci,
-    /// Universal Shogi Interface.
-    Usi,
-    /// XBoard / WinBoard (CECP version 2).
-    XBoard,
-}
+pub use chaturanga_protocol::Protocol;
 
 /// A variant, a start position and moves.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -18,7 +18,7 @@ fn input(e: impl std::fmt::Display) -> CliError {
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
         Command::Help => writeln!(out, "{USAGE}")?,
-        Command::Protocol(protocol) => crate::protocol::serve(protocol),
+        Command::Protocol(protocol) => chaturanga_protocol::serve(protocol),
         Command::Serve { listen, db } => {
             let config = chaturanga_server::Config {
                 listen,

@@ -3,7 +3,6 @@
 mod args;
 mod commands;
 mod play;
-mod protocol;
 mod tournament;
 
 use std::process::ExitCode;

@@ -648,7 +648,7 @@ const XBOARD_NULL_MOVE: &str = "@@@@";
 
 /// XBoard's name of a ruleset.
 fn xboard_variant(id: &str) -> &str {
-    crate::protocol::xboard::xboard_name(id)
+    chaturanga_protocol::xboard::xboard_name(id)
 }
 
 impl Player for XBoardEngine {

@@ -1,4 +1,5 @@
-//! Engine protocols on standard input and output: UCI, USI and XBoard (CECP v2).
+//! The engine protocols UCI, USI and XBoard (CECP v2), over any pair of streams: standard
+//! input and output for `chaturanga uci`, a pipe or a buffer for tests and the fuzzer.
 //!
 //! All three share the same machinery: a thread that reads lines (capped in length, so a
 //! hostile GUI cannot exhaust memory), a writer that keeps lines whole when the search
@@ -25,14 +26,39 @@ pub const MAX_HASH_MB: usize = 4096;
 /// Transposition table size at start, in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 
+/// The engine protocols.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// Universal Chess Interface.
+    Uci,
+    /// Universal Shogi Interface.
+    Usi,
+    /// XBoard / WinBoard (CECP version 2).
+    XBoard,
+}
+
 /// Speaks `protocol` on standard input and output until `quit` or end of input.
-pub fn serve(protocol: crate::args::Protocol) {
-    let lines = read_lines(std::io::BufReader::new(std::io::stdin()));
-    let out = Output::new(Box::new(std::io::stdout()));
+pub fn serve(protocol: Protocol) {
+    run(
+        protocol,
+        std::io::BufReader::new(std::io::stdin()),
+        Box::new(std::io::stdout()),
+    );
+}
+
+/// Speaks `protocol` with a GUI that writes to `input` and reads `output`, until `quit` or
+/// end of input; a running search is stopped before it returns.
+pub fn run(
+    protocol: Protocol,
+    input: impl BufRead + Send + 'static,
+    output: Box<dyn Write + Send>,
+) {
+    let lines = read_lines(input);
+    let out = Output::new(output);
     match protocol {
-        crate::args::Protocol::Uci => uci::run(lines, out),
-        crate::args::Protocol::Usi => usi::run(lines, out),
-        crate::args::Protocol::XBoard => xboard::run(lines, out),
+        Protocol::Uci => uci::run(lines, out),
+        Protocol::Usi => usi::run(lines, out),
+        Protocol::XBoard => xboard::run(lines, out),
     }
 }
 
