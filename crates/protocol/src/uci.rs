@@ -215,6 +215,11 @@ impl Uci {
                 self.searcher.session(true);
                 Ok(())
             }
+            // `d` waits for nothing: under `go infinite` the search would never give the
+            // session back.
+            "d" if self.searcher.is_searching() => {
+                Err("d shows the position between searches; send stop first".to_string())
+            }
             "d" => {
                 let session = self.searcher.session(false);
                 let text = format!("{}Fen: {}", session.diagram(), session.fen());

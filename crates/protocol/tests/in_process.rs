@@ -1,0 +1,231 @@
+//! The protocols driven in process through a pipe, the way the fuzzer drives them: hostile
+//! lines get an error and the loop goes on, a command that cannot be answered during a
+//! search says so instead of hanging, and end of input ends a running search.
+
+use chaturanga_protocol::{MAX_LINE, Protocol, run};
+use std::io::{BufReader, PipeWriter, Write};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long any expected answer may take (generous: tests run in parallel on two cores).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A writer that hands every finished line to the test.
+struct LineSink {
+    pending: Vec<u8>,
+    lines: Sender<String>,
+}
+
+impl Write for LineSink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.pending.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line[..end]).into_owned();
+            // The test may have stopped listening; the protocol must not care.
+            let _ = self.lines.send(text);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A protocol running on a thread of its own, fed through a pipe.
+struct Session {
+    input: Option<PipeWriter>,
+    lines: Receiver<String>,
+    thread: Option<JoinHandle<()>>,
+    transcript: Vec<String>,
+}
+
+impl Session {
+    fn start(protocol: Protocol) -> Session {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        let (sender, lines) = mpsc::channel();
+        let sink = LineSink {
+            pending: Vec::new(),
+            lines: sender,
+        };
+        let thread =
+            std::thread::spawn(move || run(protocol, BufReader::new(reader), Box::new(sink)));
+        Session {
+            input: Some(writer),
+            lines,
+            thread: Some(thread),
+            transcript: Vec::new(),
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let input = self.input.as_mut().expect("input open");
+        input.write_all(bytes).expect("the protocol reads");
+        input.flush().expect("flushed");
+    }
+
+    fn send(&mut self, text: &str) {
+        self.send_bytes(format!("{text}\n").as_bytes());
+    }
+
+    /// The first line that satisfies `wanted`, failing after [`PATIENCE`].
+    fn expect(&mut self, wanted: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    if wanted(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no expected answer; transcript:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// Closes the input and waits for the protocol to return.
+    fn close(mut self) {
+        drop(self.input.take());
+        let thread = self.thread.take().expect("running");
+        let deadline = Instant::now() + PATIENCE;
+        while !thread.is_finished() {
+            assert!(
+                Instant::now() < deadline,
+                "the protocol did not end at end of input"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        thread.join().expect("the protocol thread did not panic");
+    }
+}
+
+#[test]
+fn uci_display_during_an_infinite_search_answers_instead_of_waiting() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("uci");
+    uci.expect(|l| l == "uciok");
+    uci.send("position startpos moves e2e4");
+    uci.send("go infinite");
+    uci.expect(|l| l.starts_with("info depth"));
+    uci.send("d");
+    let answer = uci.expect(|l| l.starts_with("info string"));
+    assert!(answer.contains("send stop first"), "{answer}");
+    uci.send("isready");
+    uci.expect(|l| l == "readyok");
+    uci.send("stop");
+    uci.expect(|l| l.starts_with("bestmove "));
+    uci.send("d");
+    let fen = uci.expect(|l| l.starts_with("Fen: "));
+    assert!(fen.contains(" b "), "black to move after e2e4: {fen}");
+    uci.close();
+}
+
+#[test]
+fn end_of_input_ends_a_running_search() {
+    for protocol in [Protocol::Uci, Protocol::Usi] {
+        let mut session = Session::start(protocol);
+        session.send("go infinite");
+        session.expect(|l| l.starts_with("info depth"));
+        session.close();
+    }
+    let mut xboard = Session::start(Protocol::XBoard);
+    xboard.send("xboard");
+    xboard.send("protover 2");
+    xboard.expect(|l| l.contains("done=1"));
+    xboard.send("new");
+    xboard.send("post");
+    xboard.send("st 600");
+    xboard.send("go");
+    // Thinking output starts with the depth.
+    xboard.expect(|l| l.starts_with(|c: char| c.is_ascii_digit()));
+    xboard.close();
+}
+
+#[test]
+fn an_overlong_line_is_refused_and_the_next_command_is_answered() {
+    let long = vec![b'x'; MAX_LINE + 10];
+    for (protocol, hello, answer, refusal) in [
+        (
+            Protocol::Uci,
+            "isready",
+            "readyok",
+            "info string error: line too long",
+        ),
+        (
+            Protocol::Usi,
+            "isready",
+            "readyok",
+            "info string error: line too long",
+        ),
+        (
+            Protocol::XBoard,
+            "ping 7",
+            "pong 7",
+            "Error (line too long): line",
+        ),
+    ] {
+        let mut session = Session::start(protocol);
+        session.send_bytes(&long);
+        session.send_bytes(b"\n");
+        session.expect(|l| l == refusal);
+        session.send(hello);
+        session.expect(|l| l == answer);
+        session.close();
+    }
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_next_command_is_answered() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send_bytes(b"position \xff\xfe startpos\n");
+    uci.expect(|l| l == "info string error: line is not UTF-8");
+    uci.send("isready");
+    uci.expect(|l| l == "readyok");
+    uci.close();
+}
+
+#[test]
+fn out_of_range_numbers_get_an_error_and_never_a_search() {
+    let mut uci = Session::start(Protocol::Uci);
+    for (command, complaint) in [
+        ("setoption name Hash value 99999999999", "Hash must be"),
+        ("setoption name MultiPV value 0", "MultiPV must be"),
+        ("go perft 40", "perft depth must be at most"),
+        ("go perft -1", "bad value for perft"),
+        ("go depth", "depth needs a value"),
+    ] {
+        uci.send(command);
+        let answer = uci.expect(|l| l.starts_with("info string"));
+        assert!(answer.contains(complaint), "{command}: {answer}");
+    }
+    // The session still plays after all that.
+    uci.send("go depth 1");
+    uci.expect(|l| l.starts_with("bestmove ") && l != "bestmove (none)");
+    uci.close();
+}
+
+#[test]
+fn xboard_plays_a_user_move_and_answers_with_a_legal_reply() {
+    let mut xboard = Session::start(Protocol::XBoard);
+    xboard.send("xboard");
+    xboard.send("protover 2");
+    xboard.expect(|l| l.contains("done=1"));
+    xboard.send("new");
+    xboard.send("sd 1");
+    xboard.send("usermove e2e4");
+    let reply = xboard.expect(|l| l.starts_with("move "));
+    let mut referee = chaturanga_session::open("chess", 1).expect("chess");
+    referee.play("e2e4").expect("legal");
+    let mv = reply.trim_start_matches("move ");
+    referee
+        .play(mv)
+        .unwrap_or_else(|e| panic!("{mv} is not legal: {e}"));
+    xboard.close();
+}
