@@ -8,6 +8,7 @@
 
 pub mod case;
 pub mod checks;
+pub mod protocol;
 pub mod seeds;
 
 use case::Case;
@@ -25,6 +26,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("moves", moves),
     ("records", records),
     ("options", options),
+    ("protocol", protocol::protocol),
 ];
 
 /// The longest playout a `rules` input makes, so that one input stays fast.

@@ -1,8 +1,8 @@
 //! The seed corpora: for every implemented ruleset its start position and the positions of
 //! its perft fixtures (`crates/variants/tests/perft`), positions along seeded random games,
 //! those games' moves in every notation, records of them in every format the ruleset has,
-//! and every rule option with each of its values. Regenerated, never stored: they follow
-//! the rules as they are.
+//! every rule option with each of its values, and a game script in each engine protocol.
+//! Regenerated, never stored: they follow the rules as they are.
 
 use crate::case;
 use chaturanga_notation::{csa, kif, pgn, san};
@@ -35,6 +35,13 @@ pub fn all(perft_dir: &Path) -> Vec<Seed> {
         if let Ok(found) = visit(info.id, Seeds { fixtures }) {
             seeds.extend(found);
         }
+    }
+    for (name, data) in crate::protocol::seeds() {
+        seeds.push(Seed {
+            target: "protocol",
+            name,
+            data,
+        });
     }
     seeds
 }

@@ -132,6 +132,8 @@ type RunningSearch = (JoinHandle<Box<dyn GameSession>>, Arc<AtomicBool>);
 pub struct Searcher {
     session: Option<Box<dyn GameSession>>,
     running: Option<RunningSearch>,
+    /// A search thread panicked since the last [`Searcher::take_failure`].
+    failed: bool,
 }
 
 impl Searcher {
@@ -140,6 +142,7 @@ impl Searcher {
         Searcher {
             session: Some(session),
             running: None,
+            failed: false,
         }
     }
 
@@ -166,12 +169,21 @@ impl Searcher {
                 Ok(session) => self.session = Some(session),
                 // The search thread panicked: its session is gone; a fresh chess game stands
                 // in so the protocol keeps answering.
-                Err(_) => self.session = chaturanga_session::open("chess", DEFAULT_HASH_MB).ok(),
+                Err(_) => {
+                    self.failed = true;
+                    self.session = chaturanga_session::open("chess", DEFAULT_HASH_MB).ok();
+                }
             }
         }
         self.session
             .as_mut()
             .expect("the session is here whenever no search runs")
+    }
+
+    /// Whether a search thread panicked since the last call: the GUI must be told that its
+    /// game was lost, and the fuzzer that something broke.
+    pub fn take_failure(&mut self) -> bool {
+        std::mem::take(&mut self.failed)
     }
 
     /// Starts a search; `report` gets every iteration and `done` the decision, both on the
@@ -207,8 +219,9 @@ impl Searcher {
 pub trait Handler {
     /// Handles one command; `false` on `quit`.
     fn command(&mut self, text: &str) -> bool;
-    /// How the protocol reports an input line that was refused unread.
-    fn rejected_line(&self, why: &str) -> String;
+    /// How the protocol reports an error that belongs to no command (a line refused unread,
+    /// a failed search).
+    fn error_line(&self, why: &str) -> String;
     /// The shared output.
     fn output(&self) -> &Output;
     /// The searcher holding the game.
@@ -218,20 +231,33 @@ pub trait Handler {
 /// Feeds `lines` to `handler` until `quit` or end of input, then stops any search.
 pub fn command_loop(handler: &mut impl Handler, lines: Receiver<Line>) {
     for line in lines {
-        match line {
+        let go_on = match line {
             Line::Rejected(why) => {
-                let report = handler.rejected_line(why);
+                let report = handler.error_line(why);
                 handler.output().line(&report);
+                true
             }
-            Line::Text(text) => {
-                if !handler.command(&text) {
-                    break;
-                }
-            }
+            Line::Text(text) => handler.command(&text),
+        };
+        report_failure(handler);
+        if !go_on {
+            break;
         }
     }
     handler.searcher().session(true);
+    report_failure(handler);
 }
+
+/// Tells the GUI when a search thread panicked (its game is gone).
+fn report_failure(handler: &mut impl Handler) {
+    if handler.searcher().take_failure() {
+        let report = handler.error_line(FAILED_SEARCH);
+        handler.output().line(&report);
+    }
+}
+
+/// What the GUI is told after a search thread panicked.
+pub const FAILED_SEARCH: &str = "internal error in the search; the game is reset to chess";
 
 /// The setup of a `position` command (`startpos` or `<fen_word> FEN…`) and its moves.
 pub fn position_words<'w>(

@@ -174,7 +174,7 @@ impl Handler for Uci {
         self.handle(text)
     }
 
-    fn rejected_line(&self, why: &str) -> String {
+    fn error_line(&self, why: &str) -> String {
         format!("info string error: {why}")
     }
 

@@ -65,7 +65,7 @@ impl Handler for Usi {
         self.handle(text)
     }
 
-    fn rejected_line(&self, why: &str) -> String {
+    fn error_line(&self, why: &str) -> String {
         format!("info string error: {why}")
     }
 

@@ -139,7 +139,7 @@ impl Handler for XBoard {
         self.handle(text)
     }
 
-    fn rejected_line(&self, why: &str) -> String {
+    fn error_line(&self, why: &str) -> String {
         format!("Error ({why}): line")
     }
 
