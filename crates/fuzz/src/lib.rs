@@ -10,6 +10,7 @@ pub mod case;
 pub mod checks;
 pub mod protocol;
 pub mod seeds;
+pub mod server;
 
 use case::Case;
 use chaturanga_notation::{bpgn, csa, kif, pgn, san};
@@ -27,6 +28,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("records", records),
     ("options", options),
     ("protocol", protocol::protocol),
+    ("server", server::server),
 ];
 
 /// The longest playout a `rules` input makes, so that one input stays fast.

@@ -172,7 +172,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             format!(
                 "{hello}\nsetoption name UCI_Variant value {name}\nisready\n\
                  position startpos moves {played}\ngo depth 2\nd\nisready\ngo infinite\nstop\n\
-                 go perft 1\nposition {fen_word} {after}\ngo movetime 50\nposition {fen_word} \
+                 go perft 1\nposition {fen_word} {after}\ngo depth 1\nposition {fen_word} \
                  {start}\ngo depth 1\nquit\n"
             )
         };

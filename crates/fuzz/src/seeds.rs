@@ -1,7 +1,8 @@
 //! The seed corpora: for every implemented ruleset its start position and the positions of
 //! its perft fixtures (`crates/variants/tests/perft`), positions along seeded random games,
 //! those games' moves in every notation, records of them in every format the ruleset has,
-//! every rule option with each of its values, and a game script in each engine protocol.
+//! every rule option with each of its values, a game script in each engine protocol,
+//! and a game played through the server's API.
 //! Regenerated, never stored: they follow the rules as they are.
 
 use crate::case;
@@ -36,12 +37,14 @@ pub fn all(perft_dir: &Path) -> Vec<Seed> {
             seeds.extend(found);
         }
     }
-    for (name, data) in crate::protocol::seeds() {
-        seeds.push(Seed {
-            target: "protocol",
-            name,
-            data,
-        });
+    let scripts = [
+        ("protocol", crate::protocol::seeds()),
+        ("server", crate::server::seeds()),
+    ];
+    for (target, found) in scripts {
+        for (name, data) in found {
+            seeds.push(Seed { target, name, data });
+        }
     }
     seeds
 }

@@ -113,8 +113,22 @@ impl Output {
         Output(Arc::new(Mutex::new(writer)))
     }
 
-    /// Writes one line and flushes it (a GUI waits for whole lines).
+    /// Writes one line and flushes it (a GUI waits for whole lines). Control characters,
+    /// which can only come from echoed input, are written escaped: a `\r` or `\n` from the
+    /// GUI's own line must not make the engine appear to say two things.
     pub fn line(&self, text: &str) {
+        let text = if text.chars().any(|c| c.is_control() && c != '\t') {
+            text.chars()
+                .map(|c| match c {
+                    '\t' => c.to_string(),
+                    c if c.is_control() => c.escape_default().to_string(),
+                    c => c.to_string(),
+                })
+                .collect::<String>()
+                .into()
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         let mut out = match self.0.lock() {
             Ok(out) => out,
             Err(poisoned) => poisoned.into_inner(),

@@ -1,6 +1,6 @@
 //! The HTTP API: JSON in, JSON out, errors as `{"error": "..."}` with a 4xx status.
 
-mod socket;
+pub mod socket;
 mod variants;
 
 pub use variants::secret_option_names;

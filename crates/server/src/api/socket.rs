@@ -164,6 +164,20 @@ async fn run(
     }
 }
 
+/// What one client message on game `id`'s socket gets, from a caller holding `token` (or a
+/// spectator): the path every frame of a connected socket takes, for callers without a
+/// connection (the fuzzer).
+pub async fn answer_message(
+    state: &AppState,
+    id: &str,
+    token: Option<&str>,
+    text: &str,
+) -> Result<Option<String>, ApiError> {
+    let game = state.game(id).await?;
+    let caller = identify(&game, token).await?;
+    Ok(answer(&game, caller, text).await)
+}
+
 /// Handles one client message; returns the direct answer, if any.
 async fn answer(game: &GameHandle, caller: Caller, text: &str) -> Option<String> {
     let message: Value = match serde_json::from_str(text) {
