@@ -42,8 +42,35 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/socket", get(socket::upgrade))
         .merge(crate::web::router())
         .fallback(|| async { ApiError::not_found("no such page") })
+        .layer(axum::middleware::map_response(json_refusals))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
+}
+
+/// Makes every refusal JSON: axum's own (a path or query string that does not parse, a
+/// method a route does not take) are plain text or empty. Found by the `server` fuzz target.
+async fn json_refusals(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let message = match text.trim() {
+        "" => status.canonical_reason().unwrap_or("refused"),
+        text => text,
+    };
+    let json = ApiError::new(status, message).into_response();
+    // Keep what the refusal says in its headers (`Allow` after a 405).
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let (json_parts, json_body) = json.into_parts();
+    parts.headers.extend(json_parts.headers);
+    Response::from_parts(parts, json_body)
 }
 
 /// A JSON body read by our rules: a size cap and every failure as an [`ApiError`].
