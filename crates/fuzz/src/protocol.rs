@@ -155,16 +155,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             continue;
         };
         let start = session.fen();
-        let mut moves = Vec::new();
-        for _ in 0..2 {
-            let Some(mv) = session.legal_moves().into_iter().next() else {
-                break;
-            };
-            if session.play(&mv).is_err() {
-                break;
-            }
-            moves.push(mv);
-        }
+        let moves = crate::seeds::first_moves(session.as_mut(), 2);
         let after = session.fen();
         let name = uci_name(info);
         let played = moves.join(" ");

@@ -203,6 +203,24 @@ impl Visitor for Seeds {
     }
 }
 
+/// Plays up to `n` moves of `session`, each its first legal one; the moves played.
+pub(crate) fn first_moves(
+    session: &mut dyn chaturanga_session::GameSession,
+    n: usize,
+) -> Vec<String> {
+    let mut moves = Vec::new();
+    for _ in 0..n {
+        let Some(mv) = session.legal_moves().into_iter().next() else {
+            break;
+        };
+        if session.play(&mv).is_err() {
+            break;
+        }
+        moves.push(mv);
+    }
+    moves
+}
+
 /// Writes [`all`] under `dir`, one folder per target; answers how many were written.
 pub fn write_all(perft_dir: &Path, dir: &Path) -> std::io::Result<usize> {
     let seeds = all(perft_dir);

@@ -117,17 +117,19 @@ impl Output {
     /// which can only come from echoed input, are written escaped: a `\r` or `\n` from the
     /// GUI's own line must not make the engine appear to say two things.
     pub fn line(&self, text: &str) {
-        let text = if text.chars().any(|c| c.is_control() && c != '\t') {
-            text.chars()
-                .map(|c| match c {
-                    '\t' => c.to_string(),
-                    c if c.is_control() => c.escape_default().to_string(),
-                    c => c.to_string(),
-                })
-                .collect::<String>()
-                .into()
+        let unsafe_char = |c: char| c.is_control() && c != '\t';
+        let mut escaped = String::new();
+        let text = if text.chars().any(unsafe_char) {
+            for c in text.chars() {
+                if unsafe_char(c) {
+                    escaped.extend(c.escape_default());
+                } else {
+                    escaped.push(c);
+                }
+            }
+            &escaped
         } else {
-            std::borrow::Cow::Borrowed(text)
+            text
         };
         let mut out = match self.0.lock() {
             Ok(out) => out,

@@ -60,6 +60,15 @@ impl Session {
         }
     }
 
+    /// XBoard after its handshake.
+    fn xboard() -> Session {
+        let mut xboard = Session::start(Protocol::XBoard);
+        xboard.send("xboard");
+        xboard.send("protover 2");
+        xboard.expect(|l| l.contains("done=1"));
+        xboard
+    }
+
     fn send_bytes(&mut self, bytes: &[u8]) {
         let input = self.input.as_mut().expect("input open");
         input.write_all(bytes).expect("the protocol reads");
@@ -135,10 +144,7 @@ fn end_of_input_ends_a_running_search() {
         session.expect(|l| l.starts_with("info depth"));
         session.close();
     }
-    let mut xboard = Session::start(Protocol::XBoard);
-    xboard.send("xboard");
-    xboard.send("protover 2");
-    xboard.expect(|l| l.contains("done=1"));
+    let mut xboard = Session::xboard();
     xboard.send("new");
     xboard.send("post");
     xboard.send("st 600");
@@ -213,10 +219,7 @@ fn out_of_range_numbers_get_an_error_and_never_a_search() {
 
 #[test]
 fn xboard_plays_a_user_move_and_answers_with_a_legal_reply() {
-    let mut xboard = Session::start(Protocol::XBoard);
-    xboard.send("xboard");
-    xboard.send("protover 2");
-    xboard.expect(|l| l.contains("done=1"));
+    let mut xboard = Session::xboard();
     xboard.send("new");
     xboard.send("sd 1");
     xboard.send("usermove e2e4");

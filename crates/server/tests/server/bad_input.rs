@@ -155,6 +155,17 @@ fn every_bad_request_is_refused_and_changes_nothing() {
             404,
         ),
         ("unknown page", server.get("/api/nothing", None), 404),
+        // axum's own refusals, JSON like ours.
+        (
+            "wrong method",
+            server.get(&format!("/api/games/{id}/moves"), Some(&black)),
+            405,
+        ),
+        (
+            "listing limit not a number",
+            server.get("/api/games?limit=many", None),
+            400,
+        ),
     ];
     for (case, got, status) in cases {
         assert_error(case, got, status);
@@ -194,6 +205,11 @@ fn every_bad_request_is_refused_and_changes_nothing() {
         (
             "bad clock",
             json!({"variant": "chess", "clock": {"kind": "fischer", "base": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            400,
+        ),
+        (
+            "too many options",
+            json!({"variant": "chess", "options": vec!["fide-claims=on"; 17], "seats": [{"kind": "human"}, {"kind": "human"}]}),
             400,
         ),
         (
