@@ -6,7 +6,7 @@ use crate::clock::{ClockSpec, GameClock, StoredTimes};
 use crate::cluster::{Forwarded, Nodes};
 use crate::engines::{EnginePool, level_limits};
 use crate::error::ApiError;
-use crate::store::{Change, EventRow, GameRow, SeatRow, Store};
+use crate::store::{Change, EventRow, GameRow, SeatRow, Store, StoredMove};
 use crate::wire::{
     ActionOffer, Boards, Clocks, LegalMoves, MoveNotation, MoveTexts, OffersView, SeatClock,
     SeatView, Shape, StateView, check_cells, state_message,
@@ -14,7 +14,7 @@ use crate::wire::{
 use axum::extract::ws::Utf8Bytes;
 use chaturanga_rules::Reason;
 use chaturanga_rules::scene::Viewer;
-use chaturanga_session::{Finished, Table, open_table};
+use chaturanga_session::{Finished, SessionError, Table, open_table};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -274,7 +274,7 @@ struct LiveGame {
     nodes: Option<(Arc<Nodes>, Role)>,
     /// Where this node follows the game: the stored moves its table has played, so that a
     /// change that only adds moves is replayed from there, not from the start.
-    replayed: Option<Vec<String>>,
+    replayed: Option<Vec<StoredMove>>,
 }
 
 /// A new game's description, checked.
@@ -409,6 +409,14 @@ fn replica(row: &GameRow, secret_names: &[&str]) -> Result<Replica, ApiError> {
     replica_from(row, secret_names, table, 0)
 }
 
+/// Plays a stored move on `table` for the seat that played it.
+fn replay(table: &mut dyn Table, stored: &StoredMove) -> Result<String, SessionError> {
+    match stored.mover {
+        Some(mover) if mover < table.players() => table.play_for(mover, &stored.text),
+        _ => table.play(&stored.text),
+    }
+}
+
 /// Rebuilds a stored game on `table`, where its first `played` moves are already played.
 fn replica_from(
     row: &GameRow,
@@ -416,11 +424,12 @@ fn replica_from(
     mut table: Box<dyn Table>,
     played: usize,
 ) -> Result<Replica, ApiError> {
-    for (ply, text) in row.moves.iter().enumerate().skip(played) {
-        table.play(text).map_err(|e| {
+    for (ply, stored) in row.moves.iter().enumerate().skip(played) {
+        replay(table.as_mut(), stored).map_err(|e| {
             ApiError::internal(format!(
-                "stored move {} ({text}) does not replay: {e}",
-                ply + 1
+                "stored move {} ({}) does not replay: {e}",
+                ply + 1,
+                stored.text
             ))
         })?;
     }
@@ -1319,7 +1328,7 @@ impl LiveGame {
             moves: canonical
                 .split(';')
                 .enumerate()
-                .map(|(i, part)| (at_ply + i, part.to_string()))
+                .map(|(i, part)| (at_ply + i, StoredMove::new(part, mover)))
                 .collect(),
             ..Change::default()
         };
@@ -1410,8 +1419,8 @@ impl LiveGame {
         if let Ok(Ok(Some(row))) = tokio::task::spawn_blocking(move || store.load(&id)).await
             && let Ok(mut table) = open_table(&row.variant, &row.options, row.fen.as_deref())
         {
-            for text in &row.moves {
-                let _ = table.play(text);
+            for stored in &row.moves {
+                let _ = replay(table.as_mut(), stored);
             }
             self.table = table;
         }

@@ -58,6 +58,9 @@ pub const SQLITE: &[&str] = &[
     // 4: the offers waiting for an answer (draw, takeback, a ruleset action), so that they
     // survive a restart and other nodes see them.
     "ALTER TABLE games ADD COLUMN offers TEXT;",
+    // 5: who played each move, which its text alone does not say where several players move
+    // at once (bughouse).
+    "ALTER TABLE moves ADD COLUMN mover INTEGER;",
 ];
 
 /// The same migrations for PostgreSQL, in order. Append only.
@@ -113,6 +116,8 @@ pub const POSTGRES: &[&str] = &[
     CREATE INDEX leases_by_node ON leases (node);",
     // 4: the offers waiting for an answer.
     "ALTER TABLE games ADD COLUMN offers TEXT;",
+    // 5: who played each move.
+    "ALTER TABLE moves ADD COLUMN mover BIGINT;",
 ];
 
 /// Applies the SQLite migrations not yet applied, each in its own transaction.

@@ -46,8 +46,29 @@ pub struct GameRow {
     pub listed: bool,
     /// The seats in order.
     pub seats: Vec<SeatRow>,
-    /// The moves (turn parts) played, in coordinate notation.
-    pub moves: Vec<String>,
+    /// The moves (turn parts) played, in order.
+    pub moves: Vec<StoredMove>,
+}
+
+/// A stored move (one part of a turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMove {
+    /// Its text in coordinate notation, as the mover's view of the position writes it.
+    pub text: String,
+    /// The seat that played it. A text alone may not say whose move it was where several
+    /// players move at once (bughouse's two boards): `e2e4` is legal on either board.
+    /// `None` in rows stored before the column existed, replayed for the side to move.
+    pub mover: Option<usize>,
+}
+
+impl StoredMove {
+    /// The move `text` played by `mover`.
+    pub fn new(text: impl Into<String>, mover: usize) -> Self {
+        StoredMove {
+            text: text.into(),
+            mover: Some(mover),
+        }
+    }
 }
 
 /// A stored seat.
@@ -80,7 +101,7 @@ pub struct Change {
     /// Moves are cut back to this many first (a takeback).
     pub truncate_to: Option<usize>,
     /// Moves appended, with their plies (0 = the first move).
-    pub moves: Vec<(usize, String)>,
+    pub moves: Vec<(usize, StoredMove)>,
     /// The new status.
     pub status: Option<String>,
     /// The result, quarters and reason, when the game ends.
@@ -409,14 +430,14 @@ mod tests {
         let store = test_store("stale");
         store.create(&game("g1"), &[event(1)]).unwrap();
         let change = Change {
-            moves: vec![(0, "e2e4".into())],
+            moves: vec![(0, StoredMove::new("e2e4", 0))],
             events: vec![event(2)],
             ..Change::default()
         };
         store.commit("g1", 1, &change).unwrap();
         assert!(store.commit("g1", 1, &change).is_err());
         let row = store.load("g1").unwrap().unwrap();
-        assert_eq!(row.moves, vec!["e2e4".to_string()]);
+        assert_eq!(row.moves, vec![StoredMove::new("e2e4", 0)]);
         assert_eq!(row.version, 2);
         assert_eq!(store.events_after("g1", 0).unwrap().len(), 2);
         assert_eq!(store.events_after("g1", 1).unwrap()[0].v, 2);
@@ -427,7 +448,10 @@ mod tests {
         let store = test_store("takebacks");
         store.create(&game("g1"), &[event(1)]).unwrap();
         let moves = Change {
-            moves: vec![(0, "e2e4".into()), (1, "e7e5".into())],
+            moves: vec![
+                (0, StoredMove::new("e2e4", 0)),
+                (1, StoredMove::new("e7e5", 1)),
+            ],
             events: vec![event(2)],
             ..Change::default()
         };
@@ -438,7 +462,10 @@ mod tests {
             ..Change::default()
         };
         store.commit("g1", 2, &back).unwrap();
-        assert_eq!(store.load("g1").unwrap().unwrap().moves, vec!["e2e4"]);
+        assert_eq!(
+            store.load("g1").unwrap().unwrap().moves,
+            vec![StoredMove::new("e2e4", 0)]
+        );
         assert_eq!(store.list(Listing::Live, 10).unwrap().len(), 1);
         assert!(store.list(Listing::Open, 10).unwrap().is_empty());
         let end = Change {

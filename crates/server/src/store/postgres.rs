@@ -10,7 +10,7 @@
 
 use super::{
     Backend, Change, Cluster, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult,
-    Summary, migrations, now_ms,
+    StoredMove, Summary, migrations, now_ms,
 };
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -408,12 +408,17 @@ impl Backend for Postgres {
                     &[&id, &(keep as i64)],
                 )?;
             }
-            for (ply, text) in &change.moves {
+            for (ply, stored) in &change.moves {
                 exec(
                     statements,
                     &mut tx,
-                    "INSERT INTO moves (game_id, ply, text) VALUES ($1, $2, $3)",
-                    &[&id, &(*ply as i64), text],
+                    "INSERT INTO moves (game_id, ply, text, mover) VALUES ($1, $2, $3, $4)",
+                    &[
+                        &id,
+                        &(*ply as i64),
+                        &stored.text,
+                        &stored.mover.map(|m| m as i64),
+                    ],
                 )?;
             }
             if let Some((n, hash)) = &change.seat {
@@ -469,11 +474,14 @@ impl Backend for Postgres {
             row.seats = seats(c, id)?;
             row.moves = c
                 .query(
-                    "SELECT text FROM moves WHERE game_id = $1 ORDER BY ply",
+                    "SELECT text, mover FROM moves WHERE game_id = $1 ORDER BY ply",
                     &[&id],
                 )?
                 .iter()
-                .map(|r| r.get(0))
+                .map(|r| StoredMove {
+                    text: r.get(0),
+                    mover: r.get::<_, Option<i64>>(1).map(|m| m as usize),
+                })
                 .collect();
             Ok(Some(row))
         })

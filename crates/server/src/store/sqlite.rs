@@ -2,8 +2,8 @@
 //! default, for one server process.
 
 use super::{
-    Backend, Change, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult, Summary,
-    migrations, now_ms,
+    Backend, Change, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult, StoredMove,
+    Summary, migrations, now_ms,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -150,11 +150,16 @@ impl Backend for Sqlite {
                 )?
                 .execute(params![id, keep as i64])?;
             }
-            for (ply, text) in &change.moves {
+            for (ply, stored) in &change.moves {
                 tx.prepare_cached(
-                    "INSERT INTO moves (game_id, ply, text) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO moves (game_id, ply, text, mover) VALUES (?1, ?2, ?3, ?4)",
                 )?
-                .execute(params![id, *ply as i64, text])?;
+                .execute(params![
+                    id,
+                    *ply as i64,
+                    stored.text,
+                    stored.mover.map(|m| m as i64)
+                ])?;
             }
             if let Some((n, hash)) = &change.seat {
                 tx.prepare_cached(
@@ -203,9 +208,14 @@ impl Backend for Sqlite {
             };
             row.seats = seats(c, id)?;
             let mut statement =
-                c.prepare_cached("SELECT text FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+                c.prepare_cached("SELECT text, mover FROM moves WHERE game_id = ?1 ORDER BY ply")?;
             row.moves = statement
-                .query_map(params![id], |r| r.get(0))?
+                .query_map(params![id], |r| {
+                    Ok(StoredMove {
+                        text: r.get(0)?,
+                        mover: r.get::<_, Option<i64>>(1)?.map(|m| m as usize),
+                    })
+                })?
                 .collect::<rusqlite::Result<_>>()?;
             Ok(Some(row))
         })

@@ -516,4 +516,21 @@ fn real_time_bughouse_runs_both_boards_and_their_clocks_at_once() {
     let s = state(&server, &id, None);
     assert_eq!(s["moves"], json!(["e2e4", "d2d4"]));
     assert_eq!(s["ply"], 2);
+    // A restarted server replays each stored move on its own board: `e2e4` was B-White's,
+    // though A-White was the side to move and `e2e4` is legal on board A too.
+    let fen = s["fen"].as_str().unwrap().to_string();
+    let (a, b) = fen.split_once(" | B:").unwrap();
+    assert!(a.contains("3P4"), "board A has d4: {fen}");
+    assert!(b.contains("4P3"), "board B has e4: {fen}");
+    assert_a_restart_shows(&server, &id, &s);
+}
+
+/// Opens a second server on `server`'s database and checks that it shows game `id` as
+/// `running` shows it (clocks aside, which run on).
+fn assert_a_restart_shows(server: &Server, id: &str, running: &Value) {
+    let again = Server::on(server.db.clone());
+    let restored = state(&again, id, None);
+    for key in ["fen", "boards", "moves", "to_move", "ply", "last_move"] {
+        assert_eq!(restored[key], running[key], "{key} after a restart");
+    }
 }
