@@ -109,7 +109,7 @@ impl<P: Position> Engine<P> {
             return self.search(game, limits, on_info);
         };
         let start = Instant::now();
-        let legal = game.legal_moves();
+        let legal = game.legal_moves_ignoring_result();
         let as_legal = |mv: P::Move| {
             legal.iter().copied().find(|&m| m == mv).or_else(|| {
                 let text = root.move_text(mv);

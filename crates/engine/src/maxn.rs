@@ -69,7 +69,7 @@ pub(crate) fn search<P: Position>(
     let me = root.side_to_move();
     let players = root.players().min(MAX_PLAYERS);
     let mut moves: Vec<(P::Move, Option<Values>)> = game
-        .legal_moves()
+        .legal_moves_ignoring_result()
         .into_iter()
         .map(|mv| {
             let forced = match game.status_after(mv) {

@@ -166,7 +166,8 @@ impl<P: Position> Engine<P> {
 
     /// Searches the game's current position within `limits`, calling `on_info` after each
     /// completed iteration. Returns the best move found (always a legal move when one
-    /// exists, even if stopped at once).
+    /// exists, even if stopped at once). A game the rules have drawn is searched as if it
+    /// went on ([`Game::legal_moves_ignoring_result`]): whoever asks decides the result.
     pub fn search(
         &mut self,
         game: &Game<P>,
@@ -210,7 +211,7 @@ impl<P: Position> Engine<P> {
         self.ordering.new_search();
         let root_player = root.side_to_move();
         let mut root_moves: Vec<RootMove<P::Move>> = game
-            .legal_moves()
+            .legal_moves_ignoring_result()
             .into_iter()
             .map(|mv| RootMove {
                 mv,

@@ -141,8 +141,13 @@ impl Output {
     }
 }
 
-/// A running search: the thread that gives the session back, and its stop flag.
-type RunningSearch = (JoinHandle<Box<dyn GameSession>>, Arc<AtomicBool>);
+/// A running search: the thread that gives the session back, its stop flag, and the flag
+/// that drops its answer.
+type RunningSearch = (
+    JoinHandle<Box<dyn GameSession>>,
+    Arc<AtomicBool>,
+    Arc<AtomicBool>,
+);
 
 /// Lends the game session to a search thread.
 pub struct Searcher {
@@ -166,13 +171,13 @@ impl Searcher {
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|(handle, _)| !handle.is_finished())
+            .is_some_and(|(handle, _, _)| !handle.is_finished())
     }
 
     /// The session, after waiting for a running search to end (stopping it first when
     /// `stop`).
     pub fn session(&mut self, stop: bool) -> &mut Box<dyn GameSession> {
-        if let Some((handle, flag)) = self.running.take() {
+        if let Some((handle, flag, _)) = self.running.take() {
             if stop {
                 // The search clears its flag when it starts: a stop that arrives before
                 // then is repeated until the thread ends.
@@ -202,11 +207,23 @@ impl Searcher {
         std::mem::take(&mut self.failed)
     }
 
+    /// Stops the running search and drops its answer (UCI's `ponderhit`: the search of
+    /// the expected move gives way to the real one).
+    pub fn abandon(&mut self) {
+        if let Some((_, _, dropped)) = &self.running {
+            dropped.store(true, Ordering::Relaxed);
+        }
+        self.session(true);
+    }
+
     /// Starts a search; `report` gets every iteration and `done` the decision, both on the
-    /// search thread.
+    /// search thread. A search that `holds` (UCI's `go infinite` and `go ponder`) keeps its
+    /// decision until it is stopped, even when it ends by itself: the protocol forbids a
+    /// `bestmove` before the GUI's `stop`.
     pub fn start(
         &mut self,
         limits: Limits,
+        holds: bool,
         mut report: impl FnMut(&Thinking) + Send + 'static,
         done: impl FnOnce(&mut dyn GameSession, Decision) + Send + 'static,
     ) {
@@ -222,12 +239,22 @@ impl Searcher {
         };
         let flag = session.stop_flag();
         flag.store(false, Ordering::Relaxed);
+        let dropped = Arc::new(AtomicBool::new(false));
+        let drop_answer = dropped.clone();
         let handle = std::thread::spawn(move || {
             let decision = session.search(&limits, &mut |thinking| report(thinking));
-            done(session.as_mut(), decision);
+            if holds {
+                let stop = session.stop_flag();
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+            }
+            if !drop_answer.load(Ordering::Relaxed) {
+                done(session.as_mut(), decision);
+            }
             session
         });
-        self.running = Some((handle, flag));
+        self.running = Some((handle, flag, dropped));
     }
 }
 

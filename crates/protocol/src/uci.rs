@@ -84,48 +84,96 @@ pub fn set_position(
     result
 }
 
-/// Limits of a `go` command (UCI and USI words), for the player to move.
-pub fn go_limits(words: &[&str], to_move: usize, overhead: Duration) -> Result<Limits, String> {
-    let mut limits = Limits {
-        overhead,
-        ..Limits::default()
+/// A `go` command, read leniently: a GUI waits for its `bestmove`, so a bad word is
+/// reported and skipped, never a reason to stay silent.
+#[derive(Debug, Clone)]
+pub struct Go {
+    /// The search's limits.
+    pub limits: Limits,
+    /// `go ponder`: the search of the expected reply, answered only after `stop`, or given
+    /// up for a search with `limits` at `ponderhit`.
+    pub ponder: bool,
+    /// What was wrong with the command, for `info string` lines.
+    pub complaints: Vec<String>,
+}
+
+/// How long a search runs whose `go` named a limit with an unreadable value and no other.
+const FALLBACK_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// The words of `go` (UCI's; USI's translated) that take a value.
+const GO_VALUE_WORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "byoyomi",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+];
+
+/// Reads a `go` command (UCI and USI words) for the player to move. Times below zero are
+/// zero (a GUI's clock can run past zero with lag; Fairy-Stockfish then moves at once).
+pub fn read_go(words: &[&str], to_move: usize, overhead: Duration) -> Go {
+    let mut go = Go {
+        limits: Limits {
+            overhead,
+            ..Limits::default()
+        },
+        ponder: false,
+        complaints: Vec::new(),
     };
+    let limits = &mut go.limits;
     let mut times = [None::<u64>; 2];
     let mut increments = [0u64; 2];
     let mut moves_to_go = None;
     let mut byoyomi = 0u64;
+    let mut unreadable_limit = false;
     let mut i = 1;
     while i < words.len() {
         let word = words[i];
-        let ms = |i: usize| number::<u64>(words, i + 1, word);
-        match word {
-            "wtime" | "btime" => times[usize::from(word == "btime")] = Some(ms(i)?),
-            "winc" | "binc" => increments[usize::from(word == "binc")] = ms(i)?,
-            "movestogo" => moves_to_go = Some(number::<u32>(words, i + 1, word)?),
-            "byoyomi" => byoyomi = ms(i)?,
-            "depth" => limits.depth = Some(number::<u32>(words, i + 1, word)?.min(200)),
-            "nodes" => limits.nodes = Some(number::<u64>(words, i + 1, word)?),
-            "movetime" => limits.move_time = Some(Duration::from_millis(ms(i)?)),
-            "mate" => {
+        i += 1;
+        if GO_VALUE_WORDS.contains(&word) {
+            let Some(value) = words.get(i).and_then(|w| w.parse::<i64>().ok()) else {
+                go.complaints.push(match words.get(i) {
+                    Some(other) => format!("bad value for {word}: {:?}", cut(other)),
+                    None => format!("{word} needs a value"),
+                });
+                unreadable_limit = true;
+                continue;
+            };
+            i += 1;
+            let n = value.max(0) as u64;
+            let ms = Duration::from_millis(n);
+            match word {
+                "wtime" | "btime" => times[usize::from(word == "btime")] = Some(n),
+                "winc" | "binc" => increments[usize::from(word == "binc")] = n,
+                "movestogo" => moves_to_go = Some(n.clamp(1, 1000) as u32),
+                "byoyomi" => byoyomi = n,
+                "depth" => limits.depth = Some(n.clamp(1, 200) as u32),
+                "nodes" => limits.nodes = Some(n.max(1)),
+                "movetime" => limits.move_time = Some(ms),
                 // Searching to a depth that finds a mate in that many moves.
-                let moves = number::<u32>(words, i + 1, word)?.min(100);
-                limits.depth = Some(moves * 2);
+                _ => limits.depth = Some(n.clamp(1, 100) as u32 * 2),
             }
-            "infinite" => {
-                limits.infinite = true;
-                i += 1;
-                continue;
-            }
-            "ponder" => {
-                i += 1;
-                continue;
-            }
-            "searchmoves" => {
-                return Err("searchmoves is not supported".to_string());
-            }
-            other => return Err(format!("unknown go parameter {:?}", cut(other))),
+            continue;
         }
-        i += 2;
+        match word {
+            "infinite" => limits.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while i < words.len() && !is_go_word(words[i]) {
+                    i += 1;
+                }
+                go.complaints
+                    .push("searchmoves is not supported: every move is searched".to_string());
+            }
+            other => go
+                .complaints
+                .push(format!("unknown go parameter {:?}", cut(other))),
+        }
     }
     let side = to_move.min(1);
     if let Some(remaining) = times[side] {
@@ -138,7 +186,24 @@ pub fn go_limits(words: &[&str], to_move: usize, overhead: Duration) -> Result<L
     } else if byoyomi > 0 {
         limits.move_time = Some(Duration::from_millis(byoyomi));
     }
-    Ok(limits)
+    let unbounded = limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.move_time.is_none()
+        && limits.clock.is_none()
+        && !limits.infinite;
+    if unreadable_limit && unbounded {
+        limits.move_time = Some(FALLBACK_MOVE_TIME);
+        go.complaints.push(format!(
+            "searching {} ms instead",
+            FALLBACK_MOVE_TIME.as_millis()
+        ));
+    }
+    go
+}
+
+/// Whether `word` is one of `go`'s own words.
+fn is_go_word(word: &str) -> bool {
+    GO_VALUE_WORDS.contains(&word) || ["infinite", "ponder", "searchmoves"].contains(&word)
 }
 
 struct Uci {
@@ -148,6 +213,11 @@ struct Uci {
     chess960: bool,
     /// Lines searched and reported (MultiPV), kept when `UCI_Variant` opens another ruleset.
     multi_pv: usize,
+    /// The limits of the search to run at `ponderhit`, while pondering.
+    pondering: Option<Limits>,
+    /// Why the last `position` was refused, until one is accepted: a `go` then must not
+    /// search the game that was there before.
+    refused_position: Option<String>,
 }
 
 /// Runs the UCI loop until `quit` or end of input.
@@ -165,6 +235,8 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         chess960: false,
         multi_pv: 1,
+        pondering: None,
+        refused_position: None,
     };
     command_loop(&mut uci, lines);
 }
@@ -203,15 +275,27 @@ impl Uci {
                 self.out.line("readyok");
                 Ok(())
             }
-            "debug" | "register" | "ponderhit" => Ok(()),
+            "debug" | "register" => Ok(()),
+            "ponderhit" => {
+                if let Some(limits) = self.pondering.take() {
+                    self.searcher.abandon();
+                    self.search(limits, false);
+                }
+                Ok(())
+            }
             "setoption" => self.set_option(text),
             "ucinewgame" => {
                 self.searcher.session(true).new_game();
                 Ok(())
             }
-            "position" => self.position(&words),
+            "position" => {
+                let result = self.position(&words);
+                self.refused_position = result.as_ref().err().cloned();
+                result
+            }
             "go" => self.go(&words),
             "stop" => {
+                self.pondering = None;
                 self.searcher.session(true);
                 Ok(())
             }
@@ -254,6 +338,7 @@ impl Uci {
         ));
         self.out
             .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line("option name Ponder type check default false");
         self.out.line(&format!(
             "option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"
         ));
@@ -275,6 +360,7 @@ impl Uci {
                 let fresh = open(id, DEFAULT_HASH_MB).map_err(|e: SessionError| e.to_string())?;
                 *session = fresh;
                 session.set_multi_pv(self.multi_pv);
+                self.refused_position = None;
                 let line = variant_announcement(session.as_ref());
                 self.out.line(&line);
             }
@@ -294,6 +380,11 @@ impl Uci {
                     .filter(|mb| (1..=MAX_HASH_MB).contains(mb))
                     .ok_or_else(|| format!("Hash must be 1 to {MAX_HASH_MB}"))?;
                 session.set_hash(mb);
+            }
+            // The engine ponders whenever the GUI says `go ponder`; the option only tells
+            // the GUI that it may.
+            "ponder" => {
+                parse_check(&value)?;
             }
             "threads" => {
                 if value.trim() != "1" {
@@ -346,23 +437,48 @@ impl Uci {
         set_position(session.as_mut(), fen.as_deref(), moves, translate)
     }
 
+    /// Starts the search a `go` asks for. Every `go` but `go perft` gets a `bestmove`, even
+    /// one with bad words or after a refused `position` (then `bestmove (none)`).
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
         if words.get(1) == Some(&"perft") {
             return self.perft(words);
         }
         let overhead = self.overhead;
-        let chess960 = self.chess960;
         let session = self.searcher.session(true);
-        let limits = go_limits(words, session.side_to_move(), overhead)?;
-        if session.finished().is_some() || session.legal_moves().is_empty() {
-            self.out.line("info string the game is over");
+        let go = read_go(words, session.side_to_move(), overhead);
+        for complaint in &go.complaints {
+            self.out.line(&format!("info string error: {complaint}"));
+        }
+        if let Some(why) = &self.refused_position {
+            self.out.line(&format!(
+                "info string error: no position to search (the last was refused: {why})"
+            ));
             self.out.line("bestmove (none)");
             return Ok(());
         }
+        if go.ponder {
+            self.pondering = Some(go.limits);
+            let limits = Limits {
+                infinite: true,
+                ..go.limits
+            };
+            self.search(limits, true);
+        } else {
+            let holds = go.limits.infinite;
+            self.search(go.limits, holds);
+        }
+        Ok(())
+    }
+
+    /// Searches the position; the decision is the `bestmove` line (after `stop` if the
+    /// search `holds`).
+    fn search(&mut self, limits: Limits, holds: bool) {
+        let chess960 = self.chess960;
         let out = self.out.clone();
         let done_out = self.out.clone();
         self.searcher.start(
             limits,
+            holds,
             move |thinking| out.line(&info_line(thinking, &thinking.pv)),
             move |session, decision| {
                 let mut shown = |text: &str| {
@@ -377,12 +493,14 @@ impl Uci {
                         format!("bestmove {} ponder {ponder}", shown(best))
                     }
                     (Some(best), _) => format!("bestmove {}", shown(best)),
-                    (None, _) => "bestmove (none)".to_string(),
+                    (None, _) => {
+                        done_out.line("info string the game is over");
+                        "bestmove (none)".to_string()
+                    }
                 };
                 done_out.line(&line);
             },
         );
-        Ok(())
     }
 
     fn perft(&mut self, words: &[&str]) -> Result<(), String> {

@@ -6,11 +6,12 @@
 //! chosen with `USI_Variant` (shogi by default; every ruleset is accepted, as
 //! Fairy-Stockfish does).
 
-use super::uci::{as_given, go_limits, option_name_value, set_position, uci_name, variant_id};
+use super::uci::{as_given, option_name_value, read_go, set_position, uci_name, variant_id};
 use super::{
     DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
     position_words,
 };
+use chaturanga_engine::Limits;
 use chaturanga_session::open;
 use chaturanga_variants::implemented;
 use std::sync::mpsc::Receiver;
@@ -31,6 +32,10 @@ const SHOGI_FAMILY: &[&str] = &[
 struct Usi {
     searcher: Searcher,
     out: Output,
+    /// The limits of the search to run at `ponderhit`, while pondering.
+    pondering: Option<Limits>,
+    /// Why the last `position` was refused, until one is accepted.
+    refused_position: Option<String>,
 }
 
 /// Runs the USI loop until `quit` or end of input.
@@ -45,6 +50,8 @@ pub fn run(lines: Receiver<Line>, out: Output) {
     let mut usi = Usi {
         searcher: Searcher::new(session),
         out,
+        pondering: None,
+        refused_position: None,
     };
     command_loop(&mut usi, lines);
 }
@@ -98,13 +105,25 @@ impl Usi {
                 Ok(())
             }
             "setoption" => self.set_option(text),
-            "position" => self.position(&words),
+            "position" => {
+                let result = self.position(&words);
+                self.refused_position = result.as_ref().err().cloned();
+                result
+            }
             "go" => self.go(&words),
             "stop" => {
+                self.pondering = None;
                 self.searcher.session(true);
                 Ok(())
             }
-            "ponderhit" | "gameover" | "debug" => Ok(()),
+            "ponderhit" => {
+                if let Some(limits) = self.pondering.take() {
+                    self.searcher.abandon();
+                    self.search(limits, false);
+                }
+                Ok(())
+            }
+            "gameover" | "debug" => Ok(()),
             "quit" => return false,
             other => Err(format!("unknown command {:?}", cut(other))),
         };
@@ -150,6 +169,7 @@ impl Usi {
                 let id = variant_id(&value)
                     .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
                 *session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+                self.refused_position = None;
             }
             "USI_Hash" | "Hash" => {
                 let mb = value
@@ -171,6 +191,7 @@ impl Usi {
         set_position(session.as_mut(), fen.as_deref(), moves, as_given)
     }
 
+    /// Starts the search a `go` asks for; every `go` gets a `bestmove`.
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
         if words.get(1) == Some(&"mate") {
             self.out.line("checkmate notimplemented");
@@ -178,12 +199,18 @@ impl Usi {
         }
         let session = self.searcher.session(true);
         let uci_words: Vec<&str> = words.iter().map(|w| as_uci_word(w)).collect();
-        let limits = go_limits(
+        let go = read_go(
             &uci_words,
             session.side_to_move(),
             Duration::from_millis(OVERHEAD_MS),
-        )?;
-        if session.finished().is_some() || session.legal_moves().is_empty() {
+        );
+        for complaint in &go.complaints {
+            self.out.line(&format!("info string error: {complaint}"));
+        }
+        if let Some(why) = &self.refused_position {
+            self.out.line(&format!(
+                "info string error: no position to search (the last was refused: {why})"
+            ));
             self.out.line("bestmove resign");
             return Ok(());
         }
@@ -192,14 +219,32 @@ impl Usi {
             && session
                 .action_outcome("win")
                 .is_some_and(|f| f.quarters.get(mover) == Some(&4));
-        if declares {
+        if declares && !go.ponder {
             self.out.line("bestmove win");
             return Ok(());
         }
+        if go.ponder {
+            self.pondering = Some(go.limits);
+            let limits = Limits {
+                infinite: true,
+                ..go.limits
+            };
+            self.search(limits, true);
+        } else {
+            let holds = go.limits.infinite;
+            self.search(go.limits, holds);
+        }
+        Ok(())
+    }
+
+    /// Searches the position; the decision is the `bestmove` line (after `stop` if the
+    /// search `holds`).
+    fn search(&mut self, limits: Limits, holds: bool) {
         let out = self.out.clone();
         let done_out = self.out.clone();
         self.searcher.start(
             limits,
+            holds,
             move |thinking| out.line(&info_line(thinking, &thinking.pv)),
             move |_, decision| {
                 let line = match (&decision.best, &decision.ponder) {
@@ -210,6 +255,5 @@ impl Usi {
                 done_out.line(&line);
             },
         );
-        Ok(())
     }
 }

@@ -333,6 +333,12 @@ impl XBoard {
         } else {
             from_xboard(session.geometry(), text)
         };
+        // XBoard writes `=` for a promotion declined (`h2h7=` in shogi); our texts say it by
+        // having no suffix.
+        let ours = match ours.strip_suffix('=') {
+            Some(plain) if !plain.is_empty() => plain.to_string(),
+            _ => ours,
+        };
         let played = session
             .play(&ours)
             .or_else(|_| session.play(&ours.replace('@', "*")));
@@ -364,6 +370,7 @@ impl XBoard {
         let post = self.post;
         self.searcher.start(
             limits,
+            false,
             move |thinking| {
                 if post {
                     let pv: Vec<String> =

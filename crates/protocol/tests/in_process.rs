@@ -99,6 +99,13 @@ impl Session {
         }
     }
 
+    /// Every line up to the first that satisfies `wanted`, that one included.
+    fn lines_until(&mut self, wanted: impl Fn(&str) -> bool) -> Vec<String> {
+        let from = self.transcript.len();
+        self.expect(wanted);
+        self.transcript[from..].to_vec()
+    }
+
     /// Closes the input and waits for the protocol to return.
     fn close(mut self) {
         drop(self.input.take());
@@ -198,14 +205,13 @@ fn a_line_that_is_not_utf8_is_refused_and_the_next_command_is_answered() {
 }
 
 #[test]
-fn out_of_range_numbers_get_an_error_and_never_a_search() {
+fn out_of_range_numbers_get_an_error() {
     let mut uci = Session::start(Protocol::Uci);
     for (command, complaint) in [
         ("setoption name Hash value 99999999999", "Hash must be"),
         ("setoption name MultiPV value 0", "MultiPV must be"),
         ("go perft 40", "perft depth must be at most"),
         ("go perft -1", "bad value for perft"),
-        ("go depth", "depth needs a value"),
     ] {
         uci.send(command);
         let answer = uci.expect(|l| l.starts_with("info string"));
@@ -215,6 +221,176 @@ fn out_of_range_numbers_get_an_error_and_never_a_search() {
     uci.send("go depth 1");
     uci.expect(|l| l.starts_with("bestmove ") && l != "bestmove (none)");
     uci.close();
+}
+
+/// A legal move of the line's `bestmove` in the chess game after `moves`.
+fn assert_legal_bestmove(line: &str, fen: Option<&str>, moves: &[&str]) {
+    let mv = line
+        .strip_prefix("bestmove ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("not a bestmove: {line}"));
+    let mut referee = chaturanga_session::open("chess", 1).expect("chess");
+    referee.reset(fen).expect("the position");
+    for m in moves {
+        referee.play(m).expect("legal");
+    }
+    // The referee's own result does not matter: the GUI adjudicates.
+    let legal = referee.legal_moves();
+    assert!(
+        legal.is_empty() || referee.play(mv).is_ok(),
+        "{mv} is not legal"
+    );
+    assert_ne!(mv, "(none)");
+}
+
+#[test]
+fn every_go_gets_a_bestmove_even_with_bad_words() {
+    for (protocol, hello, ready) in [
+        (Protocol::Uci, "uci", "uciok"),
+        (Protocol::Usi, "usi", "usiok"),
+    ] {
+        let mut session = Session::start(protocol);
+        session.send(hello);
+        session.expect(|l| l == ready);
+        for (command, complaint) in [
+            ("go wtime -5 btime -5", None),
+            ("go btime -100 wtime -100 byoyomi 0", None),
+            ("go depth", Some("depth needs a value")),
+            ("go depth x", Some("bad value for depth")),
+            ("go movetime 50 sideways", Some("unknown go parameter")),
+            (
+                "go searchmoves e2e4 7g7f depth 2",
+                Some("searchmoves is not supported"),
+            ),
+        ] {
+            session.send(command);
+            let lines = session.lines_until(|l| l.starts_with("bestmove "));
+            let last = lines.last().unwrap();
+            assert!(
+                last != "bestmove (none)" && last != "bestmove resign",
+                "{command}: {last}"
+            );
+            if let Some(complaint) = complaint {
+                assert!(
+                    lines
+                        .iter()
+                        .any(|l| l.starts_with("info string error") && l.contains(complaint)),
+                    "{command}: {lines:?}"
+                );
+            }
+        }
+        session.close();
+    }
+}
+
+#[test]
+fn a_refused_position_is_never_searched_as_the_old_one() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("position startpos moves e2e4");
+    uci.send("position startpos moves e2e4 e2e4");
+    uci.expect(|l| l.starts_with("info string error"));
+    uci.send("go depth 2");
+    let lines = uci.lines_until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("the last was refused")),
+        "{lines:?}"
+    );
+    // A good position is searched again.
+    uci.send("position startpos moves e2e4");
+    uci.send("go depth 2");
+    let answer = uci.expect(|l| l.starts_with("bestmove"));
+    assert_legal_bestmove(&answer, None, &["e2e4"]);
+    uci.close();
+}
+
+#[test]
+fn a_position_the_rules_drew_still_gets_a_move() {
+    let mut uci = Session::start(Protocol::Uci);
+    let fifty = "8/8/8/4k3/8/8/4K3/R7 w - - 100 80";
+    uci.send(&format!("position fen {fifty}"));
+    uci.send("go depth 3");
+    let answer = uci.expect(|l| l.starts_with("bestmove"));
+    assert_legal_bestmove(&answer, Some(fifty), &[]);
+    let threefold = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+    ];
+    uci.send(&format!("position startpos moves {}", threefold.join(" ")));
+    uci.send("go depth 3");
+    let answer = uci.expect(|l| l.starts_with("bestmove"));
+    assert_legal_bestmove(&answer, None, &threefold);
+    // A mate has no move to give.
+    uci.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    uci.send("go depth 3");
+    uci.expect(|l| l == "bestmove (none)");
+    uci.close();
+}
+
+#[test]
+fn infinite_and_ponder_searches_answer_only_when_told() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("uci");
+    let options = uci.lines_until(|l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Ponder type check"))
+    );
+    uci.send("setoption name Ponder value true");
+    // King against king: drawn by the rules, searched to the end at once, yet no `bestmove`
+    // before `stop`.
+    uci.send("position fen 8/8/8/4k3/8/8/4K3/8 w - - 0 1");
+    uci.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    uci.send("isready");
+    let early = uci.lines_until(|l| l == "readyok");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    uci.send("stop");
+    uci.expect(|l| l.starts_with("bestmove "));
+    // Pondering: nothing until `ponderhit`, then a move searched with the real limits.
+    uci.send("position startpos moves e2e4 e7e5");
+    uci.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
+    uci.send("isready");
+    let early = uci.lines_until(|l| l == "readyok");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    uci.send("ponderhit");
+    let answer = uci.expect(|l| l.starts_with("bestmove"));
+    assert_legal_bestmove(&answer, None, &["e2e4", "e7e5"]);
+    // A ponder search that is stopped answers once, and a late ponderhit changes nothing.
+    uci.send("go ponder wtime 2000 btime 2000");
+    uci.send("stop");
+    uci.expect(|l| l.starts_with("bestmove"));
+    uci.send("ponderhit");
+    uci.send("isready");
+    let after = uci.lines_until(|l| l == "readyok");
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "{after:?}"
+    );
+    uci.close();
+}
+
+#[test]
+fn xboard_reads_equals_as_a_declined_promotion() {
+    let mut xboard = Session::xboard();
+    xboard.send("variant shogi");
+    xboard.send("force");
+    // XBoard's shogi coordinates: files a-i from Sente's left, ranks 1-9 from Sente's side.
+    // The bishop goes into the zone unpromoted: USI 7g7f 3c3d 8h3c.
+    for mv in ["c3c4", "g7g6", "b2g7="] {
+        xboard.send(&format!("usermove {mv}"));
+    }
+    xboard.send("ping 1");
+    let lines = xboard.lines_until(|l| l == "pong 1");
+    assert!(!lines.iter().any(|l| l.contains("Illegal")), "{lines:?}");
+    xboard.close();
 }
 
 #[test]

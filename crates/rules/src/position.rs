@@ -784,6 +784,14 @@ impl<P: Position> Game<P> {
         if matches!(self.status(), Status::Over(_)) {
             return Vec::new();
         }
+        self.legal_moves_ignoring_result()
+    }
+
+    /// The moves [`Game::legal_moves`] would allow if the game went on past a result the
+    /// rules gave it: a GUI that adjudicates for itself (a UCI GUI at the fifty-move rule or
+    /// a threefold repetition) still asks the engine for a move. Empty after a mate or a
+    /// stalemate, where the position has no moves.
+    pub fn legal_moves_ignoring_result(&self) -> Vec<P::Move> {
         let mut moves = Vec::new();
         self.position().legal_moves(&mut moves);
         if self.position().forbids_repeating() && !self.position().is_check() {

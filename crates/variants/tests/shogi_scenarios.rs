@@ -4,7 +4,7 @@
 
 mod common;
 
-use chaturanga_rules::{Game, Position};
+use chaturanga_rules::{Game, Position, Ruleset};
 use chaturanga_variants::shogi::ShogiPosition;
 use common::{game_after, legal_texts, position};
 
@@ -298,4 +298,18 @@ fn count_requests_need_both_kings_entered_and_a_forced_or_accepted_count() {
     // White may force a count too when all its board pieces are in its zone.
     let mut g = game("9/4K4/9/9/9/9/9/4k4/9 w 2RB2G2S2N2L7Pb2g2s2n2l11p 1", &[]);
     assert_eq!(g.perform("count").unwrap().to_string(), "1/2-1/2 impasse");
+}
+
+/// Only what a capture can give is ever in hand: SFEN has no letter for a king or a promoted
+/// man there, so a reader that took them would write a different position back (found by
+/// the `fen` fuzz target).
+#[test]
+fn an_sfen_with_a_king_or_a_promoted_man_in_hand_is_refused() {
+    for hand in ["k1P", "K", "+P", "2g1k"] {
+        let sfen = format!("7n1/9/7G1/9/9/9/9/9/K7k b {hand} 1");
+        let refused = P::from_fen_with(&common::options::<P>(&[]), &sfen);
+        assert!(refused.is_err(), "{sfen} was accepted");
+    }
+    let fine = "7n1/9/7G1/9/9/9/9/9/K7k b 2Pg 1";
+    assert_eq!(position::<P>(fine).fen(), fine);
 }

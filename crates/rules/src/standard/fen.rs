@@ -567,6 +567,15 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 problems.push(SetupProblem::Other("bad piece in hand".into()));
                 continue;
             }
+            // Where captures go to hand, only the kinds a capture can give are ever there (no
+            // king, no promoted man): SFEN has no letter for the others.
+            if spec.captures_to_hand && !spec.hand_order.contains(&piece.kind()) {
+                problems.push(SetupProblem::Other(format!(
+                    "no {} can be in hand",
+                    spec.pieces[piece.kind() as usize].symbol
+                )));
+                continue;
+            }
             let n = position.in_hand(piece.player(), piece.kind());
             if n >= 63 {
                 problems.push(SetupProblem::Other("too many pieces in hand".into()));
