@@ -27,6 +27,16 @@ fn main() -> ExitCode {
         );
     }));
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    // A GUI given only the executable starts it with no arguments and a pipe: its first
+    // line says which protocol it speaks.
+    // Input that ends before any line is no GUI: the usage error below says what to do.
+    if argv.is_empty() && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        match std::panic::catch_unwind(chaturanga_protocol::serve_detected) {
+            Ok(true) => return ExitCode::SUCCESS,
+            Ok(false) => {}
+            Err(_) => return ExitCode::from(101),
+        }
+    }
     let outcome = std::panic::catch_unwind(|| {
         args::parse(&argv).and_then(|command| commands::run(command, &mut std::io::stdout()))
     });

@@ -267,3 +267,31 @@ fn darkchess_view_shows_only_what_the_player_may_know() {
     error(&["view", "darkchess", "3"]);
     error(&["view", "darkchess", "purple"]);
 }
+
+/// A GUI given only the executable: no arguments, a pipe, and its first line names the
+/// protocol.
+#[test]
+fn without_a_command_the_first_line_chooses_the_protocol() {
+    use std::io::Write;
+    for (input, answer) in [
+        ("usi\nisready\nquit\n", "usiok"),
+        ("uci\nisready\nquit\n", "uciok"),
+        ("xboard\nprotover 2\nquit\n", "feature done=1"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("written");
+        let out = child.wait_with_output().expect("it ends");
+        assert!(out.status.success(), "{input:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.lines().any(|l| l == answer), "{input:?}: {text}");
+    }
+}

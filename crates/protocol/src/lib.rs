@@ -13,7 +13,7 @@ pub mod xboard_setup;
 
 use chaturanga_engine::{Limits, Score};
 use chaturanga_session::{Decision, GameSession, Thinking};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
@@ -44,6 +44,50 @@ pub fn serve(protocol: Protocol) {
         std::io::BufReader::new(std::io::stdin()),
         Box::new(std::io::stdout()),
     );
+}
+
+/// Speaks the protocol the GUI's first line names (`uci`, `usi` or `xboard`; UCI for anything
+/// else, as Fairy-Stockfish does) on standard input and output, so that a GUI given only the
+/// executable can start it. `false` when the input ended before any command.
+pub fn serve_detected() -> bool {
+    run_detected(
+        std::io::BufReader::new(std::io::stdin()),
+        Box::new(std::io::stdout()),
+    )
+}
+
+/// [`serve_detected`] over any pair of streams: the first line is read, decides the
+/// protocol, and is then handled as that protocol's first command.
+pub fn run_detected(
+    mut input: impl BufRead + Send + 'static,
+    output: Box<dyn Write + Send>,
+) -> bool {
+    let mut first = Vec::new();
+    // Blank lines before the first command say nothing.
+    while first.iter().all(u8::is_ascii_whitespace) {
+        first.clear();
+        let mut limited = std::io::Read::take(&mut input, MAX_LINE as u64 + 1);
+        match limited.read_until(b'\n', &mut first) {
+            Ok(0) | Err(_) => return false,
+            Ok(_) => {}
+        }
+    }
+    let word = first
+        .split(|b| b.is_ascii_whitespace())
+        .find(|w| !w.is_empty())
+        .unwrap_or_default();
+    let protocol = match word {
+        b"usi" => Protocol::Usi,
+        b"xboard" => Protocol::XBoard,
+        _ => Protocol::Uci,
+    };
+    // A first line cut at end of input still ends; one cut at the length cap is left to
+    // run on, so that the protocol refuses it whole.
+    if !first.ends_with(b"\n") && first.len() <= MAX_LINE {
+        first.push(b'\n');
+    }
+    run(protocol, std::io::Cursor::new(first).chain(input), output);
+    true
 }
 
 /// Speaks `protocol` with a GUI that writes to `input` and reads `output`, until `quit` or

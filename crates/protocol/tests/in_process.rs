@@ -408,3 +408,38 @@ fn xboard_plays_a_user_move_and_answers_with_a_legal_reply() {
         .unwrap_or_else(|e| panic!("{mv} is not legal: {e}"));
     xboard.close();
 }
+
+#[test]
+fn the_first_line_chooses_the_protocol() {
+    for (input, answers) in [
+        ("usi\nisready\nquit\n", &["usiok", "readyok"][..]),
+        ("\n  \nuci\nisready\nquit\n", &["uciok", "readyok"]),
+        (
+            "xboard\nprotover 2\nping 3\nquit\n",
+            &["feature done=1", "pong 3"],
+        ),
+        ("isready\nquit\n", &["readyok"]),
+        ("usi", &["usiok"]),
+    ] {
+        let (sender, lines) = mpsc::channel();
+        let sink = LineSink {
+            pending: Vec::new(),
+            lines: sender,
+        };
+        let reader = std::io::Cursor::new(input.as_bytes().to_vec());
+        assert!(chaturanga_protocol::run_detected(reader, Box::new(sink)));
+        let said: Vec<String> = lines.try_iter().collect();
+        let mut at = 0;
+        for answer in answers {
+            let found = said[at..].iter().position(|l| l == answer);
+            at += found.unwrap_or_else(|| panic!("{input:?}: no {answer} in {said:?}")) + 1;
+        }
+    }
+    let (sender, _lines) = mpsc::channel();
+    let sink = LineSink {
+        pending: Vec::new(),
+        lines: sender,
+    };
+    let empty = std::io::Cursor::new(b"\n\n".to_vec());
+    assert!(!chaturanga_protocol::run_detected(empty, Box::new(sink)));
+}
