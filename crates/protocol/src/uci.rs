@@ -12,8 +12,8 @@ use super::{
     number, position_words,
 };
 use chaturanga_engine::{Clock, Limits, MAX_MULTI_PV};
-use chaturanga_session::{GameSession, SessionError, open};
-use chaturanga_variants::{VariantInfo, implemented};
+use chaturanga_session::{GameSession, open};
+use chaturanga_variants::{FAIRY_STOCKFISH_ALIASES, VariantInfo, implemented};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -35,6 +35,26 @@ pub fn variant_id(name: &str) -> Option<&'static str> {
     implemented()
         .find(|v| v.id == name || uci_name(v) == name)
         .map(|v| v.id)
+}
+
+/// A session for a GUI's variant name: one of [`variant_id`]'s, or one of Fairy-Stockfish's
+/// names for a ruleset under other rule options (`antichess`).
+pub fn open_variant(name: &str) -> Result<Box<dyn GameSession>, String> {
+    if let Some(id) = variant_id(name) {
+        return open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string());
+    }
+    let wanted = name.trim().to_ascii_lowercase();
+    let alias = FAIRY_STOCKFISH_ALIASES
+        .iter()
+        .find(|a| a.name == wanted)
+        .ok_or_else(|| format!("unknown variant {:?}", cut(name)))?;
+    let mut session = open(alias.ruleset, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+    let options: Vec<String> = alias.options.iter().map(|o| o.to_string()).collect();
+    session
+        .set_rule_options(&options)
+        .map_err(|e| e.to_string())?;
+    session.reset(None).map_err(|e| e.to_string())?;
+    Ok(session)
 }
 
 /// The `info string variant` line describing a ruleset to a GUI.
@@ -326,7 +346,10 @@ impl Uci {
             .line(&format!("id name Chaturanga {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Chaturanga developers");
         let current = uci_name(self.searcher.session(true).variant());
-        let names: Vec<&str> = implemented().map(uci_name).collect();
+        let names: Vec<&str> = implemented()
+            .map(uci_name)
+            .chain(FAIRY_STOCKFISH_ALIASES.iter().map(|a| a.name))
+            .collect();
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!(
             "option name UCI_Variant type combo default {current}{vars}"
@@ -355,10 +378,7 @@ impl Uci {
         let session = self.searcher.session(true);
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                let id = variant_id(&value)
-                    .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
-                let fresh = open(id, DEFAULT_HASH_MB).map_err(|e: SessionError| e.to_string())?;
-                *session = fresh;
+                *session = open_variant(&value)?;
                 session.set_multi_pv(self.multi_pv);
                 self.refused_position = None;
                 let line = variant_announcement(session.as_ref());

@@ -6,7 +6,9 @@
 //! chosen with `USI_Variant` (shogi by default; every ruleset is accepted, as
 //! Fairy-Stockfish does).
 
-use super::uci::{as_given, option_name_value, read_go, set_position, uci_name, variant_id};
+use super::uci::{
+    as_given, open_variant, option_name_value, read_go, set_position, uci_name, variant_id,
+};
 use super::{
     DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
     position_words,
@@ -166,9 +168,7 @@ impl Usi {
         let session = self.searcher.session(true);
         match name.as_str() {
             "USI_Variant" | "UCI_Variant" => {
-                let id = variant_id(&value)
-                    .ok_or_else(|| format!("unknown variant {:?}", cut(&value)))?;
-                *session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+                *session = open_variant(&value)?;
                 self.refused_position = None;
             }
             "USI_Hash" | "Hash" => {

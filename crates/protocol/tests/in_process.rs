@@ -443,3 +443,39 @@ fn the_first_line_chooses_the_protocol() {
     let empty = std::io::Cursor::new(b"\n\n".to_vec());
     assert!(!chaturanga_protocol::run_detected(empty, Box::new(sink)));
 }
+
+#[test]
+fn fairy_stockfish_antichess_is_losing_chess_with_its_options() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("uci");
+    let options = uci.lines_until(|l| l == "uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant") && l.contains(" var antichess")),
+        "{options:?}"
+    );
+    uci.send("setoption name UCI_Variant value antichess");
+    // Capture is compulsory: after e3 b5 the bishop must take.
+    uci.send("position startpos moves e2e3 b7b5");
+    uci.send("go perft 1");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Nodes searched")),
+        "Nodes searched: 1"
+    );
+    // Fairy-Stockfish's antichess promotes to a king too (our default does not).
+    uci.send("position fen 8/P7/8/8/8/8/8/k7 w - - 0 1");
+    uci.send("go perft 1");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Nodes searched")),
+        "Nodes searched: 5"
+    );
+    uci.send("setoption name UCI_Variant value losing");
+    uci.send("position fen 8/P7/8/8/8/8/8/k7 w - - 0 1");
+    uci.send("go perft 1");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Nodes searched")),
+        "Nodes searched: 4"
+    );
+    uci.close();
+}

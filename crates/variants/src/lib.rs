@@ -110,6 +110,27 @@ pub const CATALOGUE: &[VariantInfo] = &[
     info("yarishogi", "Yari shogi", 2, Some("yarishogi"), true),
 ];
 
+/// A name another program gives one of our rulesets under given rule options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The other program's name.
+    pub name: &'static str,
+    /// Our ruleset id.
+    pub ruleset: &'static str,
+    /// The rule options (`name=value`) that make our ruleset that program's game.
+    pub options: &'static [&'static str],
+}
+
+/// Fairy-Stockfish's names for our rulesets under options other than their defaults (its
+/// names for the defaults are [`VariantInfo::fairy_stockfish`]). Its `giveaway`, `suicide`
+/// and `losers` are not here: they castle, count pieces at a stalemate, or make capture a
+/// duty only where it is not check, none of which our losing chess does.
+pub const FAIRY_STOCKFISH_ALIASES: &[Alias] = &[Alias {
+    name: "antichess",
+    ruleset: "losing",
+    options: &["en-passant=on", "king-promotion=on"],
+}];
+
 /// The implemented rulesets.
 pub fn implemented() -> impl Iterator<Item = &'static VariantInfo> {
     CATALOGUE.iter().filter(|v| v.implemented)
