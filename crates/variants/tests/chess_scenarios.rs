@@ -2,7 +2,7 @@
 
 mod common;
 
-use chaturanga_rules::{Position, Reason, Status};
+use chaturanga_rules::{Position, Reason, Ruleset, Status};
 use chaturanga_variants::chess::ChessPosition;
 use common::{game_after, legal_texts, position};
 
@@ -204,4 +204,22 @@ fn setup_round_trip_and_problems_listed() {
     // Rights without king or rook at home, and unusable en passant targets, are dropped.
     let dropped = position::<ChessPosition>("4k3/8/8/8/8/8/8/4K3 w KQkq e6 0 1");
     assert_eq!(dropped.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+}
+
+/// Chess960 GUIs (python-chess, cutechess) write castling rights by the rook's file:
+/// Shredder-FEN `HAha`, X-FEN mixing the two. They are read as the standard rights, and a
+/// file with no castling rook there is refused.
+#[test]
+fn shredder_and_x_fen_castling_fields_name_the_same_rights() {
+    let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for field in ["HAha", "AHah", "KAhq", "HQha"] {
+        let fen = standard.replace("KQkq", field);
+        let read = position::<ChessPosition>(&fen);
+        assert_eq!(read.fen(), standard, "{field}");
+    }
+    for bad in ["FDfd", "HH", "Hh1"] {
+        let fen = standard.replace("KQkq", bad);
+        let refused = ChessPosition::from_fen_with(&common::options::<ChessPosition>(&[]), &fen);
+        assert!(refused.is_err(), "{bad} was accepted");
+    }
 }

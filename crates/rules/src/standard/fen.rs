@@ -463,10 +463,31 @@ impl Setup {
                 return Err(FenError::Castling(cut(field)));
             }
             for ch in field.chars() {
-                if !spec.castlings.iter().any(|c| c.symbol == ch) || castling.contains(&ch) {
-                    return Err(FenError::Castling(cut(field)));
+                // Shredder-FEN and X-FEN name a right by its rook's file (`HAha`), as
+                // Chess960 GUIs write even the standard start; it is read as our letter.
+                let names_rook_file = |player: Player, rook_from: Cell| {
+                    let file = spec.geometry.label(rook_from).chars().next();
+                    let file = if player == 0 {
+                        file.map(|f| f.to_ascii_uppercase())
+                    } else {
+                        file
+                    };
+                    file == Some(ch)
+                };
+                let symbol = spec
+                    .castlings
+                    .iter()
+                    .find(|c| c.symbol == ch)
+                    .or_else(|| {
+                        spec.castlings
+                            .iter()
+                            .find(|c| names_rook_file(c.player, c.rook_from))
+                    })
+                    .map(|c| c.symbol);
+                match symbol {
+                    Some(symbol) if !castling.contains(&symbol) => castling.push(symbol),
+                    _ => return Err(FenError::Castling(cut(field))),
                 }
-                castling.push(ch);
             }
         }
         let en_passant = match fields.next() {
