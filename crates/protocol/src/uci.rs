@@ -117,6 +117,24 @@ pub struct Go {
     pub complaints: Vec<String>,
 }
 
+impl Go {
+    /// The search to start and whether it holds its answer until `stop` (see
+    /// [`crate::Searcher::start`]): `go ponder` searches without limit and leaves its own
+    /// limits in `pondering` for `ponderhit`; `go infinite` holds too.
+    pub fn plan(&self, pondering: &mut Option<Limits>) -> (Limits, bool) {
+        if self.ponder {
+            *pondering = Some(self.limits);
+            let limits = Limits {
+                infinite: true,
+                ..self.limits
+            };
+            (limits, true)
+        } else {
+            (self.limits, self.limits.infinite)
+        }
+    }
+}
+
 /// How long a search runs whose `go` named a limit with an unreadable value and no other.
 const FALLBACK_MOVE_TIME: Duration = Duration::from_secs(1);
 
@@ -476,17 +494,8 @@ impl Uci {
             self.out.line("bestmove (none)");
             return Ok(());
         }
-        if go.ponder {
-            self.pondering = Some(go.limits);
-            let limits = Limits {
-                infinite: true,
-                ..go.limits
-            };
-            self.search(limits, true);
-        } else {
-            let holds = go.limits.infinite;
-            self.search(go.limits, holds);
-        }
+        let (limits, holds) = go.plan(&mut self.pondering);
+        self.search(limits, holds);
         Ok(())
     }
 

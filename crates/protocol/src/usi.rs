@@ -223,17 +223,8 @@ impl Usi {
             self.out.line("bestmove win");
             return Ok(());
         }
-        if go.ponder {
-            self.pondering = Some(go.limits);
-            let limits = Limits {
-                infinite: true,
-                ..go.limits
-            };
-            self.search(limits, true);
-        } else {
-            let holds = go.limits.infinite;
-            self.search(go.limits, holds);
-        }
+        let (limits, holds) = go.plan(&mut self.pondering);
+        self.search(limits, holds);
         Ok(())
     }
 

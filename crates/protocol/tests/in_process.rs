@@ -326,6 +326,17 @@ fn a_position_the_rules_drew_still_gets_a_move() {
     uci.close();
 }
 
+/// Waits a little, then checks that no `bestmove` came before `isready`'s answer.
+fn assert_no_bestmove_yet(session: &mut Session) {
+    std::thread::sleep(Duration::from_millis(300));
+    session.send("isready");
+    let early = session.lines_until(|l| l == "readyok");
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+}
+
 #[test]
 fn infinite_and_ponder_searches_answer_only_when_told() {
     let mut uci = Session::start(Protocol::Uci);
@@ -341,25 +352,13 @@ fn infinite_and_ponder_searches_answer_only_when_told() {
     // before `stop`.
     uci.send("position fen 8/8/8/4k3/8/8/4K3/8 w - - 0 1");
     uci.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    uci.send("isready");
-    let early = uci.lines_until(|l| l == "readyok");
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    assert_no_bestmove_yet(&mut uci);
     uci.send("stop");
     uci.expect(|l| l.starts_with("bestmove "));
     // Pondering: nothing until `ponderhit`, then a move searched with the real limits.
     uci.send("position startpos moves e2e4 e7e5");
     uci.send("go ponder wtime 2000 btime 2000");
-    std::thread::sleep(Duration::from_millis(300));
-    uci.send("isready");
-    let early = uci.lines_until(|l| l == "readyok");
-    assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    assert_no_bestmove_yet(&mut uci);
     uci.send("ponderhit");
     let answer = uci.expect(|l| l.starts_with("bestmove"));
     assert_legal_bestmove(&answer, None, &["e2e4", "e7e5"]);
