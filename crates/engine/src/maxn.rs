@@ -225,7 +225,7 @@ impl<P: Position> MaxN<'_, P> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
-        if pos.is_check() {
+        if pos.must_answer_check() {
             depth += 1;
         }
         if depth <= 0 {
@@ -277,7 +277,7 @@ impl<P: Position> MaxN<'_, P> {
         // Only where the search runs into quiescence in check are evasions searched (a
         // mate on the horizon); deeper, checks are left to the static evaluation, as every
         // evasion of every player would be followed to the end.
-        let in_check = qply == 0 && pos.is_check();
+        let in_check = qply == 0 && pos.must_answer_check();
         let hash = pos.hash();
         let moves = self.ordered_moves(pos, hash, (!in_check).then_some(qply));
         if in_check && moves.is_empty() {

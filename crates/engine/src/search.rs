@@ -746,7 +746,7 @@ impl<P: Position> Searcher<'_, P> {
         if alpha >= beta {
             return alpha;
         }
-        let in_check = pos.is_check();
+        let in_check = pos.must_answer_check();
         if in_check {
             depth += 1;
         }
@@ -838,7 +838,7 @@ impl<P: Position> Searcher<'_, P> {
             let tactical = gain > 0;
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let gives_check = child.is_check();
+            let gives_check = child.must_answer_check();
             let quiet = !tactical && !in_check && !gives_check;
             if quiet
                 && !pv_node
@@ -936,7 +936,7 @@ impl<P: Position> Searcher<'_, P> {
         if ply >= MAX_PLY - 1 {
             return self.static_eval(pos);
         }
-        let in_check = pos.is_check();
+        let in_check = pos.must_answer_check();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         pos.candidate_moves(&mut moves);

@@ -185,6 +185,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn hash(&self) -> u64;
     /// Whether the player to move is in check (false in rulesets without check).
     fn is_check(&self) -> bool;
+    /// Whether the side to move must answer a check: the search then extends, and its
+    /// quiescence neither stands pat nor keeps to captures. The same as
+    /// [`Position::is_check`] by default; where an attacked king may be left attacked and
+    /// losing it does not end the game (Makarenko's spare kings), the check is only announced.
+    fn must_answer_check(&self) -> bool {
+        self.is_check()
+    }
     /// The result when the player to move has no legal move.
     fn outcome_without_moves(&self) -> Outcome;
     /// A result decided by the position itself even though moves remain (none by default).
@@ -334,14 +341,11 @@ pub trait Position: Clone + Send + Sync + 'static {
         player
     }
     /// Static evaluation in centipawns from `player`'s point of view: positive is good for
-    /// `player`. Zero by default (a ruleset without an evaluation is searched for results only).
-    fn evaluate(&self, _player: usize) -> i32 {
-        0
-    }
+    /// `player`. Required, like [`Position::move_value`]: a position type that wraps another
+    /// must say what it adds to the inner evaluation, so no wrapper can lose it silently.
+    fn evaluate(&self, player: usize) -> i32;
     /// What a legal move wins at once and what it risks, for move ordering and quiescence.
-    fn move_value(&self, _mv: Self::Move) -> crate::eval::MoveValue {
-        crate::eval::MoveValue::default()
-    }
+    fn move_value(&self, mv: Self::Move) -> crate::eval::MoveValue;
     /// What `player` may know of the position, for rulesets with hidden information (Dark
     /// Chess): lines of text, the first a FEN with unseen cells `*`, then what he has been
     /// told. `None` (the default) where every player sees everything.

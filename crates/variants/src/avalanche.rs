@@ -18,8 +18,8 @@ use chaturanga_rules::standard::{
     spec_for,
 };
 use chaturanga_rules::{
-    DrawRules, FenError, Kind, MoveDescription, MoveError, OptionSpec, OptionValues, Outcome,
-    Piece, Player, Position, Reason, RuleOptions, Ruleset,
+    DrawRules, FenError, Kind, MoveDescription, MoveError, MoveValue, OptionSpec, OptionValues,
+    Outcome, Piece, Player, Position, Reason, RuleOptions, Ruleset,
 };
 
 /// The rules of the move part: chess without en passant.
@@ -512,6 +512,24 @@ impl Position for AvalanchePosition {
 
     fn is_dead(&self) -> bool {
         self.loser.is_none() && self.board.is_dead()
+    }
+
+    /// The board's chess evaluation. Between the parts the board still gives the mover the
+    /// move, so its tempo goes to the player who is about to push, as it should.
+    fn evaluate(&self, player: usize) -> i32 {
+        self.board.evaluate(player)
+    }
+
+    /// A move part is valued as on the board; a push never wins anything for the pusher (it
+    /// only advances the opponent's pawn), so quiescence leaves pushes to the full search.
+    fn move_value(&self, part: AvalanchePart) -> MoveValue {
+        match part {
+            AvalanchePart::Move(mv) => self.board.move_value(mv),
+            AvalanchePart::Push { .. } => MoveValue {
+                gain: 0,
+                mover: self.spec().eval.values[PAWN as usize],
+            },
+        }
     }
 
     fn quiet_plies(&self) -> u32 {

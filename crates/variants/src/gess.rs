@@ -42,8 +42,8 @@ use chaturanga_rules::standard::{
     write_board,
 };
 use chaturanga_rules::{
-    DrawRules, MoveError, OptionSpec, Outcome, Piece, Player, Position, Reason, RuleOptions,
-    Ruleset,
+    DrawRules, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason,
+    RuleOptions, Ruleset,
 };
 
 /// Files and ranks of the grid, border included.
@@ -116,6 +116,28 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {
 fn spec(options: &RuleOptions) -> Result<&'static Spec<7>, SetupError> {
     cached::<GessPosition, Spec<7>, SpecError>(options, || build_spec(options))
         .map_err(|e| SetupError::Spec(e.to_string()))
+}
+
+/// Centipawns per stone: the material of Gess.
+const STONE: i32 = 100;
+/// Value of each ring beyond the first (a spare king), counted up to two.
+const SPARE_RING: i32 = 500;
+/// Centipawns per move a side has (footprints that can move are pieces that play).
+const MOBILITY: i32 = 2;
+/// Bonus for having the move.
+const TEMPO: i32 = 10;
+/// Penalty when the opponent, to move, can break a side's only ring.
+const LAST_RING_LOST: i32 = 3000;
+/// Penalty when the side to move has its only ring attacked (it may still save it).
+const LAST_RING_ATTACKED: i32 = 300;
+
+/// What one side's moves reach from a position: the evaluation's view of its activity.
+#[derive(Clone, Copy, Default, Debug)]
+struct Reach {
+    /// Number of moves.
+    moves: u32,
+    /// Moves whose footprint lands on an enemy ring.
+    ring_hits: u32,
 }
 
 /// A Gess move: the footprint centre before and after.
@@ -240,12 +262,19 @@ impl GessPosition {
 
     /// Calls `found` with the (from, to) centre coordinates of every legal move.
     #[inline(always)]
-    fn for_each_move(&self, mut found: impl FnMut(usize, usize, usize, usize)) {
+    fn for_each_move(&self, found: impl FnMut(usize, usize, usize, usize)) {
         if self.ring_outcome().is_some() {
             return;
         }
-        let us = &self.stones[self.turn as usize];
-        let them = &self.stones[1 - self.turn as usize];
+        self.for_each_move_of(self.turn, found);
+    }
+
+    /// Calls `found` with the (from, to) centre coordinates of every move `side` would have
+    /// if it were his turn.
+    #[inline(always)]
+    fn for_each_move_of(&self, side: Player, mut found: impl FnMut(usize, usize, usize, usize)) {
+        let us = &self.stones[side as usize];
+        let them = &self.stones[1 - side as usize];
         for y in 1..SIZE - 1 {
             // Centres whose footprint may hold one of our stones.
             let near = us[y - 1] | us[y] | us[y + 1];
@@ -294,6 +323,63 @@ impl GessPosition {
                 to: Cell((ny * SIZE + nx) as u16),
             })
         });
+    }
+
+    /// Rows of the centres where a footprint overlaps one of `player`'s rings (within two
+    /// cells of a ring centre both ways): a piece landing there removes ring stones or fills
+    /// the ring's centre, so the ring is gone.
+    fn ring_zone(&self, player: Player) -> [u32; SIZE] {
+        let mut zone = [0u32; SIZE];
+        for y in 1..SIZE - 1 {
+            let row = self.ring_row(player, y);
+            if row == 0 {
+                continue;
+            }
+            let wide = row | row << 1 | row >> 1 | row << 2 | row >> 2;
+            for z in zone
+                .iter_mut()
+                .take((y + 3).min(SIZE))
+                .skip(y.saturating_sub(2))
+            {
+                *z |= wide & INNER;
+            }
+        }
+        zone
+    }
+
+    /// What `side`'s moves would do if it were his turn: see [`Reach`].
+    fn reach(&self, side: Player) -> Reach {
+        let zone = self.ring_zone(1 - side);
+        let mut reach = Reach::default();
+        self.for_each_move_of(side, |_, _, nx, ny| {
+            reach.moves += 1;
+            reach.ring_hits += zone[ny] >> nx & 1;
+        });
+        reach
+    }
+
+    /// One side's share of the evaluation, `to_move` saying whether it has the move. `own`
+    /// is what its moves reach, `enemy` what the opponent's moves reach.
+    fn side_score(&self, side: Player, to_move: bool, own: &Reach, enemy: &Reach) -> i32 {
+        let rings = self.rings[side as usize] as i32;
+        let mut score = self.stone_count(side) as i32 * STONE
+            + (rings - 1).clamp(0, 2) * SPARE_RING
+            + own.moves as i32 * MOBILITY;
+        if to_move {
+            score += TEMPO;
+        }
+        if enemy.ring_hits > 0 {
+            score -= match (rings, to_move) {
+                // The opponent breaks the last ring on his move: as good as lost.
+                (1, false) => LAST_RING_LOST,
+                // The last ring is attacked but there is a move to save it.
+                (1, true) => LAST_RING_ATTACKED,
+                // A spare ring will go.
+                (_, false) => SPARE_RING,
+                (_, true) => SPARE_RING / 4,
+            };
+        }
+        score
     }
 
     fn recompute_hash(&self) -> u64 {
@@ -464,6 +550,62 @@ impl Position for GessPosition {
 
     fn quiet_plies(&self) -> u32 {
         self.quiet_plies
+    }
+
+    /// Stones, spare rings and mobility, and the danger to rings that the opponent's
+    /// footprints reach. Captures at hand are left to the quiescence search, which
+    /// [`Position::move_value`] lets see them.
+    fn evaluate(&self, player: usize) -> i32 {
+        let reach = [self.reach(0), self.reach(1)];
+        let score = |side: usize| {
+            self.side_score(
+                side as Player,
+                self.turn as usize == side,
+                &reach[side],
+                &reach[1 - side],
+            )
+        };
+        score(player) - score(1 - player)
+    }
+
+    /// Passing, for the search's null-move test (Gess has no zugzwang to speak of while
+    /// both sides have rings and pieces to move).
+    fn null_move(&self) -> Option<Self> {
+        if self.ring_outcome().is_some() {
+            return None;
+        }
+        let mut next = self.clone();
+        let keys = &self.spec.zobrist;
+        let (us, them) = (self.turn as usize, 1 - self.turn as usize);
+        next.hash ^= keys.turn[us] ^ keys.turn[them];
+        next.turn = them as Player;
+        Some(next)
+    }
+
+    /// For quiescence: a capture that takes fewer stones than its piece holds is assumed to
+    /// lose the piece back. Nearly every move that touches the enemy captures something, so
+    /// without this the capture search of a Gess middle game does not end; the full-width
+    /// search still tries these moves.
+    fn exchange_loses(&self, mv: GessMove) -> bool {
+        let value = self.move_value(mv);
+        value.gain > 0 && value.gain < value.mover
+    }
+
+    /// Enemy stones removed from under the final footprint (and a broken ring) are the gain;
+    /// the piece's own stones are what it risks.
+    fn move_value(&self, mv: GessMove) -> MoveValue {
+        let us = self.turn as usize;
+        let (x, y) = (mv.from.index() % SIZE, mv.from.index() / SIZE);
+        let (nx, ny) = (mv.to.index() % SIZE, mv.to.index() / SIZE);
+        let taken = window(&self.stones[1 - us], nx, ny).count_ones() as i32;
+        let near = (0x1Fu32 << nx) >> 2;
+        let breaks_ring = (ny.saturating_sub(2)..(ny + 3).min(SIZE - 1))
+            .filter(|&row| row >= 1)
+            .any(|row| self.ring_row(1 - us as Player, row) & near != 0);
+        MoveValue {
+            gain: taken * STONE + if breaks_ring { SPARE_RING } else { 0 },
+            mover: window(&self.stones[us], x, y).count_ones() as i32 * STONE,
+        }
     }
 
     fn draw_rules(&self) -> DrawRules {

@@ -79,6 +79,11 @@ pub const DISKS_PER_SIDE: u8 = 47;
 const KING_HEIGHT: u8 = 8;
 /// The tallest tower under every option but `tall=king`.
 const LIMIT: u8 = 8;
+/// What the evaluation counts a king tower as: a piece that moves like a king, plus the
+/// insurance of a spare king (see `evaluate`).
+const KING_TOWER: i32 = 500;
+/// Fewest towers with which the search may try passing (fewer: zugzwang becomes likely).
+const NULL_MOVE_MIN_TOWERS: u32 = 4;
 /// A kind no piece has: attack views give it to towers that cannot act as the piece asked
 /// about, so they block lines without attacking along them.
 const NO_KIND: Kind = 62;
@@ -328,6 +333,32 @@ impl MakarenkoPosition {
     }
 
     /// Height of the tower on `cell` (0 if empty).
+    /// What the evaluation counts a tower of `height` disks of `owner` as (0 for none): the
+    /// tables' value of its piece, a king tower [`KING_TOWER`] unless it is `owner`'s only
+    /// king (then the royal value: losing it loses the game).
+    fn height_value(&self, owner: Player, height: u8) -> i32 {
+        let Some(kind) = (height as usize).checked_sub(1) else {
+            return 0;
+        };
+        let values = &self.spec.eval.values;
+        let kind = kind.min(values.len() - 1);
+        if self.spec.is_royal(kind as Kind) && self.kings[owner as usize].more_than_one() {
+            KING_TOWER
+        } else {
+            values[kind]
+        }
+    }
+
+    /// The value of the enemy tower on `cell` for the player to move (0 if none).
+    fn captured_value(&self, cell: Cell) -> i32 {
+        let piece = self.board[cell.index()];
+        if piece.is_none() || piece.player() == self.turn {
+            0
+        } else {
+            self.height_value(piece.player(), piece.kind() + 1)
+        }
+    }
+
     fn height(&self, cell: Cell) -> u8 {
         let p = self.board[cell.index()];
         if p.is_none() { 0 } else { p.kind() + 1 }
@@ -1072,9 +1103,12 @@ impl Position for MakarenkoPosition {
         out
     }
 
-    /// Towers by the value of the piece their height makes (each king tower at the royal
-    /// value: the last king decides the game), placement from the spec's tables, and disks
-    /// in reserve.
+    /// Towers by the value of the piece their height makes, placement from the spec's
+    /// tables, and disks in reserve. A king tower counts [`KING_TOWER`], not the tables'
+    /// royal value: a side may own several kings, and the last one's capture ends the game,
+    /// which the search sees as a result. At the royal value, merging two towers into a
+    /// second king would look like winning a queen and more, and every search would swing
+    /// by that much between plies.
     fn evaluate(&self, player: usize) -> i32 {
         let tables = &self.spec.eval;
         let mut score = [Tapered::default(); 2];
@@ -1082,8 +1116,12 @@ impl Position for MakarenkoPosition {
         for cell in self.occupied() {
             let piece = self.board[cell.index()];
             let side = piece.player();
-            score[side as usize] += tables.square(side, piece.kind(), cell);
-            phase += tables.phase_weights[piece.kind() as usize];
+            let kind = piece.kind();
+            score[side as usize] += tables.square(side, kind, cell);
+            if self.spec.is_royal(kind) {
+                score[side as usize] -= Tapered::flat(tables.values[kind as usize] - KING_TOWER);
+            }
+            phase += tables.phase_weights[kind as usize];
         }
         let mut total = score[player];
         total -= score[1 - player];
@@ -1097,26 +1135,42 @@ impl Position for MakarenkoPosition {
         total.blend(phase, tables.full_phase) + reserve + tempo
     }
 
+    /// A capture's gain is the material it changes, not only what it takes: a split leaves a
+    /// different piece behind (one disk off a queen leaves a bishop) and a merge makes
+    /// another piece of the two, so taking a pawn by splitting a queen loses material. Quiet
+    /// moves count no gain, so quiescence stays with captures.
     fn move_value(&self, mv: MakarenkoMove) -> MoveValue {
-        let values = &self.spec.eval.values;
-        let value_of = |cell: Cell| {
-            let piece = self.board[cell.index()];
-            if piece.is_some() && piece.player() != self.turn {
-                values[piece.kind() as usize]
-            } else {
-                0
-            }
-        };
-        let gain = match mv.shape {
-            MoveShape::Tower => value_of(mv.to),
-            MoveShape::EnPassant => value_of(self.ep_victim),
+        let mover = self.height_value(self.turn, mv.disks);
+        let captured = match mv.shape {
+            MoveShape::Tower => self.captured_value(mv.to),
+            MoveShape::EnPassant => self.captured_value(self.ep_victim),
             MoveShape::Castle(_) | MoveShape::Drop => 0,
         };
-        let mover = values
-            .get(mv.disks.saturating_sub(1) as usize)
-            .copied()
-            .unwrap_or(0);
-        MoveValue { gain, mover }
+        if captured == 0 {
+            return MoveValue { gain: 0, mover };
+        }
+        let us = self.turn;
+        let height = self.height(mv.from);
+        let before = self.height_value(us, height);
+        let after = self.height_value(us, height - mv.disks) + mover;
+        MoveValue {
+            gain: captured + after - before,
+            mover,
+        }
+    }
+
+    /// A capture loses the exchange when the capturing piece is worth more than what it
+    /// takes and the opponent can take back on that cell.
+    fn exchange_loses(&self, mv: MakarenkoMove) -> bool {
+        let target = match mv.shape {
+            MoveShape::Tower => mv.to,
+            MoveShape::EnPassant => self.ep_victim,
+            MoveShape::Castle(_) | MoveShape::Drop => return false,
+        };
+        let captured = self.captured_value(target);
+        captured > 0
+            && self.height_value(self.turn, mv.disks) > captured
+            && self.attacked(mv.to, 1 - self.turn)
     }
 
     fn hash(&self) -> u64 {
@@ -1128,6 +1182,29 @@ impl Position for MakarenkoPosition {
         self.kings[us as usize]
             .iter()
             .any(|k| self.attacked(k, 1 - us))
+    }
+
+    /// Passing, for the search's null-move test: with many towers and no zugzwang in the
+    /// opening and middle game, a side that passes and still stands above beta is far ahead.
+    fn null_move(&self) -> Option<Self> {
+        // Without a king the side to move must make one or lose: it cannot pass.
+        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_TOWERS
+            || self.kings[self.turn as usize].is_empty()
+            || self.must_answer_check()
+        {
+            return None;
+        }
+        let mut next = self.clone();
+        next.set_ep(None);
+        let (us, them) = (self.turn, 1 - self.turn);
+        next.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[them as usize];
+        next.turn = them;
+        Some(next)
+    }
+
+    /// Only the last king's check must be answered: a spare king may be left to its fate.
+    fn must_answer_check(&self) -> bool {
+        !self.kings[self.turn as usize].more_than_one() && self.is_check()
     }
 
     fn outcome_without_moves(&self) -> Outcome {

@@ -20,8 +20,8 @@ use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, SetupError, Spec, SpecError, Special, StandardPosition,
 };
 use chaturanga_rules::{
-    DrawRules, FenError, Game, Kind, MoveDescription, MoveError, OptionSpec, OptionValues, Outcome,
-    Piece, Player, Position, Reason, RuleOptions, Ruleset, SetupProblem,
+    DrawRules, FenError, Game, Kind, MoveDescription, MoveError, MoveValue, OptionSpec,
+    OptionValues, Outcome, Piece, Player, Position, Reason, RuleOptions, Ruleset, SetupProblem,
 };
 
 /// The rules of one single move: chess without en passant (handled by
@@ -39,6 +39,14 @@ const PAWN: Kind = 0;
 
 /// Completed quiet series that draw (the progressive counterpart of the fifty-move rule).
 pub const QUIET_SERIES_LIMIT: u32 = 10;
+
+/// Most captures a series is credited with in the evaluation (longer series rarely find more
+/// undefended targets, and the count keeps the evaluation's cost bounded).
+const SERIES_REACH_CAP: u32 = 6;
+/// Share of the mover's reachable material the evaluation credits, in 1/16.
+const SERIES_REACH_SHARE: i32 = 8;
+/// Share of the opponent's next-series reach the evaluation debits, in 1/16.
+const NEXT_SERIES_SHARE: i32 = 4;
 
 /// Largest series number a FEN may give; far beyond any game, small enough that counting
 /// moves in a series can never overflow.
@@ -304,6 +312,31 @@ impl ProgressivePosition {
         }
     }
 
+    /// The material `player` could take in a series of `moves` moves from here, counted as
+    /// the `moves` most valuable enemy men he attacks now (kings excluded: taking them is not
+    /// how the game ends). A long series takes men that stand defended, because the reply
+    /// comes only after the whole series, so a series is worth far more than its first move.
+    fn series_reach(&self, player: Player, moves: u32) -> i32 {
+        let mut board = self.board.clone();
+        board.set_side_to_move(player);
+        let mut captures = Vec::new();
+        board.legal_moves(&mut captures);
+        let values = &self.spec().eval.values;
+        let mut targets: Vec<(Cell, i32)> = Vec::new();
+        for mv in captures.iter().filter(|m| m.captured.is_some()) {
+            if self.spec().is_royal(mv.captured.kind()) || targets.iter().any(|t| t.0 == mv.to) {
+                continue;
+            }
+            targets.push((mv.to, values[mv.captured.kind() as usize]));
+        }
+        targets.sort_unstable_by_key(|t| std::cmp::Reverse(t.1));
+        targets
+            .iter()
+            .take(moves.min(SERIES_REACH_CAP) as usize)
+            .map(|t| t.1)
+            .sum()
+    }
+
     /// Ends the series after the last move played: the opponent (already to move on the
     /// board) starts series n+1.
     fn end_series(&mut self, own_double_steps: CellSet<1>) {
@@ -536,6 +569,27 @@ impl Position for ProgressivePosition {
 
     fn is_dead(&self) -> bool {
         self.board.is_dead()
+    }
+
+    /// The board's chess evaluation plus what the series can still take: the mover's
+    /// remaining moves against the men he attacks, and the opponent's whole next series
+    /// against the mover's (discounted: the mover still has moves to take them out of reach).
+    fn evaluate(&self, player: usize) -> i32 {
+        let mover = self.board.turn();
+        let own = self.series_reach(mover, self.moves_left()) * SERIES_REACH_SHARE / 16;
+        let next = self.series.saturating_add(1);
+        let theirs = self.series_reach(1 - mover, next) * NEXT_SERIES_SHARE / 16;
+        let reach = own - theirs;
+        let board = self.board.evaluate(player);
+        if player == mover as usize {
+            board + reach
+        } else {
+            board - reach
+        }
+    }
+
+    fn move_value(&self, mv: Move) -> MoveValue {
+        self.board.move_value(mv)
     }
 
     fn quiet_plies(&self) -> u32 {
