@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Random shogi playouts with cshogi (PyPI `cshogi`, pinned in requirements.txt), printed for
-the Rust differential test `crates/variants/tests/oracle_cshogi.rs`.
+the Rust differential test `crates/variants/tests/rulesets/oracles/cshogi.rs`.
 
 Usage: cshogi_playouts.py <seed> <games> <max plies>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cshogi (PyPI `cshogi`, 1.1.0) as the oracle for our KIF and CSA game records.
 
-Used by crates/variants/tests/oracle_cshogi_records.rs. Record texts travel as hex of their
+Used by crates/variants/tests/rulesets/oracles/cshogi_records.rs. Record texts travel as hex of their
 UTF-8 bytes, one record per line, so that no quoting is needed.
 
     cshogi_records.py read

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Asks HaChu (H. G. Muller's chu / dai shogi engine, Debian package `hachu` 0.21-29-gdf26f4a)
-which moves are legal, for the Rust differential test `crates/variants/tests/oracle_hachu.rs`.
+which moves are legal, for the Rust differential test `crates/variants/tests/rulesets/oracles/hachu.rs`.
 
 Usage: hachu_check.py [--hachu PATH] [--jobs N] < queries > answers
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One bughouse board against pyffish (Fairy-Stockfish 0.0.90, variant `bughouse`), for the
-Rust test `crates/variants/tests/oracle_bughouse.rs` and the fixture file
+Rust test `crates/variants/tests/rulesets/oracles/bughouse.rs` and the fixture file
 `crates/variants/tests/perft/bughouse-board.perft`.
 
 Fairy-Stockfish's `bughouse` plays one board: captured pieces leave the game (they would go to

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Random playouts with pyffish (Fairy-Stockfish 0.0.90 on PyPI), printed for the Rust
-differential test `crates/variants/tests/oracle_pyffish.rs`.
+differential test `crates/variants/tests/rulesets/oracles/pyffish.rs`.
 
 Usage: pyffish_playouts.py <config> <seed> <games> <max plies>
 

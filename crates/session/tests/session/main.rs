@@ -1,0 +1,4 @@
+//! The session layer's integration tests, one binary.
+
+mod hidden;
+mod legend;

@@ -1,0 +1,6 @@
+//! Invariants every ruleset keeps: perft fixtures, FEN and move round trips, option
+//! properties, evaluations.
+mod evaluation;
+mod invariants;
+mod options;
+mod perft;
