@@ -50,7 +50,7 @@ pub fn all(perft_dir: &Path) -> Vec<Seed> {
 }
 
 /// The (options, FEN) pairs of a perft file (`id`, `epd`/`fen`/`sfen`, `options` lines).
-fn fixture_positions(text: &str) -> Vec<(Vec<String>, String)> {
+pub fn fixture_positions(text: &str) -> Vec<(Vec<String>, String)> {
     let mut found: Vec<(Vec<String>, String)> = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -230,21 +230,4 @@ pub fn write_all(perft_dir: &Path, dir: &Path) -> std::io::Result<usize> {
         std::fs::write(folder.join(&seed.name), &seed.data)?;
     }
     Ok(seeds.len())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn fixture_positions_keep_their_options() {
-        let text =
-            "id a\nepd 8/8 w - - 0 1\noptions x=1 y=2\nperft 1 3\n# c\nid b\nsfen 9/9 b - 1\n";
-        let found = super::fixture_positions(text);
-        assert_eq!(
-            found,
-            vec![
-                (vec!["x=1".into(), "y=2".into()], "8/8 w - - 0 1".into()),
-                (vec![], "9/9 b - 1".into()),
-            ]
-        );
-    }
 }

@@ -64,3 +64,16 @@ fn every_minimized_crasher_stays_fixed() {
     }
     assert!(checked > 0, "no crashers under {}", dir.display());
 }
+
+#[test]
+fn fixture_positions_keep_their_options() {
+    let text = "id a\nepd 8/8 w - - 0 1\noptions x=1 y=2\nperft 1 3\n# c\nid b\nsfen 9/9 b - 1\n";
+    let found = seeds::fixture_positions(text);
+    assert_eq!(
+        found,
+        vec![
+            (vec!["x=1".into(), "y=2".into()], "8/8 w - - 0 1".into()),
+            (vec![], "9/9 b - 1".into()),
+        ]
+    );
+}
