@@ -5,5 +5,6 @@ mod commands;
 mod engine_cli;
 mod peer_matches;
 mod protocols;
+mod serve;
 mod server_crash;
 mod server_nodes;

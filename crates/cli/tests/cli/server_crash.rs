@@ -2,33 +2,11 @@
 //! played, 20 times, and restarted on the same database: every acknowledged move is there,
 //! and the clocks go on from what was stored.
 
+use crate::serve::serve;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-fn start(db: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the URL line");
-    let url = line
-        .trim()
-        .strip_prefix("serving ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (child, url)
-}
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
@@ -121,7 +99,7 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("games.db");
-    let (child, url) = start(&db);
+    let (child, url) = serve(&db);
     let mut child = Killed(child);
     let http = agent();
     let (mut id, mut tokens) = new_game(&http, &url);
@@ -185,7 +163,7 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
         child.0.wait().unwrap();
         mover.join().unwrap();
         kills += 1;
-        let (next, next_url) = start(&db);
+        let (next, next_url) = serve(&db);
         child = Killed(next);
         url = next_url;
         let (status, state) =

@@ -4,10 +4,10 @@
 //! SIGKILL mid-game, and the game goes on from another node with every acknowledged move and
 //! the clocks intact.
 
+use crate::serve::serve;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
@@ -26,23 +26,7 @@ impl Drop for Node {
 }
 
 fn start(db: &str) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db", db])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the URL line");
-    let url = line
-        .trim()
-        .strip_prefix("serving ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let (child, url) = serve(db);
     Node { child, url }
 }
 
