@@ -38,6 +38,8 @@ const NULL_MOVE_DEPTH: i32 = 3;
 const FULL_DEPTH_MOVES: usize = 3;
 /// Least depth at which late moves are reduced.
 const REDUCTION_DEPTH: i32 = 3;
+/// Greatest depth at which late quiet moves are pruned.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
 /// Half-width of the first aspiration window around the previous score.
 const ASPIRATION_WINDOW: i32 = 40;
 /// Least depth searched with an aspiration window.
@@ -840,21 +842,22 @@ impl<P: Position> Searcher<'_, P> {
             child.play_unchecked(mv);
             let gives_check = child.must_answer_check();
             let quiet = !tactical && !in_check && !gives_check;
-            if quiet
-                && !pv_node
-                && searched > 0
-                && depth <= FUTILITY_DEPTH
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
-                && best > -MATE_BOUND
-            {
-                continue;
+            if quiet && !pv_node && searched > 0 && best > -MATE_BOUND {
+                if depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+                // Late-move pruning: in a node expected to fail low, quiet moves this far
+                // down the ordered list almost never raise alpha.
+                if depth <= LATE_MOVE_PRUNING_DEPTH && searched >= late_move_count(depth) {
+                    continue;
+                }
             }
             let value = if searched == 0 {
                 self.child(&child, team, depth - 1, ply, alpha, beta, pv_node)
             } else {
                 let reduction = if quiet && depth >= REDUCTION_DEPTH && searched >= FULL_DEPTH_MOVES
                 {
-                    late_move_reduction(depth, searched)
+                    late_move_reduction(depth, searched, pv_node)
                 } else {
                     0
                 };
@@ -1067,8 +1070,17 @@ pub(crate) fn update_pv<M: Copy>(pv: &mut [Vec<M>], ply: usize, mv: M) {
     line.extend_from_slice(&tail[0]);
 }
 
-/// Plies to take off a late quiet move's search.
-fn late_move_reduction(depth: i32, searched: usize) -> i32 {
-    let r = 1 + i32::from(searched >= 8) + i32::from(depth >= 8);
+/// Plies to take off a late quiet move's search: growing with the logarithms of the depth
+/// and of the move's place in the list (the later and deeper, the less likely it matters),
+/// one less at principal-variation nodes, and never so much that less than one ply is left.
+fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
+    let depth_log = f64::from(depth.max(1)).ln();
+    let place_log = (searched.max(1) as f64).ln();
+    let r = (0.75 + depth_log * place_log / 2.25) as i32 - i32::from(pv_node);
     r.min(depth - 2).max(0)
+}
+
+/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
+fn late_move_count(depth: i32) -> usize {
+    (3 + depth * depth) as usize
 }

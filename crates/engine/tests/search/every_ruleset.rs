@@ -165,8 +165,8 @@ fn time_limits_are_kept() {
     for_each_ruleset(KeepsTime);
 }
 
-/// Plays `GAMES` games against a uniformly random mover, the engine taking each side in turn,
-/// and requires the engine to win every one.
+/// Plays `GAMES` games against a uniformly random mover, the engine taking each side (with
+/// its partners) in turn, and requires the engine to win every one.
 #[derive(Clone)]
 struct BeatsRandom;
 
@@ -189,8 +189,12 @@ impl Visitor for BeatsRandom {
             let players = game.position().players();
             let engine_seat = g % players;
             engine.new_game();
+            // The engine plays every seat of its team (bughouse: both partners), so that a
+            // random partner cannot lose the game for it.
+            let engine_team = game.position().team(engine_seat);
             while !is_over(&game) && game.moves().len() < GAME_CAP {
-                let mv = if game.position().side_to_move() == engine_seat {
+                let to_move = game.position().side_to_move();
+                let mv = if game.position().team(to_move) == engine_team {
                     let limits = Limits::nodes(NODES_PER_MOVE);
                     engine
                         .search_hidden(&game, &limits, &Sampling::default(), &mut |_| {})

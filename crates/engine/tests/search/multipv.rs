@@ -73,9 +73,18 @@ fn check_lines<P: Ruleset>(fen: &str, depth: u32, lines: usize) {
     // The move played is the first line's, with its score.
     assert_eq!(result.best, Some(firsts[0]));
     assert_eq!(result.score, last[0].score);
-    // And that is what a search of one line finds at this depth.
+    // A search of one line finds one of these moves. Its score need not equal the first
+    // line's: pruning depends on the window, and the searches of the other lines leave other
+    // tables behind, so the two are different trees. A forced win is exact in both.
     let (single, _) = search::<P>(fen, depth, 1);
-    assert_eq!(single.score, last[0].score, "{fen}");
+    let best = single.best.expect("a move");
+    assert!(
+        firsts.contains(&best),
+        "{fen}: {best:?} not among the lines"
+    );
+    if matches!(single.score, Score::Win { .. }) {
+        assert_eq!(single.score, last[0].score, "{fen}");
+    }
 }
 
 #[test]
