@@ -1,7 +1,12 @@
 //! Embeds the web client (`web/` at the workspace root) in the binary, so `serve` needs
 //! no files beside it: writes `$OUT_DIR/web_files.rs` with every served file's path, bytes
 //! and a content tag for `ETag`.
+//!
+//! The rules pages are not in `web/`: each `docs/rules/<id>.md` (the rules as the project
+//! plays them, which tests cite) is converted here to the HTML fragment the client fetches
+//! as `/static/rules/<id>.html`, so players read exactly what the tests follow.
 
+use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -34,26 +39,193 @@ fn tag(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The rules pages: `(id, path)` for every `docs/rules/<id>.md` but the README.
+fn rules_pages(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut pages: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .expect("the rules pages live in docs/rules/")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().and_then(|e| e.to_str()) == Some("md"))
+        .filter_map(|path| {
+            let id = path.file_stem()?.to_str()?.to_string();
+            (id != "README").then_some((id, path))
+        })
+        .collect();
+    pages.sort();
+    pages
+}
+
+/// Where a link of a rules page points on the web page: another rules page (`chess.md`,
+/// `chess.md#decisions`) is that game's rules page (`/rules/chess`); anything else (the
+/// README, other documents) is not served, so the link keeps only its text (`None`).
+fn web_link(dest: &str, ids: &[String]) -> Option<String> {
+    let page = dest.split('#').next().unwrap_or(dest);
+    let id = page.strip_suffix(".md")?;
+    ids.iter().any(|known| known == id).then(|| format!("/rules/{id}"))
+}
+
+/// The fragment of one rules page: the `# title` left out (the client shows the game's name),
+/// the first paragraph as `<p class="summary">` (the lobby's description), the rest as plain
+/// HTML. Raw HTML and images are refused, so a fragment holds plain elements only.
+fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
+    let mut events = Parser::new_ext(markdown, Options::ENABLE_TABLES).peekable();
+    match events.next() {
+        Some(Event::Start(Tag::Heading {
+            level: HeadingLevel::H1,
+            ..
+        })) => {}
+        _ => return Err("the page must begin with its `# title`".into()),
+    }
+    for event in events.by_ref() {
+        if matches!(event, Event::End(TagEnd::Heading(_))) {
+            break;
+        }
+    }
+    if !matches!(events.peek(), Some(Event::Start(Tag::Paragraph))) {
+        return Err("a one-paragraph summary must follow the title".into());
+    }
+    let mut out: Vec<Event> = Vec::new();
+    let mut summary = String::new();
+    let mut in_summary = false;
+    let mut paragraphs = 0;
+    // For each open link: whether it was kept (its end tag is kept too).
+    let mut links: Vec<bool> = Vec::new();
+    for event in events {
+        let event = match event {
+            Event::Html(html) | Event::InlineHtml(html) => {
+                return Err(format!("raw HTML is not allowed: {:?}", html.trim()));
+            }
+            Event::Start(Tag::HtmlBlock) => {
+                return Err("raw HTML is not allowed".into());
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                return Err(format!("images are not allowed: {dest_url}"));
+            }
+            Event::Start(Tag::Paragraph) => {
+                paragraphs += 1;
+                if paragraphs == 1 {
+                    in_summary = true;
+                    Event::Html(CowStr::Borrowed("<p class=\"summary\">"))
+                } else {
+                    Event::Start(Tag::Paragraph)
+                }
+            }
+            Event::End(TagEnd::Paragraph) => {
+                in_summary = false;
+                Event::End(TagEnd::Paragraph)
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id: link_id,
+            }) => match web_link(&dest_url, ids) {
+                Some(dest) => {
+                    links.push(true);
+                    Event::Start(Tag::Link {
+                        link_type,
+                        dest_url: dest.into(),
+                        title,
+                        id: link_id,
+                    })
+                }
+                None => {
+                    links.push(false);
+                    continue;
+                }
+            },
+            Event::End(TagEnd::Link) => {
+                if links.pop().unwrap_or(false) {
+                    Event::End(TagEnd::Link)
+                } else {
+                    continue;
+                }
+            }
+            // Column alignment would become `style` attributes: plain cells instead.
+            Event::Start(Tag::Table(columns)) => {
+                Event::Start(Tag::Table(vec![Alignment::None; columns.len()]))
+            }
+            other => other,
+        };
+        if in_summary {
+            if let Event::Text(text) | Event::Code(text) = &event {
+                summary.push_str(text);
+            }
+        }
+        out.push(event);
+    }
+    if summary.trim().is_empty() {
+        return Err("the summary paragraph is empty".into());
+    }
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, out.into_iter());
+    if !html.contains("<h2>") {
+        return Err("the page has no `##` sections".into());
+    }
+    Ok(html)
+}
+
+/// Converts every rules page into `$OUT_DIR/rules/<id>.html`; returns `(path under web/,
+/// file)` for each, a panic naming the page if one is malformed.
+fn rules_files(dir: &Path, out_dir: &Path) -> Vec<(String, PathBuf)> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let pages = rules_pages(dir);
+    assert!(!pages.is_empty(), "no rules pages in {}", dir.display());
+    let ids: Vec<String> = pages.iter().map(|(id, _)| id.clone()).collect();
+    let target = out_dir.join("rules");
+    std::fs::create_dir_all(&target).expect("OUT_DIR is writable");
+    let mut files = Vec::new();
+    for (id, path) in &pages {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let markdown = std::fs::read_to_string(path).expect("a file just listed");
+        let html = rules_fragment(&markdown, &ids).unwrap_or_else(|problem| {
+            panic!("{}: {problem}", path.display());
+        });
+        let file = target.join(format!("{id}.html"));
+        std::fs::write(&file, html).expect("OUT_DIR is writable");
+        files.push((format!("rules/{id}.html"), file));
+    }
+    files
+}
+
 fn main() {
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
-        .join("../../web")
+    let workspace = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
+        .join("../..")
+        .canonicalize()
+        .expect("the server crate lives in crates/server");
+    let root = workspace
+        .join("web")
         .canonicalize()
         .expect("the web client lives in web/ at the workspace root");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
     println!("cargo:rerun-if-changed={}", root.display());
-    let mut files = Vec::new();
-    walk(&root, &mut files);
+    let mut found = Vec::new();
+    walk(&root, &mut found);
+    let mut files: Vec<(String, PathBuf)> = found
+        .into_iter()
+        .map(|file| {
+            println!("cargo:rerun-if-changed={}", file.display());
+            let relative = file
+                .strip_prefix(&root)
+                .expect("walked under root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (relative, file)
+        })
+        .collect();
+    for (relative, file) in rules_files(&workspace.join("docs/rules"), &out_dir) {
+        assert!(
+            files.iter().all(|(other, _)| *other != relative),
+            "web/{relative} would hide the page generated from docs/rules"
+        );
+        files.push((relative, file));
+    }
     files.sort();
     let mut out = String::from(
         "/// (path under web/, bytes, content tag)\npub static FILES: &[(&str, &[u8], u64)] = &[\n",
     );
-    for file in &files {
-        println!("cargo:rerun-if-changed={}", file.display());
-        let relative = file
-            .strip_prefix(&root)
-            .expect("walked under root")
-            .to_string_lossy()
-            .replace('\\', "/");
-        let bytes = std::fs::read(file).expect("a file just listed");
+    for (relative, file) in &files {
+        let bytes = std::fs::read(file).expect("a file just listed or written");
         writeln!(
             out,
             "    ({relative:?}, include_bytes!({:?}), {}),",
@@ -63,7 +235,5 @@ fn main() {
         .expect("writing to a string");
     }
     out.push_str("];\n");
-    let target =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("web_files.rs");
-    std::fs::write(target, out).expect("OUT_DIR is writable");
+    std::fs::write(out_dir.join("web_files.rs"), out).expect("OUT_DIR is writable");
 }

@@ -59,7 +59,7 @@ export function variants() {
 const rulesPages = new Map();
 
 /**
- * The rules page of a ruleset as an HTML fragment written by the project (web/rules).
+ * The rules page of a ruleset as an HTML fragment (docs/rules/<id>.md, converted at build time).
  * @param {string} id
  * @returns {Promise<string>}
  */

@@ -1,5 +1,5 @@
-// The rules pages: the project's own description of each ruleset (web/rules/<id>.html),
-// with its pieces as the game draws them.
+// The rules pages: the project's own description of each ruleset (docs/rules/<id>.md, served
+// as /static/rules/<id>.html by the build), with its pieces as the game draws them.
 
 import { rulesPage, variants } from "./api.js";
 import { legendList, lookOf } from "./board.js";
