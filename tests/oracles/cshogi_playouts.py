@@ -7,7 +7,7 @@ Usage: cshogi_playouts.py <seed> <games> <max plies>
 cshogi is a shogi library built on the move generator of the Apery / YaneuraOu engines, a
 code base independent of Fairy-Stockfish (the other shogi oracle, pyffish_playouts.py). It
 speaks our notation: `Board(sfen)`, `Board.sfen()` and `cshogi.move_to_usi(move)` are SFEN and
-USI exactly as in shared/rules/shogi.md, so nothing is converted or normalised:
+USI exactly as in docs/rules/shogi.md, so nothing is converted or normalised:
   * SFEN: board, side (`b` Black / sente, `w` White), hands in the order R B G S N L P with
     Black's first and counts before the letter (`S2Pp`), `-` for empty hands, and the move
     number counting plies from 1 (it grows by one per move);
@@ -41,7 +41,7 @@ except ImportError as error:
         "`python3 -m pip install -r tests/oracles/requirements.txt`"
     )
 
-# Scenarios of shared/rules/shogi.md (2-11, 13-15; 11 is stalemated), as in pyffish_playouts.py.
+# Scenarios of docs/rules/shogi.md (2-11, 13-15; 11 is stalemated), as in pyffish_playouts.py.
 SHOGI_FENS = [
     "4k4/9/9/9/9/9/4P4/9/4K4 b P 1",
     "8k/6+R2/9/9/9/9/9/9/K8 w - 1",

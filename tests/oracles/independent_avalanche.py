@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent Avalanche Chess: whole-turn move generation, perft by whole turns and seeded
-random games, written from /work/shared/rules/avalanche.md alone.
+random games, written from docs/rules/avalanche.md alone.
 
 python-chess (1.11) supplies only the chess move part (its en passant square is always
 cleared, since Avalanche has no en passant); the pushes, self-checking pushes, promotion by

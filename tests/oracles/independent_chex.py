@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference move generator and perft for Chex.
 
-Written from the rules file shared/rules/chex.md (and the perft conventions of
-shared/rules/README.md) in plain Python: men in a dictionary keyed by absolute (x, y), the
+Written from the rules file docs/rules/chex.md (and the perft conventions of
+docs/rules/README.md) in plain Python: men in a dictionary keyed by absolute (x, y), the
 frame and its names recomputed from scratch for every move text, connectivity by flood fill
 over a set. Placements from a FEN include the draw: every distinct letter left in the mover's
 stack, on every empty cell next to a man ((0, 0) on an empty board); a king never on an

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference move generator and perft for Congo.
 
-Written only from the rules file /work/shared/rules/congo.md and the conventions in
-/work/shared/rules/README.md ("Positions, perft and results"), without looking at the
+Written only from the rules file docs/rules/congo.md and the conventions in
+docs/rules/README.md ("Positions, perft and results"), without looking at the
 Rust engine, so that its perft numbers and move lists can be cross-checked.
 
 Rules implemented (congo.md, default options plus `lion-castle=on`):

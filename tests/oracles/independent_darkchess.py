@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent Dark Chess: moves, perft, views and seeded random games, written from
-/work/shared/rules/darkchess.md alone.
+docs/rules/darkchess.md alone.
 
 python-chess (1.11) supplies pseudo-legal chess moves (no check); castling is generated
 here, since it ignores attacks in Dark Chess; capturing the king ends the game. A player's

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference move generator and perft for Gess.
 
-Written from the rules file shared/rules/gess.md (and the perft conventions of
-shared/rules/README.md) in plain Python, with stones as a dictionary of coordinates and every
+Written from the rules file docs/rules/gess.md (and the perft conventions of
+docs/rules/README.md) in plain Python, with stones as a dictionary of coordinates and every
 step of a move simulated literally, so that the Rust implementation's perft numbers and move
 lists (which use row bit masks and 9-bit patterns) can be cross-checked.
 

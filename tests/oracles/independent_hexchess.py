@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent implementation of Gliński's hexagonal chess (shared/rules/hexchess.md),
+"""An independent implementation of Gliński's hexagonal chess (docs/rules/hexchess.md),
 written from the rules file alone, for differential tests of the Rust engine.
 
 It shares no code or tables with the engine: cells are the rules file's (q, h) pairs

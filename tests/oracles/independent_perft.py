@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference move generator and perft for four large chess variants.
 
-Written only from the rules files in /work/shared/rules (doublechess.md, omega.md,
+Written only from the rules pages in docs/rules (doublechess.md, omega.md,
 outer.md, renaissance.md, chess.md and the README conventions), without looking at the
 Rust engine, so that its perft numbers can be cross-checked.  Default rule options only.
 

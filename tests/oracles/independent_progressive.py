@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent Progressive Chess: move generation, perft by single moves and by whole series,
-and seeded random games, written from /work/shared/rules/progressive.md alone.
+and seeded random games, written from docs/rules/progressive.md alone.
 
 python-chess (1.11) only supplies the chess moves of one player on the board; everything
 progressive is done here: series of growing length, a check ends the series (or, under

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference move generator and perft for Taktika.
 
-Written from the rules file shared/rules/taktika.md alone (and the perft conventions of
-shared/rules/README.md), in plain Python without the engine's tables, so that the Rust
+Written from the rules file docs/rules/taktika.md alone (and the perft conventions of
+docs/rules/README.md), in plain Python without the engine's tables, so that the Rust
 implementation's perft numbers and move lists can be cross-checked.
 
 Rules implemented:

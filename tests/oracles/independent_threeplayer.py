@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent implementation of three-player chess (shared/rules/threeplayer.md), written
+"""An independent implementation of three-player chess (docs/rules/threeplayer.md), written
 from the rules file alone, for differential tests of the Rust engine.
 
 It shares no code or tables with the engine and does not use its frames or seams: cells are

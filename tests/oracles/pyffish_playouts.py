@@ -86,7 +86,7 @@ Conventions of pyffish 0.0.90, checked by hand for these variants:
     through the other draw rules.
 
 Shogi family (shogi, minishogi, torishogi, torishogi-two, yarishogi), checked by hand with
-pyffish 0.0.90; the mapping is the one of the Board sections of shared/rules/<id>.md:
+pyffish 0.0.90; the mapping is the one of the Board sections of docs/rules/<id>.md:
   * pyffish's FEN is `<board>[<hand>] <side> - - <halfmove clock> <fullmove>` (its start FENs
     `<board>[-] w 0 1`, without the castling and en passant fields). The board text is the
     SFEN board unchanged (same letters, `+X` for promoted pieces, rank a / White's back rank

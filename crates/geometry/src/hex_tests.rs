@@ -1,4 +1,4 @@
-//! Gliński's board (`shared/rules/hexchess.md`, section Board) against the geometry: every
+//! Gliński's board (`docs/rules/hexchess.md`, section Board) against the geometry: every
 //! fact is recomputed here from the rules file's own formulas, cell by cell.
 
 use crate::{Cell, Geometry, GeometryBuilder, HEX_DIAGONAL, HEX_ORTHOGONAL, Lattice, Vector};

@@ -15,7 +15,7 @@
 //!
 //! The only such board is three-player chess's ([`GeometryBuilder::three_player`]): three
 //! half-boards of 8 files by 4 ranks, each joined to the other two along half of its inner
-//! edge (`shared/rules/threeplayer.md`, Board).
+//! edge (`docs/rules/threeplayer.md`, Board).
 
 use crate::geometry::{Cell, Geometry, GeometryBuilder, Vector};
 
@@ -385,7 +385,7 @@ pub(crate) fn three_player_links(g: &Geometry) -> Links {
 }
 
 impl GeometryBuilder {
-    /// Three-player chess's board (`shared/rules/threeplayer.md`): 96 square cells in three
+    /// Three-player chess's board (`docs/rules/threeplayer.md`): 96 square cells in three
     /// half-boards of 8 files by 4 ranks around a centre where six cells meet, labelled with
     /// the rules file's global coordinates (White `A1`-`H4`, Black `A5`-`D8` and `I5`-`L8`, Red
     /// `E9`-`L12`), two colours (a cell is dark, colour 0, when its local file number plus

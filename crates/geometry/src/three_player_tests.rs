@@ -1,4 +1,4 @@
-//! Three-player chess's board (`shared/rules/threeplayer.md`, section Board) against the
+//! Three-player chess's board (`docs/rules/threeplayer.md`, section Board) against the
 //! geometry: lines, neighbours, colours and the centre are recomputed here from the rules
 //! file's own tables (local coordinates, file and rank lines, half-boards and strips), not
 //! from the geometry's seams.

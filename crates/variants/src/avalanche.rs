@@ -1,6 +1,6 @@
 //! Avalanche Chess (`avalanche`): every turn is a chess move followed by a compulsory push of
 //! an enemy pawn toward the mover; a push that exposes the pusher's own king loses at once; no
-//! en passant. See `shared/rules/avalanche.md`.
+//! en passant. See `docs/rules/avalanche.md`.
 //!
 //! A turn has two parts, and the part to play is part of the position ([`TurnPart`]): a
 //! [`AvalanchePart`] is one part, so search, undo, notation and the CLI handle the move and
@@ -8,7 +8,7 @@
 //! [`chaturanga_rules::legal_turns`] give the rules file's whole turns (`e2e4;d7d6`). Between
 //! the parts the mover keeps the move on the underlying board. The rules file's FEN has no
 //! field for that state; our FEN writes it as a seventh field `push` (see
-//! `docs/decisions.md`), so every position, mid-turn ones included, reads back.
+//! `docs/rules/avalanche.md`, Decision 12), so every position, mid-turn ones included, reads back.
 
 use crate::family;
 use chaturanga_rules::geometry::Cell;

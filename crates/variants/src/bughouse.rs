@@ -1,5 +1,5 @@
 //! Bughouse (`bughouse`): two linked chess boards, four seats in two teams; see
-//! `shared/rules/bughouse.md`.
+//! `docs/rules/bughouse.md`.
 //!
 //! Each board is a [`BoardPosition`]: chess with drops on the standard position, whose hands
 //! are fed from outside (captures do not go to the captor's hand) and whose promoted pieces are

@@ -1,5 +1,5 @@
 //! Capablanca chess (`capablanca`), 10x8 with chancellor and archbishop; see
-//! `shared/rules/capablanca.md`.
+//! `docs/rules/capablanca.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

@@ -1,4 +1,4 @@
-//! Chess (`chess`), FIDE rules; see `shared/rules/chess.md`.
+//! Chess (`chess`), FIDE rules; see `docs/rules/chess.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

@@ -1,6 +1,6 @@
 //! Chex (`chex`): the chess men as tiles on a board without fixed size; each turn a player
 //! places a man drawn from his face-down stack next to the group or makes a chess move that
-//! keeps every man connected; capturing the king wins; see `shared/rules/chex.md`.
+//! keeps every man connected; capturing the king wins; see `docs/rules/chex.md`.
 //!
 //! # Representation
 //!

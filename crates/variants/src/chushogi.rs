@@ -1,4 +1,4 @@
-//! Chu shogi (`chushogi`); see `shared/rules/chushogi.md` and `large_shogi.rs`.
+//! Chu shogi (`chushogi`); see `docs/rules/chushogi.md` and `large_shogi.rs`.
 
 use crate::family::piece;
 use crate::large_shogi::{self as ls, LargeShogi, LargeShogiPosition, PromotionStyle, Roles};

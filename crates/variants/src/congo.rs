@@ -1,5 +1,5 @@
 //! Congo (`congo`): animals on a 7x7 board with a river; the monkey's capture chains,
-//! drowning, the lion's face-off; see `shared/rules/congo.md`.
+//! drowning, the lion's face-off; see `docs/rules/congo.md`.
 //!
 //! Congo has no check and a compound capture move, so it has its own position type; the
 //! regular pieces still come from Betza through the shared tables (zone-dependent moves give

@@ -1,4 +1,4 @@
-//! Dai shogi (`daishogi`); see `shared/rules/daishogi.md` and `large_shogi.rs`.
+//! Dai shogi (`daishogi`); see `docs/rules/daishogi.md` and `large_shogi.rs`.
 
 use crate::chushogi::large_pieces;
 use crate::large_shogi::{self as ls, LargeShogi, LargeShogiPosition, PromotionStyle, Roles};

@@ -1,6 +1,6 @@
 //! Dark Chess (`darkchess`): chess with hidden information. There is no check; capturing the
 //! king wins; each player sees only his own men and the cells his men could move to. See
-//! `shared/rules/darkchess.md`.
+//! `docs/rules/darkchess.md`.
 //!
 //! [`DarkChessPosition`] is the arbiter's true position: [`Position`] on it (moves, FEN,
 //! perft, draw rules) is the arbiter's interface and sees everything. What a player may know
@@ -96,7 +96,7 @@ pub struct View {
     /// the pawn he could take en passant).
     pub visible: CellSet<1>,
     /// The view as a fog FEN: unseen cells `*`, only his own castling and en passant rights,
-    /// the halfmove clock as far as he can know it (see `docs/decisions.md`).
+    /// the halfmove clock as far as he can know it (see `docs/rules/darkchess.md`, Decision 8).
     pub fen: String,
     /// The opponent's men as he can account for them, as letters (`kqrrbbnnpppppppp`): those
     /// of the position he started from (a FEN is known to both), less the men he has taken.

@@ -1,5 +1,5 @@
 //! Double Chess (`doublechess`), 16x8 with four castlings per side; see
-//! `shared/rules/doublechess.md`.
+//! `docs/rules/doublechess.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{CastlingDef, Rules, Spec, SpecError, StandardPosition};

@@ -1,5 +1,5 @@
 //! Double-move chess (`doublemove`): two moves per turn (White's first turn one), no check,
-//! capturing the king wins; see `shared/rules/doublemove.md`.
+//! capturing the king wins; see `docs/rules/doublemove.md`.
 //!
 //! A turn is a sequence of parts, each an ordinary move; the position records how many parts
 //! the player to move still has (the FEN's seventh field), and the side to move changes only

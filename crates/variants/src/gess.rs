@@ -1,5 +1,5 @@
 //! Gess (`gess`): stones on an 18x18 area inside a 20x20 grid, moved as 3x3 footprints whose
-//! stones give the directions and range; rings as kings; see `shared/rules/gess.md`.
+//! stones give the directions and range; rings as kings; see `docs/rules/gess.md`.
 //!
 //! # Representation
 //!

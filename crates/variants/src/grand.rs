@@ -1,5 +1,5 @@
 //! Grand Chess (`grand`), 10x10, promotion only to captured pieces; see
-//! `shared/rules/grand.md`.
+//! `docs/rules/grand.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

@@ -1,4 +1,4 @@
-//! Gliński's hexagonal chess (`hexchess`); see `shared/rules/hexchess.md`.
+//! Gliński's hexagonal chess (`hexchess`); see `docs/rules/hexchess.md`.
 //!
 //! The board is the geometry crate's hexagon of side 6 (91 cells, doubled coordinates, Gliński's
 //! labels, V-shaped ranks as FEN rows); the pieces are hexagonal moves given as data

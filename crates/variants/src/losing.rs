@@ -1,5 +1,5 @@
 //! Losing chess (`losing`): captures compulsory, the king an ordinary piece, losing every
-//! piece wins; see `shared/rules/losing.md`.
+//! piece wins; see `docs/rules/losing.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

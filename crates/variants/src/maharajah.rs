@@ -1,5 +1,5 @@
 //! Maharajah and the Sepoys (`maharajah`): a lone royal amazon against the chess army; see
-//! `shared/rules/maharajah.md`.
+//! `docs/rules/maharajah.md`.
 
 use crate::family;
 use chaturanga_geometry::CellSet;

@@ -1,6 +1,6 @@
 //! Makarenko Chess (`makarenko`): towers of disks whose height decides the piece they are,
 //! split moves, merging, several kings that can be captured, and four ways to deal with
-//! towers taller than eight disks; see `shared/rules/makarenko.md`.
+//! towers taller than eight disks; see `docs/rules/makarenko.md`.
 //!
 //! # Representation
 //!

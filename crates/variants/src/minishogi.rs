@@ -1,4 +1,4 @@
-//! Minishogi (`minishogi`), 5x5 shogi; see `shared/rules/minishogi.md`.
+//! Minishogi (`minishogi`), 5x5 shogi; see `docs/rules/minishogi.md`.
 
 use crate::family;
 use crate::shogi::nifu_problems;

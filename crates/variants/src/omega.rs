@@ -1,4 +1,4 @@
-//! Omega Chess (`omega`), 10x10 plus four wizard cells; see `shared/rules/omega.md`.
+//! Omega Chess (`omega`), 10x10 plus four wizard cells; see `docs/rules/omega.md`.
 
 use crate::family;
 use chaturanga_geometry::GeometryBuilder;

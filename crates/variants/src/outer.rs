@@ -1,5 +1,5 @@
 //! Big Outer Chess (`outer`), 12x12 plus four corner cells, with zone-dependent pieces; see
-//! `shared/rules/outer.md`.
+//! `docs/rules/outer.md`.
 
 use crate::family;
 use chaturanga_geometry::GeometryBuilder;

@@ -1,6 +1,6 @@
 //! Progressive Chess (`progressive`): series of growing length (White 1, Black 2, White 3,
 //! ...), a check ends the series, en passant only as the first move of a series; see
-//! `shared/rules/progressive.md`.
+//! `docs/rules/progressive.md`.
 //!
 //! As in double-move chess, a series is a sequence of parts, each an ordinary chess move on
 //! the underlying [`StandardPosition`]; the position records the series number and the moves

@@ -1,5 +1,5 @@
 //! Renaissance Chess (`renaissance`), 12x10 with seventeen piece types including the bent
-//! riders; see `shared/rules/renaissance.md`.
+//! riders; see `docs/rules/renaissance.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

@@ -1,5 +1,5 @@
 //! Shogi (`shogi`): drops, promotion zones, sennichite and the impasse rules; see
-//! `shared/rules/shogi.md`.
+//! `docs/rules/shogi.md`.
 
 use crate::family;
 use crate::shogi_family::{self as sf, PlainRepetition};

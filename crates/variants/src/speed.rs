@@ -1,5 +1,5 @@
 //! Speed chess (`speed`), 5x5 minichess with promotion only to captured pieces; see
-//! `shared/rules/speed.md`.
+//! `docs/rules/speed.md`.
 
 use crate::family;
 use chaturanga_rules::standard::{Rules, Spec, SpecError, StandardPosition};

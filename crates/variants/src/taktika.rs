@@ -1,6 +1,6 @@
 //! Taktika (`taktika`): rooks, bishops and queens without kings or pawns; a man that lands
 //! next to enemy men flips them between active and frozen, Othello-like, and a player left
-//! without a legal move loses; see `shared/rules/taktika.md`.
+//! without a legal move loses; see `docs/rules/taktika.md`.
 //!
 //! The state of a man is part of its kind: the spec has six piece types, the three active
 //! men `R B Q` (Betza `mR mB mQ`, or `R B Q` under `captures=on`) and their frozen forms

@@ -1,4 +1,4 @@
-//! Three-player chess (`threeplayer`); see `shared/rules/threeplayer.md`.
+//! Three-player chess (`threeplayer`); see `docs/rules/threeplayer.md`.
 //!
 //! The board is the geometry crate's linked three-player board (96 cells in three half-boards,
 //! lines across the seams, diagonals forking at the centre); the men are the chess pieces in

@@ -1,4 +1,4 @@
-//! Tori shogi (`torishogi`), the bird game on 7x7; see `shared/rules/torishogi.md`.
+//! Tori shogi (`torishogi`), the bird game on 7x7; see `docs/rules/torishogi.md`.
 
 use crate::family;
 use crate::shogi_family as sf;

@@ -1,5 +1,5 @@
 //! Xiangqi (`xiangqi`): palaces, river, flying general, and the repetition rules that punish
-//! perpetual check and chase; see `shared/rules/xiangqi.md`.
+//! perpetual check and chase; see `docs/rules/xiangqi.md`.
 
 use crate::family;
 use chaturanga_geometry::{Cell, GeometryBuilder};

@@ -1,5 +1,5 @@
 //! Yari shogi (`yarishogi`), 7x9 with the lance-like yari pieces; see
-//! `shared/rules/yarishogi.md`.
+//! `docs/rules/yarishogi.md`.
 
 use crate::family;
 use crate::shogi::nifu_problems;

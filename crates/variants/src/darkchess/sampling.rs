@@ -1,5 +1,6 @@
 //! Positions drawn from a player's view (determinization), so that the engine can search Dark
-//! Chess through what the player knows: the choices are in `docs/decisions.md`.
+//! Chess through what the player knows: the choices are in `docs/rules/darkchess.md` (Decisions)
+//! and `docs/decisions.md` (Engine).
 //!
 //! Everything here is computed from the text
 //! [`Position::player_view`](chaturanga_rules::Position::player_view) wrote for the player

@@ -1,5 +1,5 @@
 //! Differential test against `tests/oracles/independent_hexchess.py`, a second implementation
-//! of Gliński's hexagonal chess written from `shared/rules/hexchess.md` alone (its own cell
+//! of Gliński's hexagonal chess written from `docs/rules/hexchess.md` alone (its own cell
 //! formula, steps and king-safety test): on seeded random games, under both `double-step`
 //! settings, the FEN and the sorted legal moves must agree at every position. No engine or
 //! library plays this ruleset, so this and hand-checked counts are the outside checks; the

@@ -1,5 +1,5 @@
 //! Differential test against `tests/oracles/independent_threeplayer.py`, a second
-//! implementation of three-player chess written from `shared/rules/threeplayer.md` alone (lines
+//! implementation of three-player chess written from `docs/rules/threeplayer.md` alone (lines
 //! from the file's lists, diagonal neighbours from its half-boards, strips and centre pairs,
 //! its knight and pawn definitions, king safety by trying each move): on seeded random games,
 //! the FEN and the sorted legal moves must agree at every position. No engine or library plays

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/avalanche.md`, in its order, as a named test; then the
+//! Every scenario of `docs/rules/avalanche.md`, in its order, as a named test; then the
 //! model of a turn in two parts (FEN between the parts, undo, notation), FEN checks and the
 //! rule options. Whole turns are written `move;push` as in the rules file.
 

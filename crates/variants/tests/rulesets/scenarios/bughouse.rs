@@ -1,4 +1,4 @@
-//! Scenarios of `shared/rules/bughouse.md`.
+//! Scenarios of `docs/rules/bughouse.md`.
 
 use chaturanga_rules::outcome::Reason;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};

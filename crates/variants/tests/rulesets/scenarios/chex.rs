@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/chex.md`, in its order, as a named test, followed by tests
+//! Every scenario of `docs/rules/chex.md`, in its order, as a named test, followed by tests
 //! of rules the text states without a numbered scenario (live draws, draw rules, FEN).
 
 use crate::common;

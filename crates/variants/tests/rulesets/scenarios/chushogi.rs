@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/chushogi.md`, in its order, as a named test; then rules the
+//! Every scenario of `docs/rules/chushogi.md`, in its order, as a named test; then rules the
 //! text implies beyond the scenarios (the counter-strike field, `lion-trading=off`, bridge
 //! captures along a diagonal and by the horned falcon and soaring eagle, `promotion=lishogi`,
 //! `repetition=attack`, the bare-king exceptions). Expected results come from the rules file,

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/congo.md`, in its order, as a named test, followed by
+//! Every scenario of `docs/rules/congo.md`, in its order, as a named test, followed by
 //! tests of rules the text states without a numbered scenario.
 
 use crate::common;

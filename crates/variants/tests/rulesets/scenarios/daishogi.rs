@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/daishogi.md`, in its order, as a named test; then rules the
+//! Every scenario of `docs/rules/daishogi.md`, in its order, as a named test; then rules the
 //! text implies beyond the scenarios (no counter-strike by default, `lion-trading=on`,
 //! promotion on leaving the zone, lone royals, bare king, perpetual check). Expected results
 //! come from the rules file, not from the engine.

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/darkchess.md`, in its order, as a named test; then the
+//! Every scenario of `docs/rules/darkchess.md`, in its order, as a named test; then the
 //! views' promises (nothing outside a player's view in what he is given), FEN checks and the
 //! draw rules. Views are checked against Fairy-Stockfish's `get_fog_fen` where the rules file
 //! says so, in `oracle_compound.rs` against the independent implementation.

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/doublechess.md`, in its order, as a named test.
+//! Every scenario of `docs/rules/doublechess.md`, in its order, as a named test.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/doublemove.md`, in its order, as a named test; then perft
+//! Every scenario of `docs/rules/doublemove.md`, in its order, as a named test; then perft
 //! per part and per whole turn on small positions counted by hand, the repetition rule (turn
 //! starts only) and the 100-single-move rule.
 

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/gess.md`, in its order, as a named test, followed by tests
+//! Every scenario of `docs/rules/gess.md`, in its order, as a named test, followed by tests
 //! of rules the text states without a numbered scenario (draws, no legal move, FEN).
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/hexchess.md`, in its order, as a named test, and the
+//! Every scenario of `docs/rules/hexchess.md`, in its order, as a named test, and the
 //! rules around them (options, draws, the FEN format).
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/makarenko.md`, in its order, as a named test, followed by
+//! Every scenario of `docs/rules/makarenko.md`, in its order, as a named test, followed by
 //! tests of rules the text states without a numbered scenario (reserve placement, the
 //! fifty-move counter, stalemate, notation and FEN details).
 

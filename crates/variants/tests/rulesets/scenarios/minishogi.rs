@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/minishogi.md`, in its order, as a named test; then rules the
+//! Every scenario of `docs/rules/minishogi.md`, in its order, as a named test; then rules the
 //! text implies beyond the scenarios (captures to hand unpromoted, the optional game-length
 //! cap). Expected results come from the rules file, not from the engine.
 

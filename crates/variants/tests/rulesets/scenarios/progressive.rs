@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/progressive.md`, in its order, as a named test; then the
+//! Every scenario of `docs/rules/progressive.md`, in its order, as a named test; then the
 //! per-whole-series perft counts of `tests/perft/progressive.perft`, FEN reading and writing,
 //! the numbered-series notation and the draw rules.
 

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/shogi.md`, in its order, as a named test; then rules the
+//! Every scenario of `docs/rules/shogi.md`, in its order, as a named test; then rules the
 //! text implies beyond the scenarios (captures to hand unpromoted, nifu, the game-length cap,
 //! impasse actions). Expected results come from the rules file, not from the engine.
 

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/taktika.md`, in its order, as a named test, followed by
+//! Every scenario of `docs/rules/taktika.md`, in its order, as a named test, followed by
 //! tests of rules the text states without a numbered scenario (the no-flip draw, the FEN).
 
 use crate::common;

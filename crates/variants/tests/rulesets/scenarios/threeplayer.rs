@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/threeplayer.md`, in its order, as a named test, and the
+//! Every scenario of `docs/rules/threeplayer.md`, in its order, as a named test, and the
 //! rules around them (FEN fields, drawing).
 
 use crate::common;

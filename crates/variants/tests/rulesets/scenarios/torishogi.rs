@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/torishogi.md`, in its order, as a named test; then rules the
+//! Every scenario of `docs/rules/torishogi.md`, in its order, as a named test; then rules the
 //! text implies beyond the scenarios (captures to hand unpromoted, `swallows-per-file=2`,
 //! compulsory promotion on leaving the zone, the optional game-length cap). Expected results
 //! come from the rules file, not from the engine.

@@ -1,4 +1,4 @@
-//! Every scenario of `shared/rules/xiangqi.md`, in its order, as a named test; then further
+//! Every scenario of `docs/rules/xiangqi.md`, in its order, as a named test; then further
 //! cases of the repetition judge (perpetual check and chase) and a WXF round trip on random
 //! games. Expected results come from the rules file, not from the engine.
 
