@@ -61,12 +61,14 @@ fn rules_pages(dir: &Path) -> Vec<(String, PathBuf)> {
 fn web_link(dest: &str, ids: &[String]) -> Option<String> {
     let page = dest.split('#').next().unwrap_or(dest);
     let id = page.strip_suffix(".md")?;
-    ids.iter().any(|known| known == id).then(|| format!("/rules/{id}"))
+    ids.iter()
+        .any(|known| known == id)
+        .then(|| format!("/rules/{id}"))
 }
 
 /// The fragment of one rules page: the `# title` left out (the client shows the game's name),
-/// the first paragraph as `<p class="summary">` (the lobby's description), the rest as plain
-/// HTML. Raw HTML and images are refused, so a fragment holds plain elements only.
+/// the first paragraph as `<p class="summary">` (the lobby's description), the rest up to the
+/// `## Scenarios` section (the tests' positions) as plain HTML. Raw HTML and images are refused, so a fragment holds plain elements only.
 fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
     let mut events = Parser::new_ext(markdown, Options::ENABLE_TABLES).peekable();
     match events.next() {
@@ -90,7 +92,33 @@ fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
     let mut paragraphs = 0;
     // For each open link: whether it was kept (its end tag is kept too).
     let mut links: Vec<bool> = Vec::new();
+    // The scenarios are the tests' positions, not reading for players: the page ends there.
+    let mut heading = String::new();
+    let mut in_heading = false;
     for event in events {
+        match &event {
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H2,
+                ..
+            }) => {
+                in_heading = true;
+                heading.clear();
+            }
+            Event::Text(text) if in_heading => heading.push_str(text),
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
+                in_heading = false;
+                if heading.trim() == "Scenarios" {
+                    // Drop the heading's start and text already collected.
+                    while let Some(last) = out.pop() {
+                        if matches!(last, Event::Start(Tag::Heading { .. })) {
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+            _ => {}
+        }
         let event = match event {
             Event::Html(html) | Event::InlineHtml(html) => {
                 return Err(format!("raw HTML is not allowed: {:?}", html.trim()));
