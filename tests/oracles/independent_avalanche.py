@@ -11,44 +11,28 @@ possible. A turn whose push exposes the pusher's king ends the game (the pusher 
 position after it has no turns; when the board does not show that loss (a promotion push
 whose chosen piece does not attack), its FEN ends with the project's field `self-check`.
 
-Usage:
-  independent_avalanche.py <depth> [--fen FEN] [--option name=value ...] [--divide]
-  independent_avalanche.py 0 --fen FEN --moves
-  independent_avalanche.py 0 --playouts SEED GAMES TURNS [--option ...]
-      (lines `G <fen>`, `P <fen> <sorted turns>`, `M <turn>`, tab-separated)
-Options: push=pawn-move|single-step, self-check-push=loses|illegal, balanced=off|on,
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with a move being a whole turn (`--playouts SEED GAMES TURNS`) and the options
+push=pawn-move|single-step, self-check-push=loses|illegal, balanced=off|on,
 fide-claims=off|on (draw rules only; not used here).
 """
-import random
 import sys
 
-import chess
+from oracle_common import Oracle, main as oracle_main, require
+
+chess = require("chess")
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 PROMO = [chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT]
 
 
 class Options:
-    def __init__(self):
-        self.single_step = False
-        self.illegal = False
-        self.balanced = False
+    """The rule options moves depend on (fide-claims changes only draw rules)."""
 
-    def set(self, text):
-        name, value = text.split("=")
-        if name == "push":
-            assert value in ("pawn-move", "single-step")
-            self.single_step = value == "single-step"
-        elif name == "self-check-push":
-            assert value in ("loses", "illegal")
-            self.illegal = value == "illegal"
-        elif name == "balanced":
-            assert value in ("on", "off")
-            self.balanced = value == "on"
-        elif name == "fide-claims":
-            assert value in ("on", "off")
-        else:
-            raise SystemExit("unknown option " + text)
+    def __init__(self, values):
+        self.single_step = values["push"] == "single-step"
+        self.illegal = values["self-check-push"] == "illegal"
+        self.balanced = values["balanced"] == "on"
 
 
 class Aval:
@@ -153,68 +137,28 @@ class Aval:
         return c
 
 
-def perft(p, depth):
-    if depth == 0:
-        return 1
-    ts = p.turns()
-    if depth == 1:
-        return len(ts)
-    return sum(perft(c, depth - 1) for _, c in ts)
+class AvalancheOracle(Oracle):
+    START = START
+    OPTIONS = {
+        "push": ("pawn-move", "single-step"),
+        "self-check-push": ("loses", "illegal"),
+        "balanced": ("off", "on"),
+        "fide-claims": ("off", "on"),
+    }
+    SORTED_CHOICE = False
 
+    def position(self, fen):
+        return Aval(fen, Options(self.options))
 
-def main(argv):
-    depth = int(argv[0])
-    fen, opts, mode = START, Options(), None
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a == "--fen":
-            fen = argv[i + 1]
-            i += 2
-        elif a == "--option":
-            opts.set(argv[i + 1])
-            i += 2
-        elif a == "--moves":
-            mode = ("moves",)
-            i += 1
-        elif a == "--divide":
-            mode = ("divide",)
-            i += 1
-        elif a == "--playouts":
-            mode = ("playouts", int(argv[i + 1]), int(argv[i + 2]), int(argv[i + 3]))
-            i += 4
-        else:
-            raise SystemExit("unknown argument " + a)
-    if mode and mode[0] == "playouts":
-        rng = random.Random(mode[1])
-        out = []
-        for _ in range(mode[2]):
-            p = Aval(START, opts)
-            out.append("G\t" + p.fen())
-            for _ in range(mode[3]):
-                ts = p.turns()
-                out.append("P\t%s\t%s" % (p.fen(), " ".join(sorted(t for t, _ in ts))))
-                if not ts:
-                    break
-                t, p = rng.choice(ts)
-                out.append("M\t" + t)
-        print("\n".join(out))
-        return
-    p = Aval(fen, opts)
-    if mode and mode[0] == "moves":
-        for t in sorted(t for t, _ in p.turns()):
-            print(t)
-        return
-    if mode and mode[0] == "divide":
-        total = 0
-        for t, c in sorted(p.turns(), key=lambda x: x[0]):
-            n = perft(c, depth - 1)
-            total += n
-            print(t, n)
-        print("nodes", total)
-        return
-    print("nodes", perft(p, depth))
+    def moves(self, p):
+        return p.turns()
+
+    def text(self, p, turn):
+        return turn[0]
+
+    def after(self, p, turn):
+        return turn[1]
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(oracle_main(AvalancheOracle(), sys.argv[1:], __doc__))

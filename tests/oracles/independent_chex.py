@@ -11,13 +11,11 @@ move, pawns one step forward and diagonal captures, no double step) after which 
 connected. A position where a king has been captured (not on the board, not in the stack) has
 no moves.
 
-Usage:
-  independent_chex.py <depth> [--fen FEN] [--divide]
-  independent_chex.py 0 --playouts SEED GAMES PLIES
-  independent_chex.py 0 --walk SEED PLIES [--fen FEN]
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts).
 """
-import random
 import sys
+
+from oracle_common import Oracle, board_row, counter, main as oracle_main, read_row
 
 START_FEN = '- [KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - 0 1'
 ORDER = 'KQRBNP'
@@ -46,25 +44,15 @@ class Pos:
             rows = board.split('/')
             for i, row in enumerate(rows):
                 y = oy + len(rows) - 1 - i
-                x = 0
-                num = ''
-                for ch in row + '.':
-                    if ch.isdigit():
-                        num += ch
-                        continue
-                    if num:
-                        x += int(num)
-                        num = ''
-                    if ch == '.':
-                        break
-                    self.men[(ox + x, y)] = ('w' if ch.isupper() else 'b', ch.upper())
-                    x += 1
+                for x, ch in enumerate(read_row(row)):
+                    if ch is not None:
+                        self.men[(ox + x, y)] = ('w' if ch.isupper() else 'b', ch.upper())
         self.stack = {'w': [], 'b': []}
         for ch in stacks.strip('[]'):
             self.stack['w' if ch.isupper() else 'b'].append(ch.upper())
         self.side = side
-        self.clock = int(parts[4]) if len(parts) > 4 else 0
-        self.number = int(parts[5]) if len(parts) > 5 else 1
+        self.clock = counter(parts, 4, 0)
+        self.number = counter(parts, 5, 1)
 
     def copy(self):
         p = Pos.__new__(Pos)
@@ -84,23 +72,14 @@ class Pos:
         if not self.men:
             return '- [%s] %s - %d %d' % (stacks, self.side, self.clock, self.number)
         x0, y0, x1, y1 = self.frame()
-        rows = []
-        for y in range(y1, y0 - 1, -1):
-            row, empty = '', 0
-            for x in range(x0, x1 + 1):
-                m = self.men.get((x, y))
-                if m is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += m[1] if m[0] == 'w' else m[1].lower()
-            if empty:
-                row += str(empty)
-            rows.append(row)
+        rows = [board_row(self.symbol(x, y) for x in range(x0, x1 + 1))
+                for y in range(y1, y0 - 1, -1)]
         return '%s [%s] %s %d,%d %d %d' % ('/'.join(rows), stacks, self.side, x0, y0,
                                            self.clock, self.number)
+
+    def symbol(self, x, y):
+        m = self.men.get((x, y))
+        return None if m is None else m[1] if m[0] == 'w' else m[1].lower()
 
     def king_gone(self, colour):
         return 'K' not in self.stack[colour] and (colour, 'K') not in self.men.values()
@@ -227,88 +206,18 @@ class Pos:
         self.side = 'b' if me == 'w' else 'w'
 
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for mv in moves:
-        child = pos.copy()
-        child.play(mv)
-        total += perft(child, depth - 1)
-    return total
+class ChexOracle(Oracle):
+    START = START_FEN
 
+    def position(self, fen):
+        return Pos(fen)
 
-def main(argv):
-    args = argv[1:]
-    depth = int(args[0])
-    fen = START_FEN
-    divide = False
-    playouts = walk = None
-    i = 1
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--playouts':
-            playouts = tuple(int(x) for x in args[i + 1:i + 4])
-            i += 4
-        elif a == '--walk':
-            walk = tuple(int(x) for x in args[i + 1:i + 3])
-            i += 3
-        else:
-            raise SystemExit('unknown argument %r' % a)
-    if playouts:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            pos = Pos(START_FEN)
-            out.append('G\t' + pos.fen())
-            for _ in range(plies):
-                moves = sorted(pos.moves(), key=pos.text)
-                texts = sorted(pos.text(m) for m in moves)
-                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(texts)))
-                if not moves:
-                    break
-                mv = rng.choice(moves)
-                out.append('M\t' + pos.text(mv))
-                pos.play(mv)
-        print('\n'.join(out))
-        return 0
-    pos = Pos(fen)
-    if walk:
-        seed, plies = walk
-        rng = random.Random(seed)
-        print(pos.fen())
-        for _ in range(plies):
-            moves = sorted(pos.moves(), key=pos.text)
-            if not moves:
-                break
-            mv = rng.choice(moves)
-            t = pos.text(mv)
-            pos.play(mv)
-            print(t, pos.fen())
-        return 0
-    if divide:
-        total = 0
-        for mv in sorted(pos.moves(), key=pos.text):
-            child = pos.copy()
-            child.play(mv)
-            n = perft(child, depth - 1)
-            total += n
-            print(pos.text(mv), n)
-        print('nodes', total)
-    else:
-        print('nodes', perft(pos, depth))
-    return 0
+    def moves(self, pos):
+        return pos.moves()
+
+    def text(self, pos, mv):
+        return pos.text(mv)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(oracle_main(ChexOracle(), sys.argv[1:], __doc__))

@@ -21,21 +21,13 @@ Rules implemented (congo.md, default options plus `lion-castle=on`):
 Standard library only.  Boards are lists of 49 characters ('.' empty), index
 rank * 7 + file with rank 0 = rank 1 and file 0 = file a.
 
-Usage:
-  independent_congo.py <depth> [--fen FEN] [--option lion-castle=on] [--divide] [--moves]
-  independent_congo.py 0 --playouts SEED GAMES PLIES [--option lion-castle=on]
-      (seeded random games from the start: tab-separated lines `G <fen>` per game, then
-       per position `P <fen> <sorted moves space-separated>` and `M <move>`)
-  independent_congo.py 0 --walk SEED PLIES [--fen FEN] [--option ...]
-      (print the FENs of one seeded random game, a helper for choosing fixtures)
-
-Output: with --divide first one `<move> <count>` line per root move (sorted), then
-`nodes N`; with --moves one legal move a line (sorted).  Moves are written in coordinate
-notation; a monkey capture chain lists every landing cell (`c3c5c7`); promotion is not
-written.
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option lion-castle=off|on. Moves are written in coordinate notation; a monkey capture
+chain lists every landing cell (`c3c5c7`); promotion is not written.
 """
-import random
 import sys
+
+from oracle_common import Oracle, board_row, counter, main as oracle_main, read_row
 
 N = 7
 RIVER = 3           # rank index of the river (rank 4)
@@ -101,32 +93,21 @@ class Position(object):
             raise ValueError('bad FEN board %r' % parts[0])
         board = [EMPTY] * (N * N)
         for i, row in enumerate(rows):
-            r = N - 1 - i
-            f = 0
-            num = ''
-            for ch in row + ' ':
-                if ch.isdigit():
-                    num += ch
+            cells = read_row(row)
+            if len(cells) != N:
+                raise ValueError('rank %r does not have 7 cells' % row)
+            for f, ch in enumerate(cells):
+                if ch is None:
                     continue
-                if num:
-                    f += int(num)
-                    num = ''
-                if ch == ' ':
-                    break
                 if ch.upper() not in 'LGECNMPS':
                     raise ValueError('bad piece letter %r' % ch)
-                if f >= N:
-                    raise ValueError('rank too long in %r' % row)
-                board[sq(f, r)] = ch
-                f += 1
-            if f != N:
-                raise ValueError('rank %r does not have 7 cells' % row)
+                board[sq(f, N - 1 - i)] = ch
         self.board = board
         self.side = parts[1]
         if self.side not in ('w', 'b'):
             raise ValueError('bad side %r' % self.side)
-        self.plies = int(parts[2]) if len(parts) > 2 else 0
-        self.moveno = int(parts[3]) if len(parts) > 3 else 1
+        self.plies = counter(parts, 2, 0)
+        self.moveno = counter(parts, 3, 1)
 
     def copy(self):
         p = Position.__new__(Position)
@@ -138,22 +119,8 @@ class Position(object):
         return p
 
     def fen(self):
-        rows = []
-        for r in range(N - 1, -1, -1):
-            s = ''
-            run = 0
-            for f in range(N):
-                p = self.board[sq(f, r)]
-                if p == EMPTY:
-                    run += 1
-                else:
-                    if run:
-                        s += str(run)
-                        run = 0
-                    s += p
-            if run:
-                s += str(run)
-            rows.append(s)
+        rows = [board_row((self.board[sq(f, r)] for f in range(N)), EMPTY)
+                for r in range(N - 1, -1, -1)]
         return '%s %s %d %d' % ('/'.join(rows), self.side, self.plies, self.moveno)
 
     # ------------------------------------------------------------------ helpers
@@ -424,114 +391,23 @@ class Position(object):
         p.moveno = self.moveno + (1 if side == 'b' else 0)
         return p
 
-    def play(self, mstr):
-        for m in self.legal_moves():
-            if str(m) == mstr:
-                return self.make(m)
-        raise ValueError('illegal move %s in %s' % (mstr, self.fen()))
 
-    def perft(self, depth):
-        if depth == 0:
-            return 1
-        ms = self.legal_moves()
-        if depth == 1:
-            return len(ms)
-        return sum(self.make(m).perft(depth - 1) for m in ms)
+class CongoOracle(Oracle):
+    START = START_FEN
+    OPTIONS = {'lion-castle': ('off', 'on')}
 
-    def divide(self, depth):
-        res = []
-        for m in self.legal_moves():
-            res.append((str(m), self.make(m).perft(depth - 1) if depth > 1 else 1))
-        res.sort()
-        return res
+    def position(self, fen):
+        return Position(fen, self.options['lion-castle'] == 'on')
 
+    def moves(self, pos):
+        return pos.legal_moves()
 
-def main(argv):
-    args = argv[1:]
-    if not args:
-        print(__doc__)
-        return 2
-    depth = int(args[0])
-    fen = START_FEN
-    castle = False
-    divide = False
-    list_moves = False
-    playouts = None
-    walk = None
-    i = 1
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--option':
-            opt = args[i + 1]
-            if opt == 'lion-castle=on':
-                castle = True
-            elif opt == 'lion-castle=off':
-                castle = False
-            else:
-                print('unknown option %r' % opt)
-                return 2
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--moves':
-            list_moves = True
-            i += 1
-        elif a == '--playouts':
-            playouts = (int(args[i + 1]), int(args[i + 2]), int(args[i + 3]))
-            i += 4
-        elif a == '--walk':
-            walk = (int(args[i + 1]), int(args[i + 2]))
-            i += 3
-        else:
-            print('unknown argument %r' % a)
-            return 2
-    if playouts is not None:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            pos = Position(START_FEN, castle)
-            out.append('G\t%s' % pos.fen())
-            for _ in range(plies):
-                ms = sorted(str(m) for m in pos.legal_moves())
-                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(ms)))
-                if not ms:
-                    break
-                mv = rng.choice(ms)
-                out.append('M\t%s' % mv)
-                pos = pos.play(mv)
-        print('\n'.join(out))
-        return 0
-    pos = Position(fen, castle)
-    if walk is not None:
-        rng = random.Random(walk[0])
-        print(pos.fen())
-        for _ in range(walk[1]):
-            ms = sorted(str(m) for m in pos.legal_moves())
-            if not ms:
-                break
-            mv = rng.choice(ms)
-            pos = pos.play(mv)
-            print(mv, pos.fen())
-        return 0
-    if list_moves:
-        for s in sorted(str(m) for m in pos.legal_moves()):
-            print(s)
-        return 0
-    if divide:
-        total = 0
-        for s, n in pos.divide(depth):
-            print('%s %d' % (s, n))
-            total += n
-        print('nodes %d' % total)
-    else:
-        print('nodes %d' % pos.perft(depth))
-    return 0
+    def text(self, pos, m):
+        return str(m)
+
+    def after(self, pos, m):
+        return pos.make(m)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(oracle_main(CongoOracle(), sys.argv[1:], __doc__))

@@ -9,18 +9,15 @@ the pawn an en passant capture would take), written as a fog FEN: unseen cells `
 castling and en passant rights, the halfmove clock as he can count it (his own captures and
 pawn moves, and captures of his men, reset it), the move number.
 
-Usage:
-  independent_darkchess.py <depth> [--fen FEN] [--divide]
-  independent_darkchess.py 0 --fen FEN --moves
-  independent_darkchess.py 0 --fen FEN --view white|black
-  independent_darkchess.py 0 --playouts SEED GAMES PLIES
-      (lines `G <fen>`, `P <fen> <sorted moves> <white view> <black view>`, `M <move>`,
-       tab-separated)
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+and `0 [--fen FEN] --view white|black` for a player's view. Playouts' `P` lines end with
+White's and Black's views: `P <fen> <sorted moves> <white view> <black view>`.
 """
-import random
 import sys
 
-import chess
+from oracle_common import Oracle, board_row, main as oracle_main, require
+
+chess = require("chess")
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -94,28 +91,17 @@ class Dark:
                 vis.add(m.to_square + (-8 if player == chess.WHITE else 8))
         return vis
 
+    def seen(self, sq, vis):
+        """A cell of a view: `*` unseen, None empty, else the man's letter."""
+        if sq not in vis:
+            return "*"
+        man = self.board.piece_at(sq)
+        return None if man is None else man.symbol()
+
     def view_fen(self, player):
         vis = self.visible(player)
-        rows = []
-        for rank in range(7, -1, -1):
-            row, run = "", 0
-            for f in range(8):
-                sq = chess.square(f, rank)
-                if sq not in vis:
-                    if run:
-                        row += str(run)
-                        run = 0
-                    row += "*"
-                elif self.board.piece_at(sq) is None:
-                    run += 1
-                else:
-                    if run:
-                        row += str(run)
-                        run = 0
-                    row += self.board.piece_at(sq).symbol()
-            if run:
-                row += str(run)
-            rows.append(row)
+        rows = [board_row(self.seen(chess.square(f, rank), vis) for f in range(8))
+                for rank in range(7, -1, -1)]
         f = self.fen().split()
         castling = "".join(c for c in f[2] if c != "-" and c.isupper() == (player == chess.WHITE)) or "-"
         ep = f[3] if self.board.turn == player else "-"
@@ -123,80 +109,26 @@ class Dark:
                                       self.known[0 if player == chess.WHITE else 1], f[5])
 
 
-def perft(d, depth):
-    if depth == 0:
-        return 1
-    ms = d.legal()
-    if depth == 1:
-        return len(ms)
-    n = 0
-    for m in ms:
-        c = d.copy()
-        c.play(m)
-        n += perft(c, depth - 1)
-    return n
+class DarkOracle(Oracle):
+    START = START
+    FLAGS = {"--view": 1}
+    SORTED_CHOICE = False
 
+    def position(self, fen):
+        return Dark(fen)
 
-def main(argv):
-    depth = int(argv[0])
-    fen, mode = START, None
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a == "--fen":
-            fen = argv[i + 1]
-            i += 2
-        elif a == "--moves":
-            mode = ("moves",)
-            i += 1
-        elif a == "--divide":
-            mode = ("divide",)
-            i += 1
-        elif a == "--view":
-            mode = ("view", chess.WHITE if argv[i + 1] == "white" else chess.BLACK)
-            i += 2
-        elif a == "--playouts":
-            mode = ("playouts", int(argv[i + 1]), int(argv[i + 2]), int(argv[i + 3]))
-            i += 4
-        else:
-            raise SystemExit("unknown argument " + a)
-    if mode and mode[0] == "playouts":
-        rng = random.Random(mode[1])
-        out = []
-        for _ in range(mode[2]):
-            d = Dark(START)
-            out.append("G\t" + d.fen())
-            for _ in range(mode[3]):
-                ms = d.legal()
-                out.append("P\t%s\t%s\t%s\t%s" % (d.fen(), " ".join(sorted(m.uci() for m in ms)),
-                                                  d.view_fen(chess.WHITE), d.view_fen(chess.BLACK)))
-                if not ms:
-                    break
-                m = rng.choice(ms)
-                out.append("M\t" + m.uci())
-                d.play(m)
-        print("\n".join(out))
-        return
-    d = Dark(fen)
-    if mode and mode[0] == "moves":
-        for t in sorted(m.uci() for m in d.legal()):
-            print(t)
-        return
-    if mode and mode[0] == "view":
-        print(d.view_fen(mode[1]))
-        return
-    if mode and mode[0] == "divide":
-        total = 0
-        for m in sorted(d.legal(), key=lambda m: m.uci()):
-            c = d.copy()
-            c.play(m)
-            n = perft(c, depth - 1)
-            total += n
-            print(m.uci(), n)
-        print("nodes", total)
-        return
-    print("nodes", perft(d, depth))
+    def text(self, d, m):
+        return m.uci()
+
+    def fields(self, d):
+        return d.view_fen(chess.WHITE), d.view_fen(chess.BLACK)
+
+    def report(self, d):
+        if "--view" not in self.flags:
+            return False
+        print(d.view_fen(chess.WHITE if self.flags["--view"] == ["white"] else chess.BLACK))
+        return True
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(oracle_main(DarkOracle(), sys.argv[1:], __doc__))

@@ -26,15 +26,12 @@ number (it grows after White's move).
 
 Standard library only. Cells are (x, y) pairs, 0-based, a1 = (0, 0).
 
-Usage:
-  independent_gess.py <depth> [--fen FEN] [--option movement=standard] [--divide]
-  independent_gess.py 0 --playouts SEED GAMES PLIES [--option ...]
-      (tab-separated lines: `G <fen>` per game, `P <fen> <sorted moves>` per position,
-       `M <move>` per move played)
-  independent_gess.py 0 --walk SEED PLIES [--fen FEN] [--option ...]
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option movement=seed|standard.
 """
-import random
 import sys
+
+from oracle_common import Oracle, board_row, counter, main as oracle_main, read_row
 
 START_FEN = ('20/2s1s1ssssssss1s1s2/1sss1s1ssss1s1s1sss1/2s1s1ssssssss1s1s2/20/20/'
              '2s2s2s2s2s2s2/20/20/20/20/20/20/2S2S2S2S2S2S2/20/20/2S1S1SSSSSSSS1S1S2/'
@@ -62,23 +59,13 @@ class Pos:
         assert len(rows) == 20, fen
         self.stones = {}
         for i, row in enumerate(rows):
-            y = 19 - i
-            x = 0
-            num = ''
-            for ch in row + '.':
-                if ch.isdigit():
-                    num += ch
-                    continue
-                if num:
-                    x += int(num)
-                    num = ''
-                if ch == '.':
-                    break
-                self.stones[(x, y)] = 'w' if ch == 'S' else 'b'
-                x += 1
-            assert x == 20, fen
+            cells = read_row(row)
+            assert len(cells) == 20, fen
+            for x, ch in enumerate(cells):
+                if ch is not None:
+                    self.stones[(x, 19 - i)] = 'w' if ch == 'S' else 'b'
         self.side = parts[1] if len(parts) > 1 else 'b'
-        self.number = int(parts[2]) if len(parts) > 2 else 1
+        self.number = counter(parts, 2, 1)
         self.standard = standard
 
     def copy(self):
@@ -90,21 +77,9 @@ class Pos:
         return p
 
     def fen(self):
-        rows = []
-        for y in range(19, -1, -1):
-            row, empty = '', 0
-            for x in range(20):
-                s = self.stones.get((x, y))
-                if s is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += 'S' if s == 'w' else 's'
-            if empty:
-                row += str(empty)
-            rows.append(row)
+        symbol = {'w': 'S', 'b': 's'}
+        rows = [board_row(symbol.get(self.stones.get((x, y))) for x in range(20))
+                for y in range(19, -1, -1)]
         return '%s %s %d' % ('/'.join(rows), self.side, self.number)
 
     def rings(self, colour):
@@ -177,106 +152,29 @@ def text(mv):
     return label(mv[0]) + label(mv[1])
 
 
-def pick(pos, moves, rng):
-    """A random move, preferring one after which the game goes on (random Gess games would
-    otherwise end within a few plies by a broken ring)."""
-    order = list(moves)
-    rng.shuffle(order)
-    for mv in order:
-        child = pos.copy()
-        child.play(mv)
-        if not child.over():
-            return mv
-    return order[0]
+class GessOracle(Oracle):
+    START = START_FEN
+    OPTIONS = {'movement': ('seed', 'standard')}
 
+    def position(self, fen):
+        return Pos(fen, self.options['movement'] == 'standard')
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for mv in moves:
-        child = pos.copy()
-        child.play(mv)
-        total += perft(child, depth - 1)
-    return total
+    def moves(self, pos):
+        return pos.moves()
 
+    def text(self, pos, mv):
+        return text(mv)
 
-def main(argv):
-    args = argv[1:]
-    depth = int(args[0])
-    fen = START_FEN
-    standard = False
-    divide = False
-    playouts = walk = None
-    i = 1
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--option':
-            name, value = args[i + 1].split('=')
-            assert name == 'movement' and value in ('seed', 'standard'), args[i + 1]
-            standard = value == 'standard'
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--playouts':
-            playouts = tuple(int(x) for x in args[i + 1:i + 4])
-            i += 4
-        elif a == '--walk':
-            walk = tuple(int(x) for x in args[i + 1:i + 3])
-            i += 3
-        else:
-            raise SystemExit('unknown argument %r' % a)
-    if playouts:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            pos = Pos(START_FEN, standard)
-            out.append('G\t' + pos.fen())
-            for _ in range(plies):
-                moves = sorted(pos.moves(), key=text)
-                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(sorted(text(m) for m in moves))))
-                if not moves:
-                    break
-                mv = pick(pos, moves, rng)
-                out.append('M\t' + text(mv))
-                pos.play(mv)
-        print('\n'.join(out))
-        return 0
-    if walk:
-        seed, plies = walk
-        rng = random.Random(seed)
-        pos = Pos(fen, standard)
-        print(pos.fen())
-        for _ in range(plies):
-            moves = sorted(pos.moves(), key=text)
-            if not moves:
-                break
-            mv = pick(pos, moves, rng)
-            pos.play(mv)
-            print(text(mv), pos.fen())
-        return 0
-    pos = Pos(fen, standard)
-    if divide:
-        total = 0
-        for mv in sorted(pos.moves(), key=text):
-            child = pos.copy()
-            child.play(mv)
-            n = perft(child, depth - 1)
-            total += n
-            print(text(mv), n)
-        print('nodes', total)
-    else:
-        print('nodes', perft(pos, depth))
-    return 0
+    def pick(self, pos, choices, rng):
+        """A random move, preferring one after which the game goes on (random Gess games
+        would otherwise end within a few plies by a broken ring)."""
+        order = list(choices)
+        rng.shuffle(order)
+        for choice in order:
+            if not self.after(pos, choice[1]).over():
+                return choice
+        return order[0]
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(oracle_main(GessOracle(), sys.argv[1:], __doc__))

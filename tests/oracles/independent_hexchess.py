@@ -7,17 +7,15 @@ It shares no code or tables with the engine: cells are the rules file's (q, h) p
 legality is decided by playing each pseudo-legal move and asking whether the mover's king
 is attacked (looking outward from the king), and the FEN is the file's format.
 
-Usage:
-  independent_hexchess.py perft FEN DEPTH [--option name=value ...]
-  independent_hexchess.py divide FEN [--option name=value ...]     (depth-1 moves by piece)
-  independent_hexchess.py 0 --playouts SEED GAMES PLIES [--option name=value ...]
-
-Playouts print, per game, `G<TAB>start FEN`, then for every position `P<TAB>FEN<TAB>sorted
-legal moves` and the move played `M<TAB>move`, as tests/oracles/independent_perft.py does.
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option double-step=own-start|any-start-cell (stalemate= and fide-claims= are accepted
+and change nothing here); `perft FEN DEPTH` prints the bare count and `divide FEN` the
+depth-1 moves by piece.
 """
 
-import random
 import sys
+
+from oracle_common import Oracle, board_row, counter, main as oracle_main, read_row
 
 FILES = "abcdefghikl"
 ORTHOGONAL = [(0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)]
@@ -73,19 +71,11 @@ class Pos:
         assert len(rows) == 11, "rows"
         self.board = {}
         for row, shape in zip(rows, ROWS):
-            i, n = 0, ""
-            for ch in row + " ":
-                if ch.isdigit():
-                    n += ch
-                    continue
-                if n:
-                    i += int(n)
-                    n = ""
-                if ch == " ":
-                    break
-                self.board[shape[i]] = ch
-                i += 1
-            assert i == len(shape), "row length"
+            cells = read_row(row)
+            assert len(cells) == len(shape), "row length"
+            for cell, p in zip(shape, cells):
+                if p is not None:
+                    self.board[cell] = p
         self.side = fields[1] if len(fields) > 1 else "w"
         self.ep = None   # (target cell, victim cell)
         if len(fields) > 2 and fields[2] != "-":
@@ -95,8 +85,8 @@ class Pos:
             pawn = "p" if self.side == "w" else "P"
             if victim is not None and self.board.get(victim) == pawn:
                 self.ep = (target, victim)
-        self.half = int(fields[3]) if len(fields) > 3 else 0
-        self.full = int(fields[4]) if len(fields) > 4 else 1
+        self.half = counter(fields, 3, 0)
+        self.full = counter(fields, 4, 1)
         self.any_start = any_start
         self.moved = set()   # cells of pawns that have moved (only this game knows)
 
@@ -239,21 +229,7 @@ class Pos:
         return any(m[3] == "ep" for m in self.legal())
 
     def fen(self):
-        rows = []
-        for shape in ROWS:
-            row, run = "", 0
-            for c in shape:
-                p = self.board.get(c)
-                if p is None:
-                    run += 1
-                    continue
-                if run:
-                    row += str(run)
-                    run = 0
-                row += p
-            if run:
-                row += str(run)
-            rows.append(row)
+        rows = [board_row(self.board.get(c) for c in shape) for shape in ROWS]
         ep = LABEL[self.ep[0]] if self.usable_ep() else "-"
         return "%s %s %s %d %d" % ("/".join(rows), self.side, ep, self.half, self.full)
 
@@ -262,60 +238,26 @@ def text(m):
     return LABEL[m[0]] + LABEL[m[1]] + m[2]
 
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.legal()
-    if depth == 1:
-        return len(moves)
-    return sum(perft(pos.play(m), depth - 1) for m in moves)
+class HexChessOracle(Oracle):
+    START = START
+    OPTIONS = {
+        "double-step": ("own-start", "any-start-cell"),
+        "stalemate": ("draw", "glinski"),
+        "fide-claims": ("off", "on"),
+    }
 
+    def position(self, fen):
+        return Pos(fen, self.options["double-step"] == "any-start-cell")
 
-def options(args):
-    opts = {}
-    while "--option" in args:
-        i = args.index("--option")
-        name, value = args[i + 1].split("=", 1)
-        opts[name] = value
-        del args[i:i + 2]
-    return opts
+    def text(self, pos, m):
+        return text(m)
 
+    def after(self, pos, m):
+        return pos.play(m)
 
-def main():
-    args = sys.argv[1:]
-    opts = options(args)
-    any_start = opts.get("double-step") == "any-start-cell"
-    if args[0] == "perft":
-        pos = Pos(args[1], any_start)
-        print(perft(pos, int(args[2])))
-    elif args[0] == "divide":
-        pos = Pos(args[1], any_start)
-        by_piece = {}
-        for m in pos.legal():
-            piece = pos.board[m[0]]
-            by_piece.setdefault(piece + LABEL[m[0]], []).append(text(m))
-        for key in sorted(by_piece):
-            print(key, len(by_piece[key]), " ".join(sorted(by_piece[key])))
-        print("total", len(pos.legal()))
-    elif "--playouts" in args:
-        i = args.index("--playouts")
-        seed, games, plies = int(args[i + 1]), int(args[i + 2]), int(args[i + 3])
-        rng = random.Random(seed)
-        for _ in range(games):
-            pos = Pos(START, any_start)
-            print("G\t" + pos.fen())
-            for _ in range(plies):
-                moves = pos.legal()
-                texts = sorted(text(m) for m in moves)
-                print("P\t%s\t%s" % (pos.fen(), " ".join(texts)))
-                if not moves:
-                    break
-                m = rng.choice(sorted(moves, key=text))
-                print("M\t" + text(m))
-                pos = pos.play(m)
-    else:
-        sys.exit(__doc__)
+    def piece(self, pos, m):
+        return pos.board[m[0]] + LABEL[m[0]]
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(oracle_main(HexChessOracle(), sys.argv[1:], __doc__))

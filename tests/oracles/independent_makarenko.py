@@ -24,16 +24,13 @@ Rules implemented (every `tall` option):
 
 Standard library only. Cells are (file, rank) pairs, 0-based.
 
-Usage:
-  independent_makarenko.py <depth> [--fen FEN] [--option tall=VALUE] [--divide]
-  independent_makarenko.py 0 --playouts SEED GAMES PLIES [--option tall=VALUE]
-      (tab-separated lines: `G <fen>` per game, `P <fen> <sorted moves>` per position,
-       `M <move>` per move played)
-  independent_makarenko.py 0 --walk SEED PLIES [--fen FEN] [--option ...]
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option tall=forbid|king|discard|reserve.
 """
-import random
 import re
 import sys
+
+from oracle_common import Oracle, board_row, main as oracle_main, read_row
 
 START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 ORTH = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -80,19 +77,15 @@ class Pos:
             self.reserve = {'w': int(m.group(2)), 'b': int(m.group(3))}
         self.towers = {}
         for i, row in enumerate(board.split('/')):
-            rank = 7 - i
-            f = 0
-            for token in re.findall(r'\d+|[A-Za-z](?:\{\d+\})?', row):
-                if token.isdigit():
-                    f += int(token)
+            for f, token in enumerate(read_row(row, r'[A-Za-z](?:\{\d+\})?')):
+                if token is None:
                     continue
                 colour = 'w' if token[0].isupper() else 'b'
                 if '{' in token:
                     height = int(token[2:-1])
                 else:
                     height = {'P': 1, 'R': 3, 'N': 4, 'B': 5, 'Q': 7, 'K': 8}[token[0].upper()]
-                self.towers[(f, rank)] = (colour, height)
-                f += 1
+                self.towers[(f, 7 - i)] = (colour, height)
         self.side = fields[1]
         self.rights = set() if fields[2] == '-' else set(fields[2])
         self.ep = None if fields[3] == '-' else cell_of(fields[3])
@@ -287,6 +280,15 @@ class Pos:
         self.side = other(me)
         self.ep = new_ep
 
+    def symbol(self, cell):
+        t = self.towers.get(cell)
+        if t is None:
+            return None
+        col, h = t
+        letter = piece(h)
+        sym = letter if h in (1, 3, 4, 5, 7, 8) else '%s{%d}' % (letter, h)
+        return sym if col == 'w' else sym.lower()
+
     def ep_written(self):
         """The en passant field: the target only if the player to move can use it."""
         if self.ep is None:
@@ -296,25 +298,7 @@ class Pos:
         return '-'
 
     def fen(self):
-        rows = []
-        for rank in range(7, -1, -1):
-            row = ''
-            empty = 0
-            for f in range(8):
-                t = self.towers.get((f, rank))
-                if t is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                col, h = t
-                letter = piece(h)
-                sym = letter if h in (1, 3, 4, 5, 7, 8) else '%s{%d}' % (letter, h)
-                row += sym if col == 'w' else sym.lower()
-            if empty:
-                row += str(empty)
-            rows.append(row)
+        rows = [board_row(self.symbol((f, rank)) for f in range(8)) for rank in range(7, -1, -1)]
         board = '/'.join(rows)
         if self.tall == 'reserve':
             board += '[W%dB%d]' % (self.reserve['w'], self.reserve['b'])
@@ -323,95 +307,24 @@ class Pos:
                                       self.number)
 
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.legal()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for _, kind, data in moves:
+class MakarenkoOracle(Oracle):
+    START = START_FEN
+    OPTIONS = {'tall': ('forbid', 'king', 'discard', 'reserve')}
+
+    def position(self, fen):
+        if self.options['tall'] == 'reserve' and fen == START_FEN:
+            fen = START_FEN.replace(' w', '[W0B0] w', 1)
+        return Pos(fen, self.options['tall'])
+
+    def text(self, pos, move):
+        return move[0]
+
+    def after(self, pos, move):
+        _, kind, data = move
         child = pos.copy()
         child.apply(kind, data)
-        total += perft(child, depth - 1)
-    return total
-
-
-def main(argv):
-    args = argv[1:]
-    depth = int(args[0])
-    fen = START_FEN
-    tall = 'forbid'
-    divide = False
-    playouts = walk = None
-    i = 1
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--option':
-            name, value = args[i + 1].split('=')
-            assert name == 'tall' and value in ('forbid', 'king', 'discard', 'reserve'), a
-            tall = value
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--playouts':
-            playouts = tuple(int(x) for x in args[i + 1:i + 4])
-            i += 4
-        elif a == '--walk':
-            walk = tuple(int(x) for x in args[i + 1:i + 3])
-            i += 3
-        else:
-            raise SystemExit('unknown argument %r' % a)
-    start = START_FEN
-    if tall == 'reserve' and fen == START_FEN:
-        fen = start = START_FEN.replace(' w', '[W0B0] w', 1)
-    if playouts:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            pos = Pos(start, tall)
-            out.append('G\t' + pos.fen())
-            for _ in range(plies):
-                moves = sorted(pos.legal(), key=lambda m: m[0])
-                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(m[0] for m in moves)))
-                if not moves:
-                    break
-                text, kind, data = rng.choice(moves)
-                out.append('M\t' + text)
-                pos.apply(kind, data)
-        print('\n'.join(out))
-        return 0
-    pos = Pos(fen, tall)
-    if walk:
-        seed, plies = walk
-        rng = random.Random(seed)
-        print(pos.fen())
-        for _ in range(plies):
-            moves = sorted(pos.legal(), key=lambda m: m[0])
-            if not moves:
-                break
-            text, kind, data = rng.choice(moves)
-            pos.apply(kind, data)
-            print(text, pos.fen())
-        return 0
-    if divide:
-        total = 0
-        for text, kind, data in sorted(pos.legal(), key=lambda m: m[0]):
-            child = pos.copy()
-            child.apply(kind, data)
-            n = perft(child, depth - 1)
-            total += n
-            print(text, n)
-        print('nodes', total)
-    else:
-        print('nodes', perft(pos, depth))
-    return 0
+        return child
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(oracle_main(MakarenkoOracle(), sys.argv[1:], __doc__))

@@ -8,25 +8,20 @@ Rust engine, so that its perft numbers can be cross-checked.  Default rule optio
 Standard library only; simple padded-mailbox code with pseudo-legal generation followed by
 a king-safety test after each move (make / test / unmake).
 
-Usage:
-  independent_perft.py <variant> <depth> [--fen FEN] [--divide]
-  independent_perft.py <variant> 0 --fen FEN --moves      (list legal moves, one a line)
-  independent_perft.py <variant> 0 --walk SEED PLIES      (print FENs of a seeded random game)
-  independent_perft.py <variant> 0 --playouts SEED GAMES PLIES
-      (seeded random games from the start, for the Rust differential test: lines
-       `G <fen>`, then per position `P <fen> <sorted moves>` and `M <move>`, tab-separated)
+Usage: independent_perft.py <variant> followed by the command line of oracle_common.py
+(perft, --divide, --moves, --walk, --playouts).
 
 variants: doublechess, omega, outer, renaissance (and `chess`, used only as a self-test of
 the shared core against well-known perft numbers).
 
-Output: with --divide first one `<move> <count>` line per root move (sorted), then
-`nodes N`.  Moves are written in the coordinate notation of the rules files: from-cell,
-to-cell, promotion letter in lower case; castling as the king's move; Omega corner cells
-w1..w4, Big Outer Chess corner cells z1..z4.
+Moves are written in the coordinate notation of the rules files: from-cell, to-cell,
+promotion letter in lower case; castling as the king's move; Omega corner cells w1..w4, Big
+Outer Chess corner cells z1..z4.
 """
-import random
 import re
 import sys
+
+from oracle_common import COMMAND_LINE, Oracle, board_row, counter, main as oracle_main, read_row
 
 PAD = 5            # padding around the grid (largest leap is 4 cells in one coordinate)
 EMPTY = '.'
@@ -407,32 +402,24 @@ class Game:
         self.king = [None, None]
         for r, row in enumerate(rows):
             y = v.H - 1 - r
-            x = 0
-            for tok in re.findall(r'\d+|.', row):
-                if tok.isdigit():
-                    n = int(tok)
-                    for _ in range(n):
-                        if not v.exists(x, y):
-                            raise ValueError('empty run over a non-existent cell in %r' % row)
-                        x += 1
-                elif tok == '*':
-                    if v.exists(x, y):
-                        raise ValueError('* on an existing cell in %r' % row)
-                    x += 1
-                else:
-                    if not v.exists(x, y):
-                        raise ValueError('piece on a non-existent cell in %r' % row)
-                    if tok not in self.white_set and tok not in self.black_set:
-                        raise ValueError('unknown piece letter %r' % tok)
-                    i = self.idx(x, y)
-                    b[i] = tok
-                    if tok == 'K':
-                        self.king[0] = i
-                    elif tok == 'k':
-                        self.king[1] = i
-                    x += 1
-            if x != v.W:
-                raise ValueError('rank %r has %d cells, expected %d' % (row, x, v.W))
+            cells = read_row(row, '.')
+            if len(cells) != v.W:
+                raise ValueError('rank %r has %d cells, expected %d' % (row, len(cells), v.W))
+            for x, tok in enumerate(cells):
+                if tok == '*' or not v.exists(x, y):
+                    if tok != '*' or v.exists(x, y):
+                        raise ValueError('%r does not match the missing cells in %r' % (tok, row))
+                    continue
+                if tok is None:
+                    continue
+                if tok not in self.white_set and tok not in self.black_set:
+                    raise ValueError('unknown piece letter %r' % tok)
+                i = self.idx(x, y)
+                b[i] = tok
+                if tok == 'K':
+                    self.king[0] = i
+                elif tok == 'k':
+                    self.king[1] = i
         self.board = b
         self.side = 0 if (len(parts) < 2 or parts[1] == 'w') else 1
         cr = 0
@@ -459,8 +446,8 @@ class Game:
             if groups:
                 vic = sorted(groups)[0]
                 self.ep = (vic, tuple(sorted(groups[vic])))
-        self.halfmove = int(parts[4]) if len(parts) > 4 else 0
-        self.fullmove = int(parts[5]) if len(parts) > 5 else 1
+        self.halfmove = counter(parts, 4, 0)
+        self.fullmove = counter(parts, 5, 1)
 
     def ep_victim(self, t):
         """The enemy pawn that, by its last advance, passed over target cell t (or None)."""
@@ -491,28 +478,9 @@ class Game:
     def fen(self):
         v = self.v
         b = self.board
-        rows = []
-        for y in range(v.H - 1, -1, -1):
-            s = ''
-            run = 0
-            for x in range(v.W):
-                if not v.exists(x, y):
-                    if run:
-                        s += str(run)
-                        run = 0
-                    s += '*'
-                    continue
-                p = b[self.idx(x, y)]
-                if p == EMPTY:
-                    run += 1
-                else:
-                    if run:
-                        s += str(run)
-                        run = 0
-                    s += p
-            if run:
-                s += str(run)
-            rows.append(s)
+        rows = [board_row((b[self.idx(x, y)] if v.exists(x, y) else '*' for x in range(v.W)),
+                          EMPTY)
+                for y in range(v.H - 1, -1, -1)]
         cr = ''.join(ch for ch in v.castling_order if self.castling & self.castle_bit[ch]) or '-'
         # en passant: only targets onto which a legal e.p. capture exists
         eps = sorted({m[1] for m in self.legal_moves() if m[3] == EPCAP},
@@ -784,90 +752,40 @@ class Game:
             self.unmake(m, u)
         return sorted(res)
 
-    def play(self, s):
-        for m in self.legal_moves():
-            if self.movestr(m) == s:
-                self.make(m)
-                return m
-        raise ValueError('illegal move %s' % s)
+
+class PerftOracle(Oracle):
+    """A variant for the shared command line; perft by make / unmake."""
+
+    def __init__(self, variant):
+        super().__init__()
+        self.variant = variant
+
+    def position(self, fen):
+        return Game(self.variant, fen)
+
+    def moves(self, g):
+        return g.legal_moves()
+
+    def text(self, g, m):
+        return g.movestr(m)
+
+    def advance(self, g, m):
+        g.make(m)
+        return g
+
+    def perft(self, g, depth):
+        return g.perft(depth)
+
+    def divide(self, g, depth):
+        return g.divide(depth)
 
 
 def main(argv):
-    args = argv[1:]
-    if len(args) < 2 or args[0] not in VARIANTS:
-        print(__doc__)
+    if not argv or argv[0] not in VARIANTS:
+        sys.stderr.write(__doc__ + COMMAND_LINE)
         return 2
-    variant = args[0]
-    depth = int(args[1])
-    fen = None
-    divide = False
-    list_moves = False
-    walk = None
-    playouts = None
-    i = 2
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--moves':
-            list_moves = True
-            i += 1
-        elif a == '--walk':
-            walk = (int(args[i + 1]), int(args[i + 2]))
-            i += 3
-        elif a == '--playouts':
-            playouts = (int(args[i + 1]), int(args[i + 2]), int(args[i + 3]))
-            i += 4
-        else:
-            print('unknown argument %r' % a)
-            return 2
-    if playouts is not None:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            g = Game(variant, fen)
-            out.append('G\t%s' % g.fen())
-            for _ in range(plies):
-                ms = sorted(g.movestr(m) for m in g.legal_moves())
-                out.append('P\t%s\t%s' % (g.fen(), ' '.join(ms)))
-                if not ms:
-                    break
-                mv = rng.choice(ms)
-                out.append('M\t%s' % mv)
-                g.play(mv)
-        print('\n'.join(out))
-        return 0
-    g = Game(variant, fen)
-    if walk is not None:
-        rng = random.Random(walk[0])
-        print(g.fen())
-        for _ in range(walk[1]):
-            ms = sorted(g.movestr(m) for m in g.legal_moves())
-            if not ms:
-                break
-            mv = rng.choice(ms)
-            g.play(mv)
-            print(mv, g.fen())
-        return 0
-    if list_moves:
-        for s in sorted(g.movestr(m) for m in g.legal_moves()):
-            print(s)
-        return 0
-    if divide:
-        total = 0
-        for s, n in g.divide(depth):
-            print('%s %d' % (s, n))
-            total += n
-        print('nodes %d' % total)
-    else:
-        print('nodes %d' % g.perft(depth))
-    return 0
+    return oracle_main(PerftOracle(argv[0]), argv[1:], __doc__)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(main(sys.argv[1:]))

@@ -8,16 +8,14 @@ progressive is done here: series of growing length, a check ends the series (or,
 first move of a series against the previous series' double steps, the FEN with its own en
 passant field, quiet-series counter, series number and moves played.
 
-Usage:
-  independent_progressive.py <depth> [--fen FEN] [--option check=italian] [--turns]
-  independent_progressive.py 0 --fen FEN --moves
-  independent_progressive.py 0 --playouts SEED GAMES PLIES [--option ...]
-      (lines `G <fen>`, `P <fen> <sorted moves>`, `M <move>`, tab-separated)
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option check=scottish|italian, and --turns to count perft by whole series.
 """
-import random
 import sys
 
-import chess
+from oracle_common import Oracle, main as oracle_main, require
+
+chess = require("chess")
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 0"
 
@@ -158,20 +156,6 @@ class Prog:
             self.ep = own
 
 
-def perft(p, depth):
-    if depth == 0:
-        return 1
-    moves = p.legal()
-    if depth == 1:
-        return len(moves)
-    n = 0
-    for m in moves:
-        c = p.copy()
-        c.play(m)
-        n += perft(c, depth - 1)
-    return n
-
-
 def perft_turns(p, depth):
     """One ply = a whole series; a series cut short by a check or by the end of the game
     (no move left in its middle) is complete."""
@@ -193,73 +177,31 @@ def perft_turns(p, depth):
     return n
 
 
-def main(argv):
-    depth = int(argv[0])
-    fen, italian, turns = START, False, False
-    i = 1
-    mode = None
-    while i < len(argv):
-        a = argv[i]
-        if a == "--fen":
-            fen = argv[i + 1]
-            i += 2
-        elif a == "--option":
-            name, value = argv[i + 1].split("=")
-            assert name == "check" and value in ("scottish", "italian"), argv[i + 1]
-            italian = value == "italian"
-            i += 2
-        elif a == "--turns":
-            turns = True
-            i += 1
-        elif a == "--moves":
-            mode = ("moves",)
-            i += 1
-        elif a == "--divide":
-            mode = ("divide",)
-            i += 1
-        elif a == "--playouts":
-            mode = ("playouts", int(argv[i + 1]), int(argv[i + 2]), int(argv[i + 3]))
-            i += 4
-        else:
-            raise SystemExit("unknown argument " + a)
-    if mode and mode[0] == "playouts":
-        rng = random.Random(mode[1])
+class ProgressiveOracle(Oracle):
+    START = START
+    OPTIONS = {"check": ("scottish", "italian")}
+    FLAGS = {"--turns": 0}
+    SORTED_CHOICE = False
+
+    def position(self, fen):
+        return Prog.from_fen(fen, self.options["check"] == "italian")
+
+    def text(self, p, m):
+        return Prog.text(m)
+
+    def perft(self, p, depth):
+        return perft_turns(p, depth) if "--turns" in self.flags else super().perft(p, depth)
+
+    def divide(self, p, depth):
+        if "--turns" not in self.flags:
+            return super().divide(p, depth)
         out = []
-        for _ in range(mode[2]):
-            p = Prog.from_fen(START, italian)
-            out.append("G\t" + p.fen())
-            for _ in range(mode[3]):
-                moves = p.legal()
-                texts = sorted(Prog.text(m) for m in moves)
-                out.append("P\t%s\t%s" % (p.fen(), " ".join(texts)))
-                if not moves:
-                    break
-                m = rng.choice(moves)
-                out.append("M\t" + Prog.text(m))
-                p.play(m)
-        print("\n".join(out))
-        return
-    p = Prog.from_fen(fen, italian)
-    if mode and mode[0] == "moves":
-        for t in sorted(Prog.text(m) for m in p.legal()):
-            print(t)
-        return
-    if mode and mode[0] == "divide":
-        total = 0
         for m in sorted(p.legal(), key=Prog.text):
-            c = p.copy()
-            c.play(m)
-            if turns:
-                goes_on = c.board.turn == p.board.turn and c.legal()
-                n = perft_turns(c, depth if goes_on else depth - 1)
-            else:
-                n = perft(c, depth - 1)
-            total += n
-            print(Prog.text(m), n)
-        print("nodes", total)
-        return
-    print("nodes", perft_turns(p, depth) if turns else perft(p, depth))
+            c = self.after(p, m)
+            goes_on = c.board.turn == p.board.turn and c.legal()
+            out.append((Prog.text(m), perft_turns(c, depth if goes_on else depth - 1)))
+        return out
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(oracle_main(ProgressiveOracle(), sys.argv[1:], __doc__))

@@ -20,16 +20,12 @@ letter; the fifth field counts plies since the last flip.
 
 Standard library only. Cells are (file, rank) pairs, 0-based.
 
-Usage:
-  independent_taktika.py <depth> [--fen FEN] [--option captures=on] [--divide]
-  independent_taktika.py 0 --playouts SEED GAMES PLIES [--option captures=on]
-      (tab-separated lines: `G <fen>` per game, `P <fen> <sorted moves>` per position,
-       `M <move>` per move played)
-  independent_taktika.py 0 --walk SEED PLIES [--fen FEN] [--option ...]
-      (the FENs of one seeded random game, to choose fixtures)
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts),
+with --option captures=off|on.
 """
-import random
 import sys
+
+from oracle_common import Oracle, board_row, counter, main as oracle_main, read_row
 
 START_FEN = 'qbrrrrbq/8/8/8/8/8/8/QBRRRRBQ w - - 0 1'
 LINES = {
@@ -56,22 +52,14 @@ class Pos:
         rows = parts[0].split('/')
         assert len(rows) == 8, fen
         for i, row in enumerate(rows):
-            rank = 7 - i
-            f = 0
-            frozen = False
-            for ch in row:
-                if ch.isdigit():
-                    f += int(ch)
-                elif ch == '-':
-                    frozen = True
-                else:
-                    colour = 'w' if ch.isupper() else 'b'
-                    self.men[(f, rank)] = (colour, ch.upper(), frozen)
-                    frozen = False
-                    f += 1
+            for f, token in enumerate(read_row(row, '-?[A-Za-z]')):
+                if token is not None:
+                    letter = token[-1]
+                    colour = 'w' if letter.isupper() else 'b'
+                    self.men[(f, 7 - i)] = (colour, letter.upper(), token[0] == '-')
         self.side = parts[1] if len(parts) > 1 else 'w'
-        self.noflip = int(parts[4]) if len(parts) > 4 else 0
-        self.number = int(parts[5]) if len(parts) > 5 else 1
+        self.noflip = counter(parts, 4, 0)
+        self.number = counter(parts, 5, 1)
         self.captures = captures
 
     def copy(self):
@@ -84,24 +72,15 @@ class Pos:
         return p
 
     def fen(self):
-        rows = []
-        for rank in range(7, -1, -1):
-            row = ''
-            empty = 0
-            for f in range(8):
-                man = self.men.get((f, rank))
-                if man is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                colour, letter, frozen = man
-                row += ('-' if frozen else '') + (letter if colour == 'w' else letter.lower())
-            if empty:
-                row += str(empty)
-            rows.append(row)
+        rows = [board_row(self.symbol((f, rank)) for f in range(8)) for rank in range(7, -1, -1)]
         return '%s %s - - %d %d' % ('/'.join(rows), self.side, self.noflip, self.number)
+
+    def symbol(self, cell):
+        man = self.men.get(cell)
+        if man is None:
+            return None
+        colour, letter, frozen = man
+        return ('-' if frozen else '') + (letter if colour == 'w' else letter.lower())
 
     def moves(self):
         out = []
@@ -154,93 +133,19 @@ def text(mv):
     return label(mv[0]) + label(mv[1])
 
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for mv in moves:
-        child = pos.copy()
-        child.play(mv)
-        total += perft(child, depth - 1)
-    return total
+class TaktikaOracle(Oracle):
+    START = START_FEN
+    OPTIONS = {'captures': ('off', 'on')}
 
+    def position(self, fen):
+        return Pos(fen, self.options['captures'] == 'on')
 
-def main(argv):
-    args = argv[1:]
-    depth = int(args[0])
-    fen = START_FEN
-    captures = False
-    divide = False
-    playouts = walk = None
-    i = 1
-    while i < len(args):
-        a = args[i]
-        if a == '--fen':
-            fen = args[i + 1]
-            i += 2
-        elif a == '--option':
-            name, value = args[i + 1].split('=')
-            assert name == 'captures' and value in ('on', 'off'), args[i + 1]
-            captures = value == 'on'
-            i += 2
-        elif a == '--divide':
-            divide = True
-            i += 1
-        elif a == '--playouts':
-            playouts = tuple(int(x) for x in args[i + 1:i + 4])
-            i += 4
-        elif a == '--walk':
-            walk = tuple(int(x) for x in args[i + 1:i + 3])
-            i += 3
-        else:
-            raise SystemExit('unknown argument %r' % a)
-    if playouts:
-        seed, games, plies = playouts
-        rng = random.Random(seed)
-        out = []
-        for _ in range(games):
-            pos = Pos(START_FEN, captures)
-            out.append('G\t' + pos.fen())
-            for _ in range(plies):
-                moves = sorted(pos.moves(), key=text)
-                out.append('P\t%s\t%s' % (pos.fen(), ' '.join(text(m) for m in moves)))
-                if not moves:
-                    break
-                mv = rng.choice(moves)
-                out.append('M\t' + text(mv))
-                pos.play(mv)
-        print('\n'.join(out))
-        return 0
-    if walk:
-        seed, plies = walk
-        rng = random.Random(seed)
-        pos = Pos(fen, captures)
-        print(pos.fen())
-        for _ in range(plies):
-            moves = sorted(pos.moves(), key=text)
-            if not moves:
-                break
-            mv = rng.choice(moves)
-            pos.play(mv)
-            print(text(mv), pos.fen())
-        return 0
-    pos = Pos(fen, captures)
-    if divide:
-        total = 0
-        for mv in sorted(pos.moves(), key=text):
-            child = pos.copy()
-            child.play(mv)
-            n = perft(child, depth - 1)
-            total += n
-            print(text(mv), n)
-        print('nodes', total)
-    else:
-        print('nodes', perft(pos, depth))
-    return 0
+    def moves(self, pos):
+        return pos.moves()
+
+    def text(self, pos, mv):
+        return text(mv)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(oracle_main(TaktikaOracle(), sys.argv[1:], __doc__))

@@ -12,17 +12,13 @@ definition; a pawn's forward cell follows its file line towards or away from the
 the half it stands in; legality is decided by playing each move and testing both opponents'
 attacks on the king.
 
-Usage:
-  independent_threeplayer.py perft FEN DEPTH
-  independent_threeplayer.py divide FEN
-  independent_threeplayer.py 0 --playouts SEED GAMES PLIES
-
-Playouts print, per game, `G<TAB>start FEN`, then for every position `P<TAB>FEN<TAB>sorted
-legal moves` and the move played `M<TAB>move`.
+Usage: the command line of oracle_common.py (perft, --divide, --moves, --walk, --playouts);
+`perft FEN DEPTH` prints the bare count and `divide FEN` the depth-1 moves by piece.
 """
 
-import random
 import sys
+
+from oracle_common import Oracle, board_row, main as oracle_main, read_row
 
 START = ("rQrBrNrRrKrBrNrR/rPrPrPrPrPrPrPrP/8/8/bRbNbBbKbQbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/"
          "wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQ,rKQ,bKQ - 0 1")
@@ -175,25 +171,20 @@ def local(p, f, r):
     return L(files[f], ranks[r])
 
 
+def row_files(r):
+    """The files of rank r in FEN order."""
+    return "EFGHIJKL" if r >= 9 else ("ABCDIJKL" if r >= 5 else "ABCDEFGH")
+
+
 class Pos:
     def __init__(self, fen):
         parts = fen.split()
         rows = parts[0].split("/")
         self.board = {}
         for r, text in zip(range(12, 0, -1), rows):
-            files = "EFGHIJKL" if r >= 9 else ("ABCDIJKL" if r >= 5 else "ABCDEFGH")
-            i, k = 0, 0
-            while k < len(text):
-                if text[k].isdigit():
-                    j = k
-                    while j < len(text) and text[j].isdigit():
-                        j += 1
-                    i += int(text[k:j])
-                    k = j
-                else:
-                    self.board[L(files[i], r)] = text[k:k + 2]
-                    i += 1
-                    k += 2
+            for f, man in zip(row_files(r), read_row(text, "[a-z][A-Za-z]")):
+                if man is not None:
+                    self.board[L(f, r)] = man
         self.side = COLOURS.index(parts[1])
         self.castle = set()
         if parts[2] != "-":
@@ -371,22 +362,7 @@ class Pos:
         return out
 
     def fen(self):
-        rows = []
-        for r in range(12, 0, -1):
-            files = "EFGHIJKL" if r >= 9 else ("ABCDIJKL" if r >= 5 else "ABCDEFGH")
-            row, run = "", 0
-            for f in files:
-                man = self.board.get(L(f, r))
-                if man is None:
-                    run += 1
-                    continue
-                if run:
-                    row += str(run)
-                    run = 0
-                row += man
-            if run:
-                row += str(run)
-            rows.append(row)
+        rows = [board_row(self.board.get(L(f, r)) for f in row_files(r)) for r in range(12, 0, -1)]
         castle = []
         for p in range(3):
             s = "".join(ch for ch in "KQ" if (p, ch) in self.castle)
@@ -402,46 +378,21 @@ def text(m):
     return m[0] + m[1] + m[2].lower()
 
 
-def perft(pos, depth):
-    if depth == 0:
-        return 1
-    moves = pos.legal()
-    if depth == 1:
-        return len(moves)
-    return sum(perft(pos.play(m), depth - 1) for m in moves)
+class ThreePlayerOracle(Oracle):
+    START = START
 
+    def position(self, fen):
+        return Pos(fen)
 
-def main():
-    args = sys.argv[1:]
-    if args and args[0] == "perft":
-        print(perft(Pos(args[1]), int(args[2])))
-    elif args and args[0] == "divide":
-        pos = Pos(args[1])
-        by_piece = {}
-        for m in pos.legal():
-            by_piece.setdefault(pos.board[m[0]] + m[0], []).append(text(m))
-        for key in sorted(by_piece):
-            print(key, len(by_piece[key]), " ".join(sorted(by_piece[key])))
-        print("total", len(pos.legal()))
-    elif "--playouts" in args:
-        i = args.index("--playouts")
-        seed, games, plies = int(args[i + 1]), int(args[i + 2]), int(args[i + 3])
-        rng = random.Random(seed)
-        for _ in range(games):
-            pos = Pos(START)
-            print("G\t" + pos.fen())
-            for _ in range(plies):
-                moves = pos.legal()
-                texts = sorted(text(m) for m in moves)
-                print("P\t%s\t%s" % (pos.fen(), " ".join(texts)))
-                if not moves:
-                    break
-                m = rng.choice(sorted(moves, key=text))
-                print("M\t" + text(m))
-                pos = pos.play(m)
-    else:
-        sys.exit(__doc__)
+    def text(self, pos, m):
+        return text(m)
+
+    def after(self, pos, m):
+        return pos.play(m)
+
+    def piece(self, pos, m):
+        return pos.board[m[0]] + m[0]
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(oracle_main(ThreePlayerOracle(), sys.argv[1:], __doc__))
