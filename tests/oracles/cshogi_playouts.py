@@ -33,31 +33,9 @@ plies> moves or when there is no legal move. A summary goes to stderr.
 import random
 import sys
 
-try:
-    import cshogi
-except ImportError as error:
-    sys.exit(
-        f"cshogi is missing ({error}); install the oracles with "
-        "`python3 -m pip install -r tests/oracles/requirements.txt`"
-    )
+from oracle_common import SHOGI_SCENARIOS, alternate, line, playout_numbers, random_game, require
 
-# Scenarios of docs/rules/shogi.md (2-11, 13-15; 11 is stalemated), as in pyffish_playouts.py.
-SHOGI_FENS = [
-    "4k4/9/9/9/9/9/4P4/9/4K4 b P 1",
-    "8k/6+R2/9/9/9/9/9/9/K8 w - 1",
-    "4k4/9/9/9/9/9/4+P4/9/4K4 b P 1",
-    "4k4/9/9/9/9/9/9/9/4K4 b NLP 1",
-    "4k4/6P2/9/7N1/9/9/9/9/4K4 b - 1",
-    "7nk/9/7G1/9/9/9/9/9/K8 b P 1",
-    "9/4K4/9/9/9/9/9/4k4/9 b 2RB2G2S2N2L7Pb2g2s2n2l11p 1",
-    "RRBBKGGSS/+N+N7/9/9/9/9/9/9/4k4 b 2P2g2s2n4l16p 1",
-    "4k4/9/5S3/9/9/9/9/9/4K4 b - 1",
-    "4k4/9/9/9/9/9/9/9/4K4 b S 1",
-    "7nk/9/7G1/9/9/9/9/9/K8 b G 1",
-    "7nk/9/7GP/9/9/9/9/9/K8 b - 1",
-    "7nk/9/9/9/9/9/9/9/K8 b P 1",
-    "5k3/9/9/9/4R4/9/9/9/K8 b - 1",
-]
+cshogi = require("cshogi")
 
 
 def legal_usi(board):
@@ -73,10 +51,10 @@ def status(board):
 
 
 def main() -> None:
-    if len(sys.argv) != 4:
-        sys.exit("usage: cshogi_playouts.py <seed> <games> <max plies>")
-    seed, games, max_plies = (int(a) for a in sys.argv[1:4])
-    for sfen in SHOGI_FENS:
+    seed, games, max_plies = playout_numbers(
+        sys.argv[1:], "usage: cshogi_playouts.py <seed> <games> <max plies>"
+    )
+    for sfen in SHOGI_SCENARIOS:
         board = cshogi.Board(sfen)
         if board.sfen() != sfen:
             sys.exit(f"cshogi reads {sfen} as {board.sfen()}")
@@ -87,28 +65,25 @@ def main() -> None:
             sys.exit(f"{sfen}: the side not to move is in check")
     rng = random.Random(seed)
     positions = finished = 0
-    out = sys.stdout
     for g in range(games):
-        if g % 2 == 0:
-            board, origin = cshogi.Board(), "start"
-        else:
-            board, origin = cshogi.Board(SHOGI_FENS[(g // 2) % len(SHOGI_FENS)]), "fen"
-        out.write(f"G\t{board.sfen()}\t{origin}\n")
-        plies = 0
-        while True:
+        start, origin = alternate(g, cshogi.Board().sfen(), SHOGI_SCENARIOS)
+        board = cshogi.Board(start)
+        line("G", board.sfen(), origin)
+        played = []
+
+        def position():
+            nonlocal positions, finished
             legal = legal_usi(board)
-            st = "ongoing" if legal else status(board)
-            out.write(f"P\t{board.sfen()}\t{' '.join(legal)}\t{st}\n")
             positions += 1
-            if not legal:
-                finished += 1
-                break
-            if plies >= max_plies:
-                break
-            move = rng.choice(legal)
-            out.write(f"M\t{move}\n")
+            finished += not legal
+            fields = (board.sfen(), " ".join(legal), "ongoing" if legal else status(board))
+            return fields, [] if len(played) >= max_plies else [(m, m) for m in legal]
+
+        def play(move):
             board.push_usi(move)
-            plies += 1
+            played.append(move)
+
+        random_game(rng, max_plies + 1, position, play)
     print(
         f"cshogi: {games} games, {positions} positions, {finished} without legal moves",
         file=sys.stderr,

@@ -34,15 +34,11 @@ import io
 import random
 import sys
 
-try:
-    import cshogi
-    import cshogi.CSA
-    import cshogi.KIF
-except ImportError as e:  # pragma: no cover - reported to the Rust test
-    sys.stderr.write(
-        f"cannot import cshogi ({e}): python3 -m pip install -r tests/oracles/requirements.txt\n"
-    )
-    sys.exit(3)
+from oracle_common import require
+
+cshogi = require("cshogi")
+require("cshogi.CSA")
+require("cshogi.KIF")
 
 
 def winner_name(win):

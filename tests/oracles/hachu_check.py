@@ -86,6 +86,8 @@ import subprocess
 import sys
 import threading
 
+from oracle_common import board_row, read_row
+
 INSTALL = "install HaChu with `apt-get install -y hachu` (Debian/Ubuntu package `hachu`)"
 SIZES = {"chu": 12, "dai": 15}
 TIMEOUT = 300.0  # seconds per query; most take well under a second
@@ -102,42 +104,11 @@ def find_hachu(explicit):
 
 def parse_board(board):
     """Rows of cell tokens (`None` for empty cells, else e.g. `P`, `+A'`, `l!`)."""
-    rows = []
-    for text in board.split("/"):
-        row, i = [], 0
-        while i < len(text):
-            if text[i].isdigit():
-                j = i
-                while j < len(text) and text[j].isdigit():
-                    j += 1
-                row.extend([None] * int(text[i:j]))
-                i = j
-                continue
-            j = i + 1 if text[i] != "+" else i + 2
-            while j < len(text) and text[j] in "'!":
-                j += 1
-            row.append(text[i:j])
-            i = j
-        rows.append(row)
-    return rows
+    return [read_row(text, r"\+?\D['!]*") for text in board.split("/")]
 
 
 def write_board(rows):
-    out = []
-    for row in rows:
-        text, empty = "", 0
-        for cell in row:
-            if cell is None:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            text += cell
-        if empty:
-            text += str(empty)
-        out.append(text)
-    return "/".join(out)
+    return "/".join(board_row(row) for row in rows)
 
 
 def rotate_board(board):

@@ -39,27 +39,19 @@ ends on it and pyffish.is_capture says it captures (as in pyffish_playouts.py).
 """
 
 import random
-import re
 import sys
 
-import pyffish as sf
+from oracle_common import fixture, line, perft_lines, random_game, require
+from pyffish_playouts import normalise_fen
+
+sf = require("pyffish")
 
 VARIANT = "bughouse"
 START = sf.start_fen(VARIANT)
-CELL = re.compile(r"([a-h])([1-8])")
 
 
 def normalise(start, moves, fen, legal):
-    fields = fen.split(" ")
-    if len(fields) < 4 or fields[3] == "-":
-        return fen
-    kept = [
-        f + r
-        for f, r in CELL.findall(fields[3])
-        if any(m[2:4] == f + r and sf.is_capture(VARIANT, start, moves, m) for m in legal)
-    ]
-    fields[3] = "".join(sorted(kept, key=lambda c: (c[1], c[0]))) or "-"
-    return " ".join(fields)
+    return normalise_fen(VARIANT, start, moves, fen, legal)
 
 
 def add_to_pocket(fen, letter):
@@ -92,20 +84,19 @@ def random_position(rng):
 
 def playouts(seed, games, max_plies):
     rng = random.Random(seed)
-    out = sys.stdout
     for _ in range(games):
         start = random_position(rng)
         moves = []
-        out.write(f"G\t{start}\n")
-        for _ in range(max_plies + 1):
+        line("G", start)
+
+        def position():
             legal = sorted(sf.legal_moves(VARIANT, start, moves))
             fen = normalise(start, moves, sf.get_fen(VARIANT, start, moves), legal)
-            out.write(f"P\t{fen}\t{' '.join(legal)}\n")
-            if not legal or len(moves) == max_plies:
-                break
-            move = rng.choice(legal)
+            return (fen, " ".join(legal)), [] if len(moves) == max_plies else [(m, m) for m in legal]
+
+        def play(move):
+            nonlocal start, moves
             moves.append(move)
-            out.write(f"M\t{move}\n")
             if rng.random() < 0.25:
                 letter = rng.choice("PNBRQ")
                 letter = letter if rng.random() < 0.5 else letter.lower()
@@ -113,7 +104,9 @@ def playouts(seed, games, max_plies):
                 start = sf.get_fen(VARIANT, given, [])
                 start = normalise(start, [], start, sf.legal_moves(VARIANT, start, []))
                 moves = []
-                out.write(f"H\t{letter}\t{start}\n")
+                line("H", letter, start)
+
+        random_game(rng, max_plies + 1, position, play)
 
 
 def perft(fen, moves, depth):
@@ -128,21 +121,19 @@ def main():
     if mode == "playouts" and len(sys.argv) == 5:
         playouts(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif mode == "perft" and len(sys.argv) == 4:
-        for d in range(1, int(sys.argv[2]) + 1):
-            print(f"perft {d} {perft(sys.argv[3], [], d)}")
+        perft_lines([perft(sys.argv[3], [], d) for d in range(1, int(sys.argv[2]) + 1)])
     elif mode == "fixtures" and len(sys.argv) == 5:
         seed, count, depth = (int(a) for a in sys.argv[2:5])
         rng = random.Random(seed)
         for n in range(count):
             fen = random_position(rng)
-            print(f"# seed {seed}, position {n}: pyffish 0.0.90 variant bughouse,"
-                  " legal_moves counted recursively")
-            print(f"id bughouse-board-random-{n + 1}")
-            print(f"epd {fen}")
-            for d in range(1, depth + 1):
-                print(f"perft {d} {perft(fen, [], d)}")
-            print()
-            sys.stdout.flush()
+            fixture(
+                f"seed {seed}, position {n}: pyffish 0.0.90 variant bughouse,"
+                " legal_moves counted recursively",
+                f"bughouse-board-random-{n + 1}",
+                [("epd", fen)],
+                [perft(fen, [], d) for d in range(1, depth + 1)],
+            )
     else:
         sys.exit(__doc__)
 

@@ -127,18 +127,15 @@ pyffish 0.0.90; the mapping is the one of the Board sections of docs/rules/<id>.
 Cost: every pyffish call re-initialises the variant (UCI::init_variant), about 3 ms, so a
 position costs about 6 ms whatever the board. A summary goes to stderr.
 """
+import functools
 import os
 import random
 import re
 import sys
 
-try:
-    import pyffish as sf
-except ImportError as error:
-    sys.exit(
-        f"pyffish is missing ({error}); install the oracles with "
-        "`python3 -m pip install -r tests/oracles/requirements.txt` (pyffish==0.0.90)"
-    )
+from oracle_common import SHOGI_SCENARIOS, alternate, line, playout_numbers, random_game, require
+
+sf = require("pyffish")
 
 INI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyffish-seed-variants.ini")
 
@@ -159,24 +156,6 @@ LOSING_FENS = [
     "8/8/8/8/8/8/3k4/4K3 w - - 0 1",
     "8/1P6/8/8/8/8/8/k7 w - - 0 1",
     "8/8/8/8/8/8/8/K5r1 w - - 0 1",
-]
-
-# Scenarios of shogi.md (2-11, 13-15; 11 is stalemated), SFEN.
-SHOGI_FENS = [
-    "4k4/9/9/9/9/9/4P4/9/4K4 b P 1",
-    "8k/6+R2/9/9/9/9/9/9/K8 w - 1",
-    "4k4/9/9/9/9/9/4+P4/9/4K4 b P 1",
-    "4k4/9/9/9/9/9/9/9/4K4 b NLP 1",
-    "4k4/6P2/9/7N1/9/9/9/9/4K4 b - 1",
-    "7nk/9/7G1/9/9/9/9/9/K8 b P 1",
-    "9/4K4/9/9/9/9/9/4k4/9 b 2RB2G2S2N2L7Pb2g2s2n2l11p 1",
-    "RRBBKGGSS/+N+N7/9/9/9/9/9/9/4k4 b 2P2g2s2n4l16p 1",
-    "4k4/9/5S3/9/9/9/9/9/4K4 b - 1",
-    "4k4/9/9/9/9/9/9/9/4K4 b S 1",
-    "7nk/9/7G1/9/9/9/9/9/K8 b G 1",
-    "7nk/9/7GP/9/9/9/9/9/K8 b - 1",
-    "7nk/9/9/9/9/9/9/9/K8 b P 1",
-    "5k3/9/9/9/4R4/9/9/9/K8 b - 1",
 ]
 
 # Scenarios of torishogi.md (2-11, 13) and a mate by a falcon, SFEN. In scenarios 2 and 3 the
@@ -289,7 +268,7 @@ CONFIGS = {
     ),
     # Shogi family: positions of interest in OUR SFEN (converted for pyffish), mostly the
     # scenarios of the rules files; the second one of each list is over (no legal move).
-    "shogi": ("shogi", "shogi", SHOGI_FENS),
+    "shogi": ("shogi", "shogi", SHOGI_SCENARIOS),
     # Scenarios 2-6 and 8-10 of minishogi.md, 10 after the mating drop.
     "minishogi": (
         "minishogi",
@@ -362,8 +341,9 @@ class Stats:
     drop_mates = 0
 
 
-def normalise_fen(variant, start, moves, fen, legal, stats):
-    """pyffish's FEN with the en passant field reduced to targets a legal capture uses."""
+def normalise_fen(variant, start, moves, fen, legal, stats=None):
+    """pyffish's FEN with the en passant field reduced to targets a legal capture uses (counted
+    in `stats`)."""
     fields = fen.split(" ")
     if len(fields) < 4 or fields[3] == "-":
         return fen
@@ -374,9 +354,9 @@ def normalise_fen(variant, start, moves, fen, legal, stats):
             destination(m) == cell and sf.is_capture(variant, start, moves, m) for m in legal
         ):
             kept.append(cell)
-    if kept:
+    if stats and kept:
         stats.ep_kept += 1
-    else:
+    elif stats:
         stats.ep_dropped += 1
     fields[3] = "".join(sorted(kept, key=cell_key)) or "-"
     return " ".join(fields)
@@ -506,59 +486,72 @@ def drop_mates(variant, start, moves, fen, legal, piece, geometry, stats):
     return set()
 
 
-def play_shogi(config, variant, fens, seed, games, max_plies, stats):
-    """The playouts of a shogi-family config, printed in our SFEN and USI."""
-    order, piece = SHOGI_FAMILY[config]
+def shogi_position(variant, start, moves, order, piece, geometry, start_number, stats):
+    """A shogi-family position's `P` fields and moves, in our SFEN and USI."""
+    theirs = sf.legal_moves(variant, start, moves)
+    fen = sf.get_fen(variant, start, moves)
+    legal = set(theirs) - drop_mates(variant, start, moves, fen, theirs, piece, geometry, stats)
+    texts = sorted((geometry.usi_move(m), m) for m in legal)
+    if legal:
+        st = "ongoing"
+    elif theirs:
+        # Only removed drop mates: no legal move for us, so the side to move loses.
+        loser_first = fen.split(" ")[1] == "w"
+        check = sf.gives_check(variant, start, moves)
+        st = f"{'0-1' if loser_first else '1-0'} {'checkmate' if check else 'stalemate'}"
+    else:
+        st = status(variant, "check", start, moves, fen)
+    sfen = fsf_to_sfen(fen, order, start, start_number)
+    return (sfen, " ".join(t for t, _ in texts), st), texts
+
+
+def chess_position(variant, kind, start, moves, stats):
+    """A position's `P` fields and moves, as pyffish writes them but for the en passant field."""
+    legal = sorted(sf.legal_moves(variant, start, moves))
+    fen = normalise_fen(variant, start, moves, sf.get_fen(variant, start, moves), legal, stats)
+    st = "ongoing" if legal else status(variant, kind, start, moves, fen)
+    return (fen, " ".join(legal), st), [(m, m) for m in legal]
+
+
+def play(config, variant, kind, fens, seed, games, max_plies, stats):
+    """The playouts of a config (a shogi-family one in our SFEN and USI)."""
     rng = random.Random(seed)
-    out = sys.stdout
     for g in range(games):
-        if g % 2 == 0:
-            start = sf.start_fen(variant)
-            sfen_start, origin = fsf_to_sfen(start, order, start, 1), "start"
-        else:
-            sfen_start, origin = fens[(g // 2) % len(fens)], "fen"
-            start = sfen_to_fsf(sfen_start)
-        start_number = int(sfen_start.split(" ")[3])
-        geometry = Board(start.split(" ")[0].split("[")[0])
-        out.write(f"G\t{sfen_start}\t{origin}\n")
+        start = sf.start_fen(variant)
         moves = []
-        while True:
-            theirs = sf.legal_moves(variant, start, moves)
-            fen = sf.get_fen(variant, start, moves)
-            legal = set(theirs) - drop_mates(
-                variant, start, moves, fen, theirs, piece, geometry, stats
+        if kind == "shogi":
+            order, piece = SHOGI_FAMILY[config]
+            ours, origin = alternate(g, fsf_to_sfen(start, order, start, 1), fens)
+            if origin == "fen":
+                start = sfen_to_fsf(ours)
+            geometry = Board(start.split(" ")[0].split("[")[0])
+            here = functools.partial(
+                shogi_position, variant, start, moves, order, piece, geometry,
+                int(ours.split(" ")[3]), stats,
             )
-            texts = sorted((geometry.usi_move(m), m) for m in legal)
-            if legal:
-                st = "ongoing"
-            elif theirs:
-                # Only removed drop mates: no legal move for us, so the side to move loses.
-                loser_first = fen.split(" ")[1] == "w"
-                check = sf.gives_check(variant, start, moves)
-                st = f"{'0-1' if loser_first else '1-0'} {'checkmate' if check else 'stalemate'}"
-            else:
-                st = status(variant, "check", start, moves, fen)
-            sfen = fsf_to_sfen(fen, order, start, start_number)
-            out.write(f"P\t{sfen}\t{' '.join(t for t, _ in texts)}\t{st}\n")
+        else:
+            ours, origin = alternate(g, start, fens)
+            start = ours
+            here = functools.partial(chess_position, variant, kind, start, moves, stats)
+        line("G", ours, origin)
+
+        def position():
+            fields, choices = here()
             stats.positions += 1
-            if not legal:
-                stats.finished += 1
-                break
-            if len(moves) >= max_plies:
-                break
-            text, move = rng.choice(texts)
-            out.write(f"M\t{text}\n")
-            moves.append(move)
+            stats.finished += not choices
+            return fields, [] if len(moves) >= max_plies else choices
+
+        random_game(rng, max_plies + 1, position, moves.append)
 
 
 def main() -> None:
+    usage = "usage: pyffish_playouts.py <config> <seed> <games> <max plies>; configs: " + ", ".join(
+        CONFIGS
+    )
     if len(sys.argv) != 5 or sys.argv[1] not in CONFIGS:
-        sys.exit(
-            "usage: pyffish_playouts.py <config> <seed> <games> <max plies>; configs: "
-            + ", ".join(CONFIGS)
-        )
+        sys.exit(usage)
     config = sys.argv[1]
-    seed, games, max_plies = (int(a) for a in sys.argv[2:5])
+    seed, games, max_plies = playout_numbers(sys.argv[2:], usage)
     with open(INI, encoding="utf-8") as ini:
         sf.load_variant_config(ini.read())
     variant, kind, fens = CONFIGS[config]
@@ -577,43 +570,15 @@ def main() -> None:
         if sf.gives_check(variant, " ".join(fields), []):
             sys.exit(f"{fen}: the side not to move is in check")
     stats = Stats()
-    if shogi:
-        play_shogi(config, variant, fens, seed, games, max_plies, stats)
-        print(
-            f"{config} ({variant}): {games} games, {stats.positions} positions, "
-            f"{stats.finished} without legal moves; drop mates removed {stats.drop_mates}",
-            file=sys.stderr,
-        )
-        return
-    rng = random.Random(seed)
-    out = sys.stdout
-    for g in range(games):
-        if g % 2 == 0:
-            start, origin = sf.start_fen(variant), "start"
-        else:
-            start, origin = fens[(g // 2) % len(fens)], "fen"
-        out.write(f"G\t{start}\t{origin}\n")
-        moves = []
-        while True:
-            legal = sorted(sf.legal_moves(variant, start, moves))
-            fen = normalise_fen(
-                variant, start, moves, sf.get_fen(variant, start, moves), legal, stats
-            )
-            st = "ongoing" if legal else status(variant, kind, start, moves, fen)
-            out.write(f"P\t{fen}\t{' '.join(legal)}\t{st}\n")
-            stats.positions += 1
-            if not legal:
-                stats.finished += 1
-                break
-            if len(moves) >= max_plies:
-                break
-            move = rng.choice(legal)
-            out.write(f"M\t{move}\n")
-            moves.append(move)
+    play(config, variant, kind, fens, seed, games, max_plies, stats)
+    summary = (
+        f"drop mates removed {stats.drop_mates}"
+        if shogi
+        else f"en passant fields kept {stats.ep_kept}, dropped {stats.ep_dropped}"
+    )
     print(
         f"{config} ({variant}): {games} games, {stats.positions} positions, "
-        f"{stats.finished} without legal moves; en passant fields kept {stats.ep_kept}, "
-        f"dropped {stats.ep_dropped}",
+        f"{stats.finished} without legal moves; {summary}",
         file=sys.stderr,
     )
 

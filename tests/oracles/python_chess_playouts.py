@@ -14,7 +14,9 @@ Usage: python_chess_playouts.py <seed> <games> <max plies>
 import random
 import sys
 
-import chess
+from oracle_common import line, playout_numbers, random_game, require
+
+chess = require("chess")
 
 STARTS = [
     chess.STARTING_FEN,
@@ -41,22 +43,20 @@ def status(board: chess.Board) -> str:
 
 
 def main() -> None:
-    seed, games, max_plies = (int(a) for a in sys.argv[1:4])
+    seed, games, max_plies = playout_numbers(sys.argv[1:], __doc__)
     rng = random.Random(seed)
-    out = sys.stdout
     for g in range(games):
         start = STARTS[g % len(STARTS)]
         board = chess.Board(start)
-        out.write(f"G\t{start}\n")
-        for _ in range(max_plies):
+        line("G", start)
+
+        def position():
             moves = sorted(m.uci() for m in board.legal_moves)
             st = status(board)
-            out.write(f"P\t{board.fen(en_passant='legal')}\t{' '.join(moves)}\t{st}\n")
-            if st != "ongoing":
-                break
-            move = rng.choice(moves)
-            out.write(f"M\t{move}\n")
-            board.push_uci(move)
+            fields = (board.fen(en_passant="legal"), " ".join(moves), st)
+            return fields, [(m, m) for m in moves] if st == "ongoing" else []
+
+        random_game(rng, max_plies, position, board.push_uci)
 
 
 if __name__ == "__main__":

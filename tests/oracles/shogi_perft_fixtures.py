@@ -38,6 +38,7 @@ import random
 import sys
 
 import pyffish_playouts as pp
+from oracle_common import fixture, require
 
 RULESETS = {
     # ruleset: pyffish config of pyffish_playouts.py (None: cshogi)
@@ -49,8 +50,7 @@ RULESETS = {
 
 
 def cshogi_fixture(rng, plies, depth, sfen=None):
-    import cshogi
-
+    cshogi = require("cshogi")
     board = cshogi.Board(sfen) if sfen else cshogi.Board()
     for _ in range(plies if sfen is None else 0):
         moves = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
@@ -181,18 +181,12 @@ def main() -> None:
                 else f"pyffish 0.0.90 variant {variant} (legal_moves counted recursively)"
             )
         if given:
-            print(f"# {ruleset}: given position; {oracle}")
-            print(f"id {ruleset}-sfen")
+            comment, ident = f"{ruleset}: given position; {oracle}", f"{ruleset}-sfen"
         else:
-            print(f"# {ruleset}: seed {seed}, game {i}, random plies from the start; {oracle}")
-            print(f"id {ruleset}-random-{i + 1}")
-        print(f"sfen {sfen}")
-        if fen is not None:
-            print(f"fsf-fen {fen}")
-        for d, n in enumerate(counts, 1):
-            print(f"perft {d} {n}")
-        print()
-        sys.stdout.flush()
+            comment = f"{ruleset}: seed {seed}, game {i}, random plies from the start; {oracle}"
+            ident = f"{ruleset}-random-{i + 1}"
+        fields = [("sfen", sfen)] + ([("fsf-fen", fen)] if fen is not None else [])
+        fixture(comment, ident, fields, counts)
 
 
 if __name__ == "__main__":
