@@ -1,4 +1,5 @@
-//! Game clocks: per-player remaining time with a Fischer increment and byo-yomi periods.
+//! Game clocks: per-player remaining time with a Fischer increment, byo-yomi periods and
+//! sessions of moves.
 //!
 //! The clock is pure bookkeeping: it never reads real time. The caller says how long a
 //! player's turn took ([`Clock::complete_turn`]) or asks whether a flag has fallen after some
@@ -9,7 +10,15 @@
 //! A turn completed in main time spends that time and then earns the increment. A turn that
 //! runs past the main time empties it and continues in the byo-yomi periods: each period that
 //! expires completely is used up, and the period in which the turn is completed starts afresh
-//! at the next turn (Japanese byo-yomi). No increment is earned in byo-yomi.
+//! at the next turn (Japanese byo-yomi). No increment is earned in byo-yomi. Under moves per
+//! session (classical `40/90`), every `n`-th turn a player completes adds the base time to his
+//! main time again. A fixed time per move is byo-yomi with no main time and one period
+//! ([`TimeControl::per_move`]), which starts afresh every turn.
+//!
+//! Everything that keeps time uses these types: the server's clocks, bughouse's live games,
+//! the match runner (`chaturanga-arena`) and the XBoard front end's `level`/`st`. The engine's
+//! `Limits::clock` is not a clock but what a search is told about one (the time left, the
+//! increment, moves to go), filled in from these.
 
 use std::fmt;
 use std::time::Duration;
@@ -32,6 +41,9 @@ pub struct TimeControl {
     pub increment: Duration,
     /// Byo-yomi periods after the main time, if any.
     pub byo_yomi: Option<ByoYomi>,
+    /// Moves per session: after every this many turns a player completes, the base time is
+    /// added to his main time again. `None`: the base time is for the whole game.
+    pub moves_per_session: Option<u32>,
 }
 
 /// Why a time control or duration text was refused.
@@ -84,6 +96,39 @@ impl TimeControl {
             base,
             increment,
             byo_yomi: None,
+            moves_per_session: None,
+        }
+    }
+
+    /// `moves` moves in `base`, repeating (`40/90`: forty moves in ninety minutes, then forty
+    /// more in another ninety). Panics if `moves` is 0.
+    pub fn sessions(moves: u32, base: Duration) -> Self {
+        assert!(moves > 0, "a session has at least one move");
+        TimeControl {
+            moves_per_session: Some(moves),
+            ..TimeControl::fischer(base, Duration::ZERO)
+        }
+    }
+
+    /// A fixed time for every move: no main time and one byo-yomi period, which starts
+    /// afresh every turn (unused time is not kept).
+    pub fn per_move(time: Duration) -> Self {
+        TimeControl::byo_yomi(Duration::ZERO, time, 1)
+    }
+
+    /// The time every move has where the control is a fixed time per move
+    /// ([`TimeControl::per_move`]).
+    pub fn fixed_per_move(&self) -> Option<Duration> {
+        match self.byo_yomi {
+            Some(b)
+                if b.periods == 1
+                    && self.base.is_zero()
+                    && self.increment.is_zero()
+                    && self.moves_per_session.is_none() =>
+            {
+                Some(b.period)
+            }
+            _ => None,
         }
     }
 
@@ -93,6 +138,7 @@ impl TimeControl {
             base,
             increment: Duration::ZERO,
             byo_yomi: Some(ByoYomi { period, periods }),
+            moves_per_session: None,
         }
     }
 
@@ -129,6 +175,8 @@ pub struct PlayerTime {
 pub struct Clock {
     control: TimeControl,
     times: Vec<PlayerTime>,
+    /// Turns each player completed (for moves per session).
+    turns: Vec<u32>,
 }
 
 /// A player's flag fell: they ran out of time.
@@ -156,6 +204,7 @@ impl Clock {
         Clock {
             control,
             times: vec![start; players],
+            turns: vec![0; players],
         }
     }
 
@@ -192,14 +241,21 @@ impl Clock {
         elapsed >= self.time_available(player)
     }
 
+    /// Turns `player` must still complete before his session's time is added again, under
+    /// moves per session (counting the current one).
+    pub fn moves_to_go(&self, player: usize) -> Option<u32> {
+        let n = self.control.moves_per_session?;
+        Some(n - self.turns[player] % n)
+    }
+
     /// Time left for `player` after `elapsed` on the current turn (zero once the flag fell).
     pub fn remaining(&self, player: usize, elapsed: Duration) -> Duration {
         self.time_available(player).saturating_sub(elapsed)
     }
 
     /// Ends `player`'s turn after `elapsed`: spends the time, adds the increment or uses up
-    /// byo-yomi periods. If the flag fell during the turn, nothing changes and the flag fall
-    /// is returned.
+    /// byo-yomi periods, and at the end of a session adds the base time. If the flag fell
+    /// during the turn, nothing changes and the flag fall is returned.
     pub fn complete_turn(&mut self, player: usize, elapsed: Duration) -> Result<(), FlagFall> {
         if self.flag_falls(player, elapsed) {
             return Err(FlagFall { player });
@@ -215,6 +271,12 @@ impl Clock {
             {
                 let used = (over.as_nanos() / b.period.as_nanos()) as u32;
                 t.periods -= used;
+            }
+        }
+        if let Some(n) = self.control.moves_per_session {
+            self.turns[player] += 1;
+            if self.turns[player].is_multiple_of(n) {
+                t.main = t.main.saturating_add(self.control.base);
             }
         }
         Ok(())
@@ -286,6 +348,7 @@ mod tests {
                 period: s(10),
                 periods: 1,
             }),
+            moves_per_session: None,
         };
         let mut c = Clock::new(control, 2);
         c.complete_turn(0, s(4)).unwrap();
@@ -298,6 +361,33 @@ mod tests {
                 periods: 1
             }
         );
+    }
+
+    #[test]
+    fn sessions_add_the_base_after_their_moves() {
+        let mut c = Clock::new(TimeControl::sessions(2, s(60)), 2);
+        assert_eq!(c.moves_to_go(0), Some(2));
+        c.complete_turn(0, s(10)).unwrap();
+        assert_eq!((c.moves_to_go(0), c.time(0).main), (Some(1), s(50)));
+        c.complete_turn(0, s(10)).unwrap();
+        assert_eq!((c.moves_to_go(0), c.time(0).main), (Some(2), s(100)));
+        assert_eq!(c.moves_to_go(1), Some(2));
+        assert_eq!(
+            Clock::new(TimeControl::fischer(s(1), s(0)), 2).moves_to_go(0),
+            None
+        );
+    }
+
+    #[test]
+    fn a_fixed_time_per_move_starts_afresh_every_turn() {
+        let control = TimeControl::per_move(s(5));
+        assert_eq!(control.fixed_per_move(), Some(s(5)));
+        assert_eq!(TimeControl::byo_yomi(s(1), s(5), 1).fixed_per_move(), None);
+        assert_eq!(TimeControl::fischer(s(5), s(0)).fixed_per_move(), None);
+        let mut c = Clock::new(control, 2);
+        c.complete_turn(0, Duration::from_millis(4_999)).unwrap();
+        assert_eq!(c.time_available(0), s(5));
+        assert!(c.flag_falls(0, s(5)));
     }
 
     #[test]
