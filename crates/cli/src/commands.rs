@@ -327,25 +327,13 @@ struct BenchOne {
     depth: Option<u32>,
 }
 
-/// Default bench depth: deep enough that one run takes about a second or more.
-fn default_depth(id: &str) -> u32 {
-    match id {
-        "speed" => 8,
-        "chess" => 6,
-        "capablanca" | "maharajah" | "losing" | "doublechess" | "omega" | "hexchess"
-        | "threeplayer" => 5,
-        "gess" => 3,
-        _ => 4,
-    }
-}
-
 impl Visitor for BenchOne {
     type Output = Result<(u32, u64, f64), CliError>;
 
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
         let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
         let start = P::start_position(&options).map_err(input)?;
-        let depth = self.depth.unwrap_or_else(|| default_depth(info.id));
+        let depth = self.depth.unwrap_or(info.bench_perft_depth);
         let t = Instant::now();
         let nodes = perft(&start, depth);
         Ok((depth, nodes, t.elapsed().as_secs_f64()))

@@ -636,15 +636,6 @@ fn save<P: Ruleset>(table: &Hosted<P>, path: &str) -> String {
     }
 }
 
-/// Default depth of the search benchmark: about a second per ruleset or less.
-fn default_search_depth(id: &str) -> u32 {
-    match id {
-        "doublemove" | "progressive" => 5,
-        "daishogi" | "omega" | "outer" | "renaissance" | "xiangqi" => 6,
-        _ => 7,
-    }
-}
-
 /// One ruleset's search benchmark: depth, nodes, seconds, best move.
 pub struct SearchBench {
     /// Fixed depth for every ruleset instead of its default.
@@ -657,7 +648,7 @@ impl Visitor for SearchBench {
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
         let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
         let start = P::start_position(&options).map_err(input)?;
-        let depth = self.depth.unwrap_or_else(|| default_search_depth(info.id));
+        let depth = self.depth.unwrap_or(info.bench_search_depth);
         let game = Game::new(start);
         // A fresh engine each time: the node count depends on nothing but the code.
         let mut engine = Engine::<P>::new(16);

@@ -13,7 +13,7 @@
 //! every handshake and ping gets exactly one answer.
 
 use crate::case::MAX_INPUT;
-use chaturanga_protocol::{FAILED_SEARCH, Protocol, uci::uci_name, xboard::xboard_name};
+use chaturanga_protocol::{FAILED_SEARCH, Protocol, uci::uci_name};
 use chaturanga_session::{open, to_xboard};
 use chaturanga_variants::implemented;
 use std::io::{Cursor, Write};
@@ -185,7 +185,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             format!(
                 "xboard\nxboard\nprotover 2\nvariant {}\nnew\nping 1\nforce\n{}\npost\nsd 2\n\
                  go\nping 2\nundo\nsetboard {after}\nping 3\n?\nquit\n",
-                xboard_name(info.id),
+                info.xboard_name(),
                 xboard_moves.join("\n")
             )
             .into_bytes(),

@@ -37,6 +37,29 @@ pub enum Protocol {
     XBoard,
 }
 
+impl Protocol {
+    /// Every protocol, in the order of its names in [`Protocol::name`].
+    pub const ALL: [Protocol; 3] = [Protocol::Uci, Protocol::Usi, Protocol::XBoard];
+
+    /// The protocol's command word (`uci`, `usi`, `xboard`), which also starts it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Usi => "usi",
+            Protocol::XBoard => "xboard",
+        }
+    }
+
+    /// The ruleset a session of the protocol plays until told otherwise: chess for UCI and
+    /// XBoard (CECP's `new`), shogi for USI. The protocols' own default, not a ruleset fact.
+    pub fn default_variant(self) -> &'static str {
+        match self {
+            Protocol::Uci | Protocol::XBoard => "chess",
+            Protocol::Usi => "shogi",
+        }
+    }
+}
+
 /// Speaks `protocol` on standard input and output until `quit` or end of input.
 pub fn serve(protocol: Protocol) {
     run(
@@ -236,7 +259,9 @@ impl Searcher {
                 // in so the protocol keeps answering.
                 Err(_) => {
                     self.failed = true;
-                    self.session = chaturanga_session::open("chess", DEFAULT_HASH_MB).ok();
+                    self.session =
+                        chaturanga_session::open(Protocol::Uci.default_variant(), DEFAULT_HASH_MB)
+                            .ok();
                 }
             }
         }

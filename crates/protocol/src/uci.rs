@@ -8,8 +8,8 @@
 //! not know.
 
 use super::{
-    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
-    number, position_words,
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+    info_line, number, position_words,
 };
 use chaturanga_engine::{Clock, Limits, MAX_MULTI_PV};
 use chaturanga_session::{GameSession, open};
@@ -260,7 +260,7 @@ struct Uci {
 
 /// Runs the UCI loop until `quit` or end of input.
 pub fn run(lines: Receiver<Line>, out: Output) {
-    let session = match open("chess", DEFAULT_HASH_MB) {
+    let session = match open(Protocol::Uci.default_variant(), DEFAULT_HASH_MB) {
         Ok(session) => session,
         Err(e) => {
             out.line(&format!("info string error: {e}"));

@@ -6,12 +6,10 @@
 //! chosen with `USI_Variant` (shogi by default; every ruleset is accepted, as
 //! Fairy-Stockfish does).
 
-use super::uci::{
-    as_given, open_variant, option_name_value, read_go, set_position, uci_name, variant_id,
-};
+use super::uci::{as_given, open_variant, option_name_value, read_go, set_position, uci_name};
 use super::{
-    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut, info_line,
-    position_words,
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+    info_line, position_words,
 };
 use chaturanga_engine::Limits;
 use chaturanga_session::open;
@@ -21,16 +19,6 @@ use std::time::Duration;
 
 /// Kept back from every time budget, in milliseconds (USI has no standard option for it).
 const OVERHEAD_MS: u64 = 50;
-/// The shogi family, offered first in the `USI_Variant` list.
-const SHOGI_FAMILY: &[&str] = &[
-    "shogi",
-    "minishogi",
-    "torishogi",
-    "yarishogi",
-    "chushogi",
-    "daishogi",
-];
-
 struct Usi {
     searcher: Searcher,
     out: Output,
@@ -42,7 +30,7 @@ struct Usi {
 
 /// Runs the USI loop until `quit` or end of input.
 pub fn run(lines: Receiver<Line>, out: Output) {
-    let session = match open("shogi", DEFAULT_HASH_MB) {
+    let session = match open(Protocol::Usi.default_variant(), DEFAULT_HASH_MB) {
         Ok(session) => session,
         Err(e) => {
             out.line(&format!("info string error: {e}"));
@@ -140,16 +128,10 @@ impl Usi {
             .line(&format!("id name Chaturanga {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Chaturanga developers");
         let current = uci_name(self.searcher.session(true).variant());
-        let mut names: Vec<&str> = SHOGI_FAMILY.to_vec();
-        names.extend(
-            implemented()
-                .map(|v| v.id)
-                .filter(|id| !SHOGI_FAMILY.contains(id)),
-        );
-        let vars: String = names
-            .iter()
-            .filter_map(|id| variant_id(id))
-            .filter_map(|id| implemented().find(|v| v.id == id))
+        // The shogi family first, then every other ruleset.
+        let vars: String = implemented()
+            .filter(|v| v.usi)
+            .chain(implemented().filter(|v| !v.usi))
             .map(|v| format!(" var {}", uci_name(v)))
             .collect();
         self.out.line(&format!(

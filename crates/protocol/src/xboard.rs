@@ -7,9 +7,12 @@
 //! is described to it with `setup` and `piece` ([`super::xboard_setup`]).
 
 use super::xboard_setup::describe;
-use super::{DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Searcher, command_loop, cut};
+use super::{
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+};
 use chaturanga_engine::{Clock, Limits, Score};
 use chaturanga_rules::Reason;
+use chaturanga_rules::clock::TimeControl;
 use chaturanga_session::{Finished, GameSession, from_xboard, open, to_xboard};
 use chaturanga_variants::implemented;
 use std::sync::mpsc::Receiver;
@@ -17,40 +20,27 @@ use std::time::Duration;
 
 /// Kept back from every time budget, in milliseconds.
 const OVERHEAD_MS: u64 = 50;
-/// Our ids with XBoard's names for the same game.
-const XBOARD_NAMES: &[(&str, &str)] = &[
-    ("chess", "normal"),
-    ("chushogi", "chu"),
-    ("daishogi", "dai"),
-    ("minishogi", "5x5+5_shogi"),
-];
-
-/// XBoard's name of a ruleset.
-pub fn xboard_name(id: &str) -> &str {
-    XBOARD_NAMES
-        .iter()
-        .find(|(ours, _)| *ours == id)
-        .map_or(id, |(_, theirs)| theirs)
-}
-
-/// The ruleset of an XBoard variant name.
+/// The ruleset of an XBoard variant name: XBoard's name for it
+/// ([`chaturanga_variants::VariantInfo::xboard_name`]) or our id.
 pub fn ruleset_of(name: &str) -> Option<&'static str> {
     implemented()
-        .find(|v| v.id == name || xboard_name(v.id) == name)
+        .find(|v| v.id == name || v.xboard_name() == name)
         .map(|v| v.id)
 }
 
-/// How the engine's clock runs, from `level` and `st`.
+/// XBoard's name of standard chess, which `new` starts (CECP).
+const STANDARD_CHESS: &str = "normal";
+
+/// How the engine's clock runs: the control of `level` or `st`, the time `time` last
+/// reported, and `sd`.
 #[derive(Clone, Copy, Default)]
-struct TimeControl {
-    /// Moves per session (0: the whole game).
-    moves_per_session: u32,
-    increment: Duration,
-    /// Fixed time per move (`st`).
-    per_move: Option<Duration>,
-    depth: Option<u32>,
+struct EngineTime {
+    /// `level MPS BASE INC` (moves per session, base, increment) or `st` (a fixed time per
+    /// move).
+    control: Option<TimeControl>,
     /// The engine's clock as last reported by `time`.
     remaining: Option<Duration>,
+    depth: Option<u32>,
 }
 
 struct XBoard {
@@ -58,7 +48,7 @@ struct XBoard {
     out: Output,
     /// The player the engine plays; `None` in force mode.
     engine_side: Option<usize>,
-    time: TimeControl,
+    time: EngineTime,
     post: bool,
     /// Transposition table size, kept when `new` or `variant` opens another ruleset.
     hash_mb: usize,
@@ -66,7 +56,7 @@ struct XBoard {
 
 /// Runs the XBoard loop until `quit` or end of input.
 pub fn run(lines: Receiver<Line>, out: Output) {
-    let session = match open("chess", DEFAULT_HASH_MB) {
+    let session = match open(Protocol::XBoard.default_variant(), DEFAULT_HASH_MB) {
         Ok(session) => session,
         Err(e) => {
             out.line(&format!("tellusererror {e}"));
@@ -77,7 +67,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         searcher: Searcher::new(session),
         out,
         engine_side: Some(1),
-        time: TimeControl::default(),
+        time: EngineTime::default(),
         post: false,
         hash_mb: DEFAULT_HASH_MB,
     };
@@ -106,7 +96,7 @@ fn xboard_score(score: Score) -> i32 {
 }
 
 /// `level 40 5 0`, `level 0 2:30 3`: moves per session, base `minutes[:seconds]`, increment.
-fn parse_level(words: &[&str]) -> Result<(u32, Duration, Duration), String> {
+fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
     let [_, mps, base, inc] = words else {
         return Err("level needs three values".to_string());
     };
@@ -127,11 +117,11 @@ fn parse_level(words: &[&str]) -> Result<(u32, Duration, Duration), String> {
         .ok()
         .filter(|i: &f64| i.is_finite() && *i >= 0.0 && *i < 1e6)
         .ok_or_else(|| format!("bad increment {:?}", cut(inc)))?;
-    Ok((
-        mps,
-        Duration::from_secs(base_seconds.min(1_000_000)),
-        Duration::from_secs_f64(inc),
-    ))
+    let base = Duration::from_secs(base_seconds.min(1_000_000));
+    Ok(TimeControl {
+        moves_per_session: (mps > 0).then_some(mps),
+        ..TimeControl::fischer(base, Duration::from_secs_f64(inc))
+    })
 }
 
 impl Handler for XBoard {
@@ -188,15 +178,13 @@ impl XBoard {
                 self.engine_side = Some((session.side_to_move() + 1) % players);
                 Ok(())
             }
-            "level" => parse_level(&words).map(|(mps, base, inc)| {
-                self.time.moves_per_session = mps;
-                self.time.increment = inc;
-                self.time.remaining = Some(base);
-                self.time.per_move = None;
+            "level" => parse_level(&words).map(|control| {
+                self.time.remaining = Some(control.base);
+                self.time.control = Some(control);
             }),
             "st" => super::number::<f64>(&words, 1, "st").and_then(|s| {
                 if s.is_finite() && s > 0.0 && s < 1e6 {
-                    self.time.per_move = Some(Duration::from_secs_f64(s));
+                    self.time.control = Some(TimeControl::per_move(Duration::from_secs_f64(s)));
                     Ok(())
                 } else {
                     Err("st must be positive".to_string())
@@ -270,7 +258,7 @@ impl XBoard {
     }
 
     fn features(&mut self) {
-        let variants: Vec<&str> = implemented().map(|v| xboard_name(v.id)).collect();
+        let variants: Vec<&str> = implemented().map(|v| v.xboard_name()).collect();
         self.out.line("feature done=0");
         self.out.line(&format!(
             "feature myname=\"Chaturanga {}\" variants=\"{}\"",
@@ -287,12 +275,8 @@ impl XBoard {
     /// `new` (standard chess, as CECP prescribes) or `variant NAME`: a fresh game, and for a
     /// ruleset XBoard does not play itself, its description (`setup`, `piece`).
     fn new_game(&mut self, variant: Option<&str>) -> Result<(), String> {
-        let id = match variant {
-            Some(name) => {
-                ruleset_of(name).ok_or_else(|| format!("unknown variant {}", cut(name)))?
-            }
-            None => "chess",
-        };
+        let name = variant.unwrap_or(STANDARD_CHESS);
+        let id = ruleset_of(name).ok_or_else(|| format!("unknown variant {}", cut(name)))?;
         let hash_mb = self.hash_mb;
         let session = self.searcher.session(true);
         if session.variant().id != id {
@@ -300,7 +284,7 @@ impl XBoard {
         }
         session.reset(None).map_err(|e| e.to_string())?;
         session.new_game();
-        if let Some(description) = describe(xboard_name(id), session.as_ref()) {
+        if let Some(description) = describe(session.variant().xboard_name(), session.as_ref()) {
             for line in description.output() {
                 self.out.line(&line);
             }
@@ -414,21 +398,23 @@ impl XBoard {
 }
 
 /// The limits of the engine's next move.
-fn limits(time: &TimeControl, session: &dyn GameSession) -> Limits {
+fn limits(time: &EngineTime, session: &dyn GameSession) -> Limits {
     let mut limits = Limits {
         depth: time.depth,
         overhead: Duration::from_millis(OVERHEAD_MS),
         ..Limits::default()
     };
-    if let Some(t) = time.per_move {
+    let control = time.control;
+    if let Some(t) = control.and_then(|c| c.fixed_per_move()) {
         limits.move_time = Some(t);
     } else if let Some(remaining) = time.remaining {
-        let mps = time.moves_per_session;
         let own_moves = (session.moves_played().len() / session.players().max(1)) as u32;
         limits.clock = Some(Clock {
             remaining,
-            increment: time.increment,
-            moves_to_go: (mps > 0).then(|| mps - own_moves % mps),
+            increment: control.map_or(Duration::ZERO, |c| c.increment),
+            moves_to_go: control
+                .and_then(|c| c.moves_per_session)
+                .map(|mps| mps - own_moves % mps),
             byoyomi: Duration::ZERO,
         });
     } else if time.depth.is_none() {

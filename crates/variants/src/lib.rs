@@ -40,10 +40,10 @@ pub mod yarishogi;
 use chaturanga_rules::Ruleset;
 use std::fmt;
 
-/// A ruleset of the catalogue and how far it is implemented.
+/// A ruleset of the catalogue and what the front ends need to know of it besides its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VariantInfo {
-    /// Id, as on the command line (`chess`).
+    /// Id, as on the command line (`chess`): the position type's [`Ruleset::ID`].
     pub id: &'static str,
     /// English name.
     pub name: &'static str,
@@ -51,64 +51,137 @@ pub struct VariantInfo {
     pub players: usize,
     /// Fairy-Stockfish's name for it, where that engine knows it.
     pub fairy_stockfish: Option<&'static str>,
+    /// XBoard's name for it where that is not the id (`normal` for chess).
+    pub xboard: Option<&'static str>,
+    /// Whether it is of the shogi family, whose engine protocol is USI: USI GUIs are offered
+    /// these first.
+    pub usi: bool,
+    /// Perft depth of `bench` from the start position: about a second or more.
+    pub bench_perft_depth: u32,
+    /// Depth of the search benchmark (`bench --search`): about a second or less.
+    pub bench_search_depth: u32,
     /// Whether the rules are implemented.
     pub implemented: bool,
 }
 
-const fn info(
-    id: &'static str,
-    name: &'static str,
-    players: usize,
-    fairy_stockfish: Option<&'static str>,
-    implemented: bool,
-) -> VariantInfo {
-    VariantInfo {
-        id,
-        name,
-        players,
-        fairy_stockfish,
-        implemented,
+impl VariantInfo {
+    /// An implemented ruleset called `name` for `players` players; the registry sets the id.
+    const fn new(name: &'static str, players: usize) -> Self {
+        VariantInfo {
+            id: "",
+            name,
+            players,
+            fairy_stockfish: None,
+            xboard: None,
+            usi: false,
+            bench_perft_depth: 4,
+            bench_search_depth: 7,
+            implemented: true,
+        }
+    }
+
+    const fn fairy_stockfish(mut self, name: &'static str) -> Self {
+        self.fairy_stockfish = Some(name);
+        self
+    }
+
+    const fn xboard(mut self, name: &'static str) -> Self {
+        self.xboard = Some(name);
+        self
+    }
+
+    const fn usi(mut self) -> Self {
+        self.usi = true;
+        self
+    }
+
+    const fn bench(mut self, perft_depth: u32, search_depth: u32) -> Self {
+        self.bench_perft_depth = perft_depth;
+        self.bench_search_depth = search_depth;
+        self
+    }
+
+    const fn with_id(mut self, id: &'static str) -> Self {
+        self.id = id;
+        self
+    }
+
+    /// XBoard's name for the ruleset: [`VariantInfo::xboard`], or else the id.
+    pub fn xboard_name(&self) -> &'static str {
+        self.xboard.unwrap_or(self.id)
     }
 }
 
-/// All 29 rulesets of the catalogue, in id order.
-pub const CATALOGUE: &[VariantInfo] = &[
-    info("avalanche", "Avalanche Chess", 2, None, true),
-    info("bughouse", "Bughouse", 4, Some("bughouse"), true),
-    info(
-        "capablanca",
-        "Capablanca chess",
-        2,
-        Some("capablanca"),
-        true,
-    ),
-    info("chess", "Chess", 2, Some("chess"), true),
-    info("chex", "Chex", 2, None, true),
-    info("chushogi", "Chu shogi", 2, None, true),
-    info("congo", "Congo", 2, None, true),
-    info("daishogi", "Dai shogi", 2, None, true),
-    info("darkchess", "Dark Chess", 2, None, true),
-    info("doublechess", "Double Chess", 2, None, true),
-    info("doublemove", "Double-move chess", 2, None, true),
-    info("gess", "Gess", 2, None, true),
-    info("grand", "Grand Chess", 2, Some("grand"), true),
-    info("hexchess", "Gliński's hexagonal chess", 2, None, true),
-    info("losing", "Losing chess", 2, None, true),
-    info("maharajah", "Maharajah and the Sepoys", 2, None, true),
-    info("makarenko", "Makarenko Chess", 2, None, true),
-    info("minishogi", "Minishogi", 2, Some("minishogi"), true),
-    info("omega", "Omega Chess", 2, None, true),
-    info("outer", "Big Outer Chess", 2, None, true),
-    info("progressive", "Progressive Chess", 2, None, true),
-    info("renaissance", "Renaissance Chess", 2, None, true),
-    info("shogi", "Shogi", 2, Some("shogi"), true),
-    info("speed", "Speed chess", 2, None, true),
-    info("taktika", "Taktika", 2, None, true),
-    info("threeplayer", "Three-Player Chess", 3, None, true),
-    info("torishogi", "Tori shogi", 2, Some("torishogi"), true),
-    info("xiangqi", "Xiangqi", 2, Some("xiangqi"), true),
-    info("yarishogi", "Yari shogi", 2, Some("yarishogi"), true),
-];
+/// The registry: every ruleset's position type once, with its facts. The catalogue and
+/// [`visit`] both come from this list, and the id is the position type's [`Ruleset::ID`], so
+/// a ruleset is added by one line here (and its module above).
+macro_rules! registry {
+    ($( $position:ty => $info:expr ),* $(,)?) => {
+        /// All rulesets of the catalogue, in id order.
+        pub const CATALOGUE: &[VariantInfo] = &[
+            $( $info.with_id(<$position as Ruleset>::ID) ),*
+        ];
+
+        /// Runs `visitor` with the position type of the catalogue's entry `info`.
+        fn visit_entry<V: Visitor>(info: &'static VariantInfo, visitor: V) -> Option<V::Output> {
+            $(
+                if info.id == <$position as Ruleset>::ID {
+                    return Some(visitor.visit::<$position>(info));
+                }
+            )*
+            None
+        }
+    };
+}
+
+registry! {
+    avalanche::AvalanchePosition => VariantInfo::new("Avalanche Chess", 2),
+    bughouse::BughousePosition => VariantInfo::new("Bughouse", 4).fairy_stockfish("bughouse"),
+    capablanca::CapablancaPosition => VariantInfo::new("Capablanca chess", 2)
+        .fairy_stockfish("capablanca")
+        .bench(5, 7),
+    chess::ChessPosition => VariantInfo::new("Chess", 2)
+        .fairy_stockfish("chess")
+        .xboard("normal")
+        .bench(6, 7),
+    chex::ChexPosition => VariantInfo::new("Chex", 2),
+    chushogi::ChuShogiPosition => VariantInfo::new("Chu shogi", 2).xboard("chu").usi(),
+    congo::CongoPosition => VariantInfo::new("Congo", 2),
+    daishogi::DaiShogiPosition => VariantInfo::new("Dai shogi", 2)
+        .xboard("dai")
+        .usi()
+        .bench(4, 6),
+    darkchess::DarkChessPosition => VariantInfo::new("Dark Chess", 2),
+    doublechess::DoubleChessPosition => VariantInfo::new("Double Chess", 2).bench(5, 7),
+    doublemove::DoubleMovePosition => VariantInfo::new("Double-move chess", 2).bench(4, 5),
+    gess::GessPosition => VariantInfo::new("Gess", 2).bench(3, 7),
+    grand::GrandPosition => VariantInfo::new("Grand Chess", 2).fairy_stockfish("grand"),
+    hexchess::HexChessPosition => VariantInfo::new("Gliński's hexagonal chess", 2).bench(5, 7),
+    losing::LosingPosition => VariantInfo::new("Losing chess", 2).bench(5, 7),
+    maharajah::MaharajahPosition => VariantInfo::new("Maharajah and the Sepoys", 2).bench(5, 7),
+    makarenko::MakarenkoPosition => VariantInfo::new("Makarenko Chess", 2),
+    minishogi::MinishogiPosition => VariantInfo::new("Minishogi", 2)
+        .fairy_stockfish("minishogi")
+        .xboard("5x5+5_shogi")
+        .usi(),
+    omega::OmegaPosition => VariantInfo::new("Omega Chess", 2).bench(5, 6),
+    outer::OuterPosition => VariantInfo::new("Big Outer Chess", 2).bench(4, 6),
+    progressive::ProgressivePosition => VariantInfo::new("Progressive Chess", 2).bench(4, 5),
+    renaissance::RenaissancePosition => VariantInfo::new("Renaissance Chess", 2).bench(4, 6),
+    shogi::ShogiPosition => VariantInfo::new("Shogi", 2).fairy_stockfish("shogi").usi(),
+    speed::SpeedPosition => VariantInfo::new("Speed chess", 2).bench(8, 7),
+    taktika::TaktikaPosition => VariantInfo::new("Taktika", 2),
+    threeplayer::ThreePlayerPosition => VariantInfo::new("Three-Player Chess", 3).bench(5, 7),
+    torishogi::ToriShogiPosition => VariantInfo::new("Tori shogi", 2)
+        .fairy_stockfish("torishogi")
+        .usi(),
+    xiangqi::XiangqiPosition => VariantInfo::new("Xiangqi", 2)
+        .fairy_stockfish("xiangqi")
+        .bench(4, 6),
+    yarishogi::YariShogiPosition => VariantInfo::new("Yari shogi", 2)
+        .fairy_stockfish("yarishogi")
+        .usi(),
+}
 
 /// A name another program gives one of our rulesets under given rule options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,43 +257,34 @@ pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
 /// Runs `visitor` with the position type of ruleset `id`.
 pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError> {
     let info = find(id)?;
-    Ok(match info.id {
-        "avalanche" => visitor.visit::<avalanche::AvalanchePosition>(info),
-        "capablanca" => visitor.visit::<capablanca::CapablancaPosition>(info),
-        "chess" => visitor.visit::<chess::ChessPosition>(info),
-        "chex" => visitor.visit::<chex::ChexPosition>(info),
-        "chushogi" => visitor.visit::<chushogi::ChuShogiPosition>(info),
-        "congo" => visitor.visit::<congo::CongoPosition>(info),
-        "daishogi" => visitor.visit::<daishogi::DaiShogiPosition>(info),
-        "darkchess" => visitor.visit::<darkchess::DarkChessPosition>(info),
-        "doublechess" => visitor.visit::<doublechess::DoubleChessPosition>(info),
-        "doublemove" => visitor.visit::<doublemove::DoubleMovePosition>(info),
-        "gess" => visitor.visit::<gess::GessPosition>(info),
-        "grand" => visitor.visit::<grand::GrandPosition>(info),
-        "hexchess" => visitor.visit::<hexchess::HexChessPosition>(info),
-        "losing" => visitor.visit::<losing::LosingPosition>(info),
-        "maharajah" => visitor.visit::<maharajah::MaharajahPosition>(info),
-        "makarenko" => visitor.visit::<makarenko::MakarenkoPosition>(info),
-        "minishogi" => visitor.visit::<minishogi::MinishogiPosition>(info),
-        "omega" => visitor.visit::<omega::OmegaPosition>(info),
-        "outer" => visitor.visit::<outer::OuterPosition>(info),
-        "progressive" => visitor.visit::<progressive::ProgressivePosition>(info),
-        "renaissance" => visitor.visit::<renaissance::RenaissancePosition>(info),
-        "shogi" => visitor.visit::<shogi::ShogiPosition>(info),
-        "speed" => visitor.visit::<speed::SpeedPosition>(info),
-        "taktika" => visitor.visit::<taktika::TaktikaPosition>(info),
-        "threeplayer" => visitor.visit::<threeplayer::ThreePlayerPosition>(info),
-        "bughouse" => visitor.visit::<bughouse::BughousePosition>(info),
-        "torishogi" => visitor.visit::<torishogi::ToriShogiPosition>(info),
-        "xiangqi" => visitor.visit::<xiangqi::XiangqiPosition>(info),
-        "yarishogi" => visitor.visit::<yarishogi::YariShogiPosition>(info),
-        other => {
-            return Err(VariantError::NotImplemented(
-                CATALOGUE
-                    .iter()
-                    .find(|v| v.id == other)
-                    .map_or("?", |v| v.id),
-            ));
+    visit_entry(info, visitor).ok_or(VariantError::NotImplemented(info.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_is_in_id_order_and_every_id_is_visited() {
+        assert_eq!(CATALOGUE.len(), 29);
+        assert!(CATALOGUE.windows(2).all(|w| w[0].id < w[1].id));
+        struct Id;
+        impl Visitor for Id {
+            type Output = &'static str;
+            fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> &'static str {
+                P::ID
+            }
         }
-    })
+        for info in CATALOGUE {
+            assert_eq!(visit(info.id, Id), Ok(info.id));
+        }
+        assert_eq!(find("normal").map(|v| v.id).ok(), None);
+        assert_eq!(
+            CATALOGUE
+                .iter()
+                .find(|v| v.xboard_name() == "normal")
+                .map(|v| v.id),
+            Some("chess")
+        );
+    }
 }

@@ -646,11 +646,6 @@ impl XBoardEngine {
 /// XBoard's null move: a pass.
 const XBOARD_NULL_MOVE: &str = "@@@@";
 
-/// XBoard's name of a ruleset.
-fn xboard_variant(id: &str) -> &str {
-    chaturanga_protocol::xboard::xboard_name(id)
-}
-
 impl Player for XBoardEngine {
     fn name(&self) -> String {
         self.name.clone()
@@ -663,7 +658,7 @@ impl Player for XBoardEngine {
         custom_start: bool,
     ) -> Result<(), PlayerError> {
         self.process.send("new")?;
-        let variant = xboard_variant(game.variant().id);
+        let variant = game.variant().xboard_name();
         if variant != "normal" {
             self.process.send(&format!("variant {variant}"))?;
         }
