@@ -13,8 +13,9 @@ pub mod seeds;
 pub mod server;
 
 use case::Case;
-use chaturanga_notation::{bpgn, csa, kif, pgn, san};
+use chaturanga_notation::{csa, kif, pgn, san};
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
+use chaturanga_variants::bughouse::bpgn;
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 
 /// A target: whether the input was accepted; a panic when something that must hold does not.

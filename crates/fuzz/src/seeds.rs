@@ -195,8 +195,16 @@ impl Visitor for Seeds {
                     format!("csa {id}\n{text}"),
                 );
             }
-            if let Some(Ok(text)) = chaturanga_session::bpgn_record(&game) {
-                push("records", format!("game{g}.bpgn"), format!("bpgn\n{text}"));
+            // The ruleset's own record (BPGN), named by its format as the target reads it.
+            if let Some(own) = P::own_record()
+                && let Ok(text) = (own.write)(&game)
+            {
+                let format = own.format;
+                push(
+                    "records",
+                    format!("game{g}.{format}"),
+                    format!("{format}\n{text}"),
+                );
             }
         }
         seeds

@@ -114,8 +114,8 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
 }
 
 /// Appends movetext tokens to `out` in lines of at most 80 columns (a longer token stands
-/// alone), ending with a newline.
-pub(crate) fn wrap_movetext(out: &mut String, tokens: Vec<String>) {
+/// alone), ending with a newline; records that extend PGN (BPGN) share it.
+pub fn wrap_movetext(out: &mut String, tokens: Vec<String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 80 {

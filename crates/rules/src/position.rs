@@ -951,6 +951,21 @@ pub trait Ruleset: Position {
     fn start_position(options: &crate::RuleOptions) -> Result<Self, crate::SetupError>;
     /// A position from FEN under `options`.
     fn from_fen_with(options: &crate::RuleOptions, fen: &str) -> Result<Self, crate::SetupError>;
+    /// The ruleset's own record format, where PGN cannot hold its games (bughouse's BPGN,
+    /// whose moves name their board). `None`, the default, where PGN can: games are then
+    /// written as PGN, and as KIF and CSA where the ruleset has those move notations.
+    fn own_record() -> Option<OwnRecord<Self>> {
+        None
+    }
+}
+
+/// A record format of a ruleset's own (see [`Ruleset::own_record`]): front ends write a
+/// game through it without knowing the ruleset.
+pub struct OwnRecord<P: Position> {
+    /// The format's name, which is also its file extension (`bpgn`).
+    pub format: &'static str,
+    /// Writes a game in the format.
+    pub write: fn(&Game<P>) -> Result<String, Box<dyn std::error::Error + Send + Sync>>,
 }
 
 /// What notation needs to know about a move to write it in SAN-like forms.

@@ -22,8 +22,8 @@ use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_geometry::Geometry;
 use chaturanga_notation::san;
 use chaturanga_rules::{
-    BoardPieces, Game, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset,
-    Status, perft_divide,
+    BoardPieces, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, Ruleset, Status,
+    perft_divide,
 };
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::fmt;
@@ -223,17 +223,6 @@ struct Session<P: Ruleset> {
     options: RuleOptions,
     table: Hosted<P>,
     engine: Engine<P>,
-}
-
-/// The game as BPGN if it is a bughouse game, `None` for every other ruleset.
-///
-/// BPGN is the one record tied to a ruleset's own position type (two boards), so this looks
-/// for that type; it is the one place that does (a record hook on `Position` would need the
-/// notation crate below the rules crate).
-pub fn bpgn_record<P: Ruleset>(game: &Game<P>) -> Option<Result<String, String>> {
-    let any: &dyn std::any::Any = game;
-    any.downcast_ref::<Game<chaturanga_variants::bughouse::BughousePosition>>()
-        .map(|g| chaturanga_notation::bpgn::write_game(g, None).map_err(|e| e.to_string()))
 }
 
 /// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.

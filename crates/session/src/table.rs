@@ -61,6 +61,14 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
+    /// Every format, in the order of their names.
+    pub const ALL: [RecordFormat; 4] = [
+        RecordFormat::Pgn,
+        RecordFormat::Kif,
+        RecordFormat::Csa,
+        RecordFormat::Bpgn,
+    ];
+
     /// Reads `pgn`, `kif`, `csa` or `bpgn`.
     pub fn parse(text: &str) -> Option<Self> {
         match text {
@@ -596,8 +604,9 @@ impl<P: Ruleset> Table for Hosted<P> {
     }
 
     fn record_formats(&self) -> Vec<RecordFormat> {
-        if crate::bpgn_record(&self.game).is_some() {
-            return vec![RecordFormat::Bpgn];
+        // A ruleset with a record of its own is written in it alone.
+        if let Some(own) = P::own_record() {
+            return RecordFormat::parse(own.format).into_iter().collect();
         }
         let notations = self.game.position().notations();
         let mut formats = Vec::new();
@@ -624,9 +633,12 @@ impl<P: Ruleset> Table for Hosted<P> {
             )));
         }
         match format {
-            RecordFormat::Bpgn => crate::bpgn_record(&self.game)
-                .unwrap_or_else(|| Err("no BPGN".to_string()))
-                .map_err(SessionError::Setup),
+            RecordFormat::Bpgn => match P::own_record() {
+                Some(own) => {
+                    (own.write)(&self.game).map_err(|e| SessionError::Setup(e.to_string()))
+                }
+                None => Err(SessionError::Setup("no BPGN".to_string())),
+            },
             RecordFormat::Kif => kif::write(&self.game, &record::Tags::default()).map_err(error),
             RecordFormat::Csa => csa::write(&self.game, &record::Tags::default()).map_err(error),
             RecordFormat::Pgn => {

@@ -12,7 +12,10 @@
 //! Seats (player numbers of the trait) follow the slot order: 0 = A-White, 1 = B-White,
 //! 2 = A-Black, 3 = B-Black. Team 1 = seats 0 and 3, team 2 = seats 1 and 2.
 //! Move texts are the board's coordinate notation (`e2e4`, `e7e8q`, `N@e4`): the slot
-//! decides the board.
+//! decides the board. The game's record is BPGN ([`bpgn`]), which the ruleset offers
+//! through [`Ruleset::own_record`].
+
+pub mod bpgn;
 
 use crate::family;
 use chaturanga_rules::clock::{Clock, TimeControl};
@@ -21,8 +24,8 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{Move, Rules, Spec, SpecError, StandardPosition, spec_for};
 use chaturanga_rules::{
-    DrawRules, FenError, MoveError, MoveValue, OptionSpec, OptionValues, Piece, Position,
-    RuleOptions, Ruleset, SetupError, SetupProblem,
+    DrawRules, FenError, MoveError, MoveValue, OptionSpec, OptionValues, OwnRecord, Piece,
+    Position, RuleOptions, Ruleset, SetupError, SetupProblem,
 };
 
 /// The rules of one bughouse board.
@@ -650,5 +653,12 @@ impl Ruleset for BughousePosition {
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(fen, timing(options))
+    }
+
+    fn own_record() -> Option<OwnRecord<Self>> {
+        Some(OwnRecord {
+            format: "bpgn",
+            write: |game| Ok(bpgn::write_game(game, None)?),
+        })
     }
 }

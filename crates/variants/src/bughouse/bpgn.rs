@@ -19,17 +19,15 @@
 //! Reading checks every move on its board, its number and colour; what it writes again is the
 //! same text (export, import and export agree).
 
-use crate::pgn::{MAX_MOVES, MAX_PGN_LEN, Tags};
-use crate::san;
+use super::{BoardPosition, BoardState, BughousePosition, Timing, board_state};
+use crate::bughouse_live::LiveGame;
+use chaturanga_notation::pgn::{MAX_MOVES, MAX_PGN_LEN, Tags};
+use chaturanga_notation::san;
 use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::standard::Move;
 use chaturanga_rules::{
     Game, MoveError, Outcome, Position, RuleOptions, Ruleset, SetupError, Status,
 };
-use chaturanga_variants::bughouse::{
-    BoardPosition, BoardState, BughousePosition, Timing, board_state,
-};
-use chaturanga_variants::bughouse_live::LiveGame;
 use std::fmt;
 use std::time::Duration;
 
@@ -257,7 +255,7 @@ pub fn write_text(tags: &Tags, moves: &[BpgnMove]) -> String {
         tokens.push(token);
     }
     tokens.push(tags.get("Result").unwrap_or("*").to_string());
-    crate::pgn::wrap_movetext(&mut out, tokens);
+    chaturanga_notation::pgn::wrap_movetext(&mut out, tokens);
     out
 }
 
@@ -640,7 +638,6 @@ pub fn read(text: &str) -> Result<Vec<Replayed>, BpgnError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chaturanga_variants::bughouse::Timing;
 
     fn secs(s: u64) -> Duration {
         Duration::from_secs(s)
