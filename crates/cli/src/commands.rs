@@ -1,7 +1,9 @@
 //! The commands, each generic over the ruleset's position type through the registry's visitor.
 
-use crate::args::{CliError, Command, GameArgs, USAGE};
+use crate::cli::{Command, GameArgs};
+use crate::error::CliError;
 use chaturanga_notation::san;
+use chaturanga_protocol::Protocol;
 use chaturanga_rules::{
     RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide, perft_turns, perft_turns_divide,
 };
@@ -10,24 +12,21 @@ use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
 use std::time::Instant;
 
-fn input(e: impl std::fmt::Display) -> CliError {
-    CliError::Input(e.to_string())
-}
-
 /// Runs a parsed command, writing its output to `out`.
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
     match command {
-        Command::Help => writeln!(out, "{USAGE}")?,
-        Command::Protocol(protocol) => chaturanga_protocol::serve(protocol),
+        Command::Uci => chaturanga_protocol::serve(Protocol::Uci),
+        Command::Usi => chaturanga_protocol::serve(Protocol::Usi),
+        Command::Xboard => chaturanga_protocol::serve(Protocol::XBoard),
         Command::Serve { listen, db } => {
             let config = chaturanga_server::Config {
                 listen,
                 db,
                 ..chaturanga_server::Config::default()
             };
-            chaturanga_server::run(config).map_err(|e| CliError::Input(format!("serve: {e}")))?;
+            chaturanga_server::run(config).map_err(CliError::Serve)?;
         }
-        Command::Match(settings) => crate::tournament::run(&settings, out)?,
+        Command::Match(args) => chaturanga_arena::run(&args.settings(), out)?,
         Command::Variants { all } => {
             if all {
                 for v in CATALOGUE {
@@ -50,6 +49,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             perft,
             search,
         } => {
+            // Both unless one is chosen.
+            let (perft, search) = (perft || !search, search || !perft);
             if perft {
                 bench(depth, &variants, out)?;
             }
@@ -60,14 +61,19 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
                 search_bench(depth, &variants, out)?;
             }
         }
-        Command::Search { game, limits } => crate::play::search(game, limits, out)?,
+        Command::Search {
+            variant,
+            game,
+            limits,
+        } => crate::play::search(&variant, game, limits, out)?,
         Command::Play {
+            variant,
             game,
             limits,
             engine_plays,
         } => {
             let stdin = std::io::stdin();
-            crate::play::play(game, limits, engine_plays, &mut stdin.lock(), out)?;
+            crate::play::play(&variant, game, limits, engine_plays, &mut stdin.lock(), out)?;
         }
         Command::Rules { variant } => {
             let ids: Vec<String> = match variant {
@@ -75,44 +81,65 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
                 None => implemented().map(|v| v.id.to_string()).collect(),
             };
             for id in ids {
-                let text = visit(&id, DescribeRules).map_err(input)?;
+                let text = visit(&id, DescribeRules)?;
                 write!(out, "{text}")?;
             }
         }
         Command::Perft {
-            game,
+            variant,
             depth,
+            game,
             divide,
             turns,
+        } => run_game(
+            &variant,
+            game,
+            Action::Perft {
+                depth,
+                divide,
+                turns,
+            },
+            out,
+        )?,
+        Command::Moves {
+            variant,
+            game,
+            san,
+            notation,
         } => {
-            let variant = game.variant.clone();
-            let text = visit(
-                &variant,
-                WithGame {
-                    args: game,
-                    action: Action::Perft {
-                        depth,
-                        divide,
-                        turns,
-                    },
-                },
-            )
-            .map_err(input)??;
-            write!(out, "{text}")?;
+            let notation = if san {
+                Some("san".to_string())
+            } else {
+                notation
+            };
+            run_game(&variant, game, Action::Moves { notation }, out)?
         }
-        Command::Moves { game, notation } => run_game(game, Action::Moves { notation }, out)?,
-        Command::Fen(game) => run_game(game, Action::Fen, out)?,
-        Command::Status(game) => run_game(game, Action::Status, out)?,
-        Command::View { game, player } => run_game(game, Action::View(player), out)?,
-        Command::Pgn(game) => run_game(game, Action::Record(RecordFormat::Pgn), out)?,
-        Command::Record { game, format } => run_game(game, Action::Record(format), out)?,
+        Command::Fen { variant, game } => run_game(&variant, game, Action::Fen, out)?,
+        Command::Status { variant, game } => run_game(&variant, game, Action::Status, out)?,
+        Command::View {
+            variant,
+            player,
+            game,
+        } => run_game(&variant, game, Action::View(player), out)?,
+        Command::Pgn { variant, game } => {
+            run_game(&variant, game, Action::Record(RecordFormat::Pgn), out)?
+        }
+        Command::Record {
+            variant,
+            game,
+            format,
+        } => run_game(&variant, game, Action::Record(format), out)?,
     }
     Ok(())
 }
 
-fn run_game(game: GameArgs, action: Action, out: &mut dyn Write) -> Result<(), CliError> {
-    let variant = game.variant.clone();
-    let text = visit(&variant, WithGame { args: game, action }).map_err(input)??;
+fn run_game(
+    variant: &str,
+    game: GameArgs,
+    action: Action,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let text = visit(variant, WithGame { args: game, action })??;
     write!(out, "{text}")?;
     Ok(())
 }
@@ -144,42 +171,61 @@ pub fn setup<P: Ruleset>(
     info: &'static VariantInfo,
     args: &GameArgs,
 ) -> Result<Hosted<P>, CliError> {
-    let options = RuleOptions::parse(P::option_specs(), &args.options).map_err(input)?;
-    let mut table = Hosted::<P>::new(info, &options, args.fen.as_deref()).map_err(input)?;
+    let options = RuleOptions::parse(P::option_specs(), &args.options)?;
+    let mut table = Hosted::<P>::new(info, &options, args.fen.as_deref())?;
     for (i, text) in args.moves.iter().enumerate() {
         table
             .play_through_draws(text)
-            .map_err(|e| input(format!("move {}: {e}", i + 1)))?;
+            .map_err(|source| CliError::Move {
+                index: i + 1,
+                source,
+            })?;
     }
     Ok(table)
 }
 
-/// The game written as `format`, and the format written: a bughouse game's PGN is its BPGN,
-/// the only record it has.
+/// The game written as `format`, and the format written: a ruleset with a record of its own
+/// (bughouse's BPGN) writes that for PGN, the only record it has.
 pub fn record_text<P: Ruleset>(
     table: &Hosted<P>,
     format: RecordFormat,
-) -> Result<(String, RecordFormat), String> {
+) -> Result<(String, RecordFormat), CliError> {
     let formats = table.record_formats();
     let format = match format {
         RecordFormat::Pgn if !formats.contains(&format) => formats[0],
         _ => format,
     };
     if !formats.contains(&format) {
-        let id = table.variant().id;
-        return Err(match format {
-            RecordFormat::Bpgn => format!("{id} has no BPGN records (bughouse has)"),
-            _ => {
-                let notation = format.extension();
-                format!(
-                    "{id} has no {} records (they need the {notation} move notation, which shogi has)",
-                    notation.to_uppercase()
-                )
-            }
+        return Err(CliError::NoRecord {
+            variant: table.variant().id,
+            format,
+            offered_by: rulesets_writing(format),
         });
     }
-    let text = table.record(format, &[]).map_err(|e| e.to_string())?;
+    let text = table.record(format, &[])?;
     Ok((text, format))
+}
+
+/// The rulesets whose games can be written as `format`, for the hint of an error.
+fn rulesets_writing(format: RecordFormat) -> Vec<&'static str> {
+    struct Writes(RecordFormat);
+    impl Visitor for Writes {
+        type Output = bool;
+        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> bool {
+            match P::own_record() {
+                Some(own) => RecordFormat::parse(own.format) == Some(self.0),
+                // KIF and CSA come with the move notations of their names.
+                None => RuleOptions::parse::<&str>(P::option_specs(), &[])
+                    .ok()
+                    .and_then(|options| P::start_position(&options).ok())
+                    .is_some_and(|p| p.notations().contains(&self.0.extension())),
+            }
+        }
+    }
+    implemented()
+        .filter(|v| visit(v.id, Writes(format)).unwrap_or(false))
+        .map(|v| v.id)
+        .collect()
 }
 
 impl Visitor for WithGame {
@@ -232,10 +278,7 @@ impl Visitor for WithGame {
             Action::Moves { notation } if position.whole_turns() => {
                 // Whole turns in the ruleset's turn notation (`e2e4;d7d6`).
                 if notation.as_deref().is_some_and(|n| n != "coordinate") {
-                    return Err(input(format!(
-                        "{} lists whole turns in coordinate notation only",
-                        info.id
-                    )));
+                    return Err(CliError::WholeTurns(info.id));
                 }
                 for line in legal_turn_texts(position) {
                     text.push_str(&line);
@@ -249,16 +292,15 @@ impl Visitor for WithGame {
                     .into_iter()
                     .map(|m| match notation.as_deref() {
                         None | Some("coordinate") => Ok(position.move_text(m)),
-                        Some("san") => san::to_san(position, m).map_err(input),
+                        Some("san") => san::to_san(position, m).map_err(CliError::San),
                         Some(other) => position.write_move(other, m).ok_or_else(|| {
                             let mut known = vec!["coordinate", "san"];
                             known.extend(position.notations());
-                            input(format!(
-                                "unknown notation {:?} for {} (known: {})",
-                                other.chars().take(20).collect::<String>(),
-                                info.id,
-                                known.join(", ")
-                            ))
+                            CliError::UnknownNotation {
+                                notation: other.to_string(),
+                                variant: info.id,
+                                known,
+                            }
                         }),
                     })
                     .collect::<Result<_, _>>()?;
@@ -274,18 +316,14 @@ impl Visitor for WithGame {
             }
             Action::View(player) => {
                 if player >= position.players() {
-                    return Err(input(format!(
-                        "{} has {} players",
-                        info.id,
-                        position.players()
-                    )));
+                    return Err(CliError::NoSuchPlayer {
+                        variant: info.id,
+                        players: position.players(),
+                    });
                 }
-                let view = position.player_view(player).ok_or_else(|| {
-                    input(format!(
-                        "{} has no hidden information: every player sees the whole position (fen)",
-                        info.id
-                    ))
-                })?;
+                let view = position
+                    .player_view(player)
+                    .ok_or(CliError::NoHiddenInformation(info.id))?;
                 text.push_str(&view);
                 text.push('\n');
             }
@@ -294,7 +332,7 @@ impl Visitor for WithGame {
                 text.push('\n');
             }
             Action::Record(format) => {
-                text.push_str(&record_text(&table, format).map_err(input)?.0);
+                text.push_str(&record_text(&table, format)?.0);
             }
         }
         Ok(text)
@@ -331,8 +369,8 @@ impl Visitor for BenchOne {
     type Output = Result<(u32, u64, f64), CliError>;
 
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
-        let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
-        let start = P::start_position(&options).map_err(input)?;
+        let options = RuleOptions::parse::<&str>(P::option_specs(), &[])?;
+        let start = P::start_position(&options)?;
         let depth = self.depth.unwrap_or(info.bench_perft_depth);
         let t = Instant::now();
         let nodes = perft(&start, depth);
@@ -362,8 +400,7 @@ fn search_bench(
     )?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for id in bench_ids(variants) {
-        let (d, nodes, secs, best) =
-            visit(&id, crate::play::SearchBench { depth }).map_err(input)??;
+        let (d, nodes, secs, best) = visit(&id, crate::play::SearchBench { depth })??;
         total_nodes += nodes;
         total_secs += secs;
         writeln!(
@@ -397,7 +434,7 @@ fn bench(depth: Option<u32>, variants: &[String], out: &mut dyn Write) -> Result
     )?;
     let (mut total_nodes, mut total_secs) = (0u64, 0f64);
     for id in ids {
-        let (d, nodes, secs) = visit(&id, BenchOne { depth }).map_err(input)??;
+        let (d, nodes, secs) = visit(&id, BenchOne { depth })??;
         total_nodes += nodes;
         total_secs += secs;
         writeln!(

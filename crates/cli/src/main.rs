@@ -1,9 +1,13 @@
 //! The `chaturanga` command: tools for the catalogue's rulesets.
+//!
+//! `cli` declares the command line (clap), `commands` runs the tools, `play` the engine in the
+//! terminal; the protocols, the match runner and the server are crates of their own, which
+//! the commands call.
 
-mod args;
+mod cli;
 mod commands;
+mod error;
 mod play;
-mod tournament;
 
 use std::process::ExitCode;
 
@@ -37,8 +41,9 @@ fn main() -> ExitCode {
             Err(_) => return ExitCode::from(101),
         }
     }
-    let outcome = std::panic::catch_unwind(|| {
-        args::parse(&argv).and_then(|command| commands::run(command, &mut std::io::stdout()))
+    let outcome = std::panic::catch_unwind(|| match cli::parse(&argv)? {
+        Some(command) => commands::run(command, &mut std::io::stdout()),
+        None => Ok(()),
     });
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -1,8 +1,9 @@
 //! The engine on the command line: `search` (one position, UCI-like output), `play` (a game
 //! in the terminal against the engine or between people) and the search benchmark.
 
-use crate::args::{CliError, GameArgs, SearchArgs};
+use crate::cli::{GameArgs, SearchArgs};
 use crate::commands::{record_text, setup};
+use crate::error::CliError;
 use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_notation::san;
 use chaturanga_rules::{Game, Position, Reason, RuleOptions, Ruleset, Status};
@@ -21,10 +22,6 @@ const PLAY_DEFAULT_TIME: Duration = Duration::from_secs(2);
 const MAX_LINE: u64 = 1_000;
 /// Longest PV shown in a thinking line.
 const MAX_PV_SHOWN: usize = 12;
-
-fn input(e: impl std::fmt::Display) -> CliError {
-    CliError::Input(e.to_string())
-}
 
 /// The engine limits of command-line bounds, with `default_time` when none is given.
 fn limits_of(args: &SearchArgs, default_time: Duration) -> Limits {
@@ -76,9 +73,13 @@ fn uci_score(score: Score) -> String {
 }
 
 /// `search`: UCI-like `info` lines after each iteration, then `bestmove`.
-pub fn search(game: GameArgs, limits: SearchArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let variant = game.variant.clone();
-    let text = visit(&variant, SearchOnce { game, limits }).map_err(input)??;
+pub fn search(
+    variant: &str,
+    game: GameArgs,
+    limits: SearchArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let text = visit(variant, SearchOnce { game, limits })??;
     write!(out, "{text}")?;
     Ok(())
 }
@@ -95,7 +96,7 @@ impl Visitor for SearchOnce {
         let table = setup::<P>(info, &self.game)?;
         let game = table.game();
         if let Status::Over(outcome) = game.status() {
-            return Err(input(format!("the game is over: {outcome}")));
+            return Err(CliError::GameOver(outcome));
         }
         let mut engine = Engine::<P>::new(HASH_MB);
         let mut text = String::new();
@@ -153,15 +154,15 @@ fn private_views<P: Position>(position: &P) -> bool {
 
 /// Runs `play`: a game in the terminal, reading commands and moves from `input`.
 pub fn play(
+    variant: &str,
     game: GameArgs,
     limits: SearchArgs,
     engine_plays: Option<String>,
     input_lines: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let variant = game.variant.clone();
     visit(
-        &variant,
+        variant,
         PlaySession {
             game,
             limits: limits_of(&limits, PLAY_DEFAULT_TIME),
@@ -169,8 +170,7 @@ pub fn play(
             input: input_lines,
             out,
         },
-    )
-    .map_err(input)?
+    )?
 }
 
 struct PlaySession<'a> {
@@ -204,11 +204,7 @@ fn engine_seats<P: Position>(position: &P, text: Option<&str>) -> Result<Vec<boo
                         let mut known: Vec<&str> = vec!["none", "all"];
                         known.extend((0..players).map(|p| position.player_name(p)));
                         known.extend(&ordinals[..players.min(ordinals.len())]);
-                        return Err(input(format!(
-                            "--engine-plays: no player {:?} (known: {})",
-                            word.chars().take(20).collect::<String>(),
-                            known.join(", ")
-                        )));
+                        return Err(CliError::NoPlayerNamed { word, known });
                     }
                 }
             }
@@ -230,8 +226,8 @@ commands:
   board         the position again
   fen           the position as FEN
   pgn           the game so far as a record
-  save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, BPGN for
-                bughouse, else PGN)
+  save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, the
+                ruleset's own record where it has one (bughouse: BPGN), else PGN)
   help          this text
   quit          leave";
 
@@ -577,7 +573,7 @@ fn engine_move<P: Ruleset>(
         return Ok(false);
     };
     let label = move_label(&root, mv);
-    table.play(&root.move_text(mv)).map_err(input)?;
+    table.play(&root.move_text(mv))?;
     let name = root.player_name(root.side_to_move());
     if hidden {
         writeln!(out, "{name} has moved")?;
@@ -619,7 +615,7 @@ fn save<P: Ruleset>(table: &Hosted<P>, path: &str) -> String {
     if path.is_empty() {
         return "error: `save` needs a file name".to_string();
     }
-    // KIF and CSA where the file asks for them, else the PGN (BPGN for bughouse).
+    // KIF and CSA where the file asks for them, else the PGN (or the ruleset's own record).
     let format = match path
         .rsplit_once('.')
         .and_then(|(_, e)| RecordFormat::parse(&e.to_ascii_lowercase()))
@@ -646,8 +642,8 @@ impl Visitor for SearchBench {
     type Output = Result<(u32, u64, f64, String), CliError>;
 
     fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
-        let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).map_err(input)?;
-        let start = P::start_position(&options).map_err(input)?;
+        let options = RuleOptions::parse::<&str>(P::option_specs(), &[])?;
+        let start = P::start_position(&options)?;
         let depth = self.depth.unwrap_or(info.bench_search_depth);
         let game = Game::new(start);
         // A fresh engine each time: the node count depends on nothing but the code.

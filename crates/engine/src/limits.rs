@@ -2,7 +2,10 @@
 
 use std::time::Duration;
 
-/// A player's clock as a front end reports it.
+/// A player's clock as a front end reports it: what a search is told about the time it may
+/// use, not a clock that keeps time. Clocks that run (the server's, the match runner's,
+/// bughouse's) are `chaturanga_rules::clock::Clock`s under a `TimeControl`; a front end fills
+/// this in from one (or from what a GUI sends: UCI's `wtime`, XBoard's `time` and `level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.

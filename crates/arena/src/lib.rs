@@ -1,4 +1,5 @@
-//! `chaturanga match`: two engines play each other in any two-player ruleset.
+//! The match runner behind `chaturanga match`: two engines play each other in any
+//! two-player ruleset.
 //!
 //! A referee (a [`GameSession`] of the ruleset, its engine unused) checks every move and
 //! ends the game by the rules: results, draws by rule (claimed for the players as soon as a
@@ -10,25 +11,30 @@ mod clock;
 mod players;
 mod stats;
 
-pub use clock::TimeControl;
-pub use players::PlayerSpec;
-pub use stats::{Sprt, Tally, Verdict};
+pub use clock::{TimeControlError, parse_time_control, time_control_text};
+pub use players::{PlayerError, PlayerSpec, PlayerSpecError};
+pub use stats::{Sprt, SprtError, Tally, Verdict};
 
-use crate::args::CliError;
 use chaturanga_rules::Reason;
-use chaturanga_session::{GameSession, open};
+use chaturanga_rules::clock::TimeControl;
+use chaturanga_session::{GameSession, SessionError, open};
 use clock::Clocks;
-use players::{Player, PlayerError};
+use players::Player;
+use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Most games one match plays.
-const MAX_GAMES: u32 = 100_000;
+pub const MAX_GAMES: u32 = 100_000;
 /// Largest opening file read.
 const MAX_OPENINGS_BYTES: u64 = 16 << 20;
 /// Largest random opening.
-const MAX_RANDOM_PLIES: u32 = 40;
+pub const MAX_RANDOM_PLIES: u32 = 40;
+/// Largest margin beyond the clock, in milliseconds.
+pub const MAX_TIME_MARGIN_MS: u64 = 60_000;
+/// Largest ply cap.
+pub const MAX_PLIES: u32 = 100_000;
 /// Draws of a random opening before the least unbalanced is taken.
 const RANDOM_OPENING_TRIES: u32 = 20;
 /// A random opening whose shallow search score is within this many centipawns is balanced.
@@ -65,24 +71,16 @@ pub struct MatchSettings {
     pub rule_options: Vec<String>,
 }
 
-fn usage(message: impl Into<String>) -> CliError {
-    CliError::Usage(message.into())
-}
-
 impl MatchSettings {
-    /// Reads `match <variant> --first P --second P [--games N] [--tc TC] …`.
-    pub fn parse(args: &[String]) -> Result<MatchSettings, CliError> {
-        let mut variant = None;
-        let mut first = None;
-        let mut second = None;
-        let mut settings = MatchSettings {
-            variant: String::new(),
-            players: [
-                PlayerSpec::parse("chaturanga").map_err(usage)?,
-                PlayerSpec::parse("chaturanga").map_err(usage)?,
-            ],
+    /// The settings of a match of `variant` between `players` with the defaults: two games
+    /// at 10 seconds plus 0.1 per move, a margin of half a second, no openings, a ply cap
+    /// of 1000, seed 1.
+    pub fn new(variant: &str, players: [PlayerSpec; 2]) -> Self {
+        MatchSettings {
+            variant: variant.to_string(),
+            players,
             games: 2,
-            time_control: TimeControl::parse("10+0.1").map_err(usage)?,
+            time_control: TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100)),
             time_margin: Duration::from_millis(500),
             openings: None,
             random_plies: 0,
@@ -91,55 +89,114 @@ impl MatchSettings {
             sprt: None,
             seed: 1,
             rule_options: Vec::new(),
-        };
-        let mut i = 0;
-        while i < args.len() {
-            let flag = args[i].as_str();
-            if !flag.starts_with("--") {
-                if variant.is_some() {
-                    return Err(usage(format!("unexpected argument {:?}", cut(flag))));
-                }
-                variant = Some(flag.to_string());
-                i += 1;
-                continue;
-            }
-            let value = args
-                .get(i + 1)
-                .ok_or_else(|| usage(format!("{flag} needs a value")))?;
-            let number = |max: u64| {
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|&n| n <= max)
-                    .ok_or_else(|| usage(format!("{flag} must be a number up to {max}")))
-            };
-            match flag {
-                "--first" => first = Some(PlayerSpec::parse(value).map_err(usage)?),
-                "--second" => second = Some(PlayerSpec::parse(value).map_err(usage)?),
-                "--games" => settings.games = number(u64::from(MAX_GAMES))?.max(1) as u32,
-                "--tc" => settings.time_control = TimeControl::parse(value).map_err(usage)?,
-                "--time-margin" => {
-                    settings.time_margin = Duration::from_millis(number(60_000)?);
-                }
-                "--openings" => settings.openings = Some(PathBuf::from(value)),
-                "--random-plies" => {
-                    settings.random_plies = number(u64::from(MAX_RANDOM_PLIES))? as u32;
-                }
-                "--pgn" => settings.pgn = Some(PathBuf::from(value)),
-                "--max-plies" => settings.max_plies = number(100_000)?.max(1) as u32,
-                "--sprt" => settings.sprt = Some(Sprt::parse(value).map_err(usage)?),
-                "--seed" => settings.seed = number(u64::MAX)?,
-                "--option" => settings.rule_options.push(value.clone()),
-                other => return Err(usage(format!("unknown flag {:?}", cut(other)))),
-            }
-            i += 2;
         }
-        settings.variant = variant.ok_or_else(|| usage("match needs a variant"))?;
-        settings.players = [
-            first.ok_or_else(|| usage("match needs --first"))?,
-            second.ok_or_else(|| usage("match needs --second"))?,
-        ];
-        Ok(settings)
+    }
+}
+
+/// Why a match could not be played to its end.
+#[derive(Debug)]
+pub enum ArenaError {
+    /// The referee refused the ruleset, its options or the start position.
+    Referee(SessionError),
+    /// The ruleset is not for two players.
+    NotTwoPlayers {
+        /// Ruleset id.
+        variant: String,
+        /// Its players.
+        players: usize,
+    },
+    /// The openings file could not be read.
+    Openings {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The openings file has no opening.
+    NoOpenings(PathBuf),
+    /// The PGN file could not be created.
+    PgnFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An opening's position was refused.
+    Opening(SessionError),
+    /// An opening's move was refused.
+    OpeningMove {
+        /// The move.
+        mv: String,
+        /// Why.
+        source: SessionError,
+    },
+    /// A player could not be made (`index` 0 is `--first`).
+    Player {
+        /// Which.
+        index: usize,
+        /// Why.
+        source: PlayerError,
+    },
+    /// A player could not start a game.
+    StartGame {
+        /// The player's name.
+        name: String,
+        /// Why.
+        source: PlayerError,
+    },
+    /// The referee's game did not end (a bug).
+    Unfinished,
+    /// Writing the report or the games failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::Referee(e) => write!(f, "{e}"),
+            ArenaError::NotTwoPlayers { variant, players } => write!(
+                f,
+                "a match needs a two-player ruleset; {variant} has {players} players"
+            ),
+            ArenaError::Openings { path, source } => write!(f, "{}: {source}", path.display()),
+            ArenaError::NoOpenings(path) => {
+                write!(f, "{}: no openings in the file", path.display())
+            }
+            ArenaError::PgnFile { path, source } => write!(f, "{}: {source}", path.display()),
+            ArenaError::Opening(e) => write!(f, "opening: {e}"),
+            ArenaError::OpeningMove { mv, source } => {
+                write!(f, "opening move {}: {source}", cut(mv))
+            }
+            ArenaError::Player { index, source } => write!(f, "player {}: {source}", index + 1),
+            ArenaError::StartGame { name, source } => write!(f, "{name}: {source}"),
+            ArenaError::Unfinished => write!(f, "the game did not end"),
+            ArenaError::Io(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ArenaError::Referee(e) | ArenaError::Opening(e) => Some(e),
+            ArenaError::OpeningMove { source, .. } => Some(source),
+            ArenaError::Openings { source, .. } | ArenaError::PgnFile { source, .. } => {
+                Some(source)
+            }
+            ArenaError::Player { source, .. } | ArenaError::StartGame { source, .. } => {
+                Some(source)
+            }
+            ArenaError::Io(e) => Some(e),
+            ArenaError::NotTwoPlayers { .. }
+            | ArenaError::NoOpenings(_)
+            | ArenaError::Unfinished => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for ArenaError {
+    fn from(e: std::io::Error) -> Self {
+        ArenaError::Io(e)
     }
 }
 
@@ -156,15 +213,18 @@ struct Opening {
 
 /// Reads an openings file: one opening per line, a FEN (with `moves …` after it if
 /// wished) or a list of moves from the start; `#` starts a comment line.
-fn read_openings(path: &PathBuf) -> Result<Vec<Opening>, CliError> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+fn read_openings(path: &PathBuf) -> Result<Vec<Opening>, ArenaError> {
+    let unreadable = |source| ArenaError::Openings {
+        path: path.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut text = String::new();
     std::io::Read::read_to_string(
         &mut std::io::Read::take(file, MAX_OPENINGS_BYTES),
         &mut text,
     )
-    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    .map_err(unreadable)?;
     let mut openings = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -182,10 +242,7 @@ fn read_openings(path: &PathBuf) -> Result<Vec<Opening>, CliError> {
         });
     }
     if openings.is_empty() {
-        return Err(CliError::Input(format!(
-            "{}: no openings in the file",
-            path.display()
-        )));
+        return Err(ArenaError::NoOpenings(path.clone()));
     }
     Ok(openings)
 }
@@ -269,29 +326,28 @@ struct GameRecord {
 }
 
 /// Runs a match, reporting progress and the result to `out`.
-pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut referee = open(&settings.variant, 1).map_err(|e| CliError::Input(e.to_string()))?;
+pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaError> {
+    let mut referee = open(&settings.variant, 1).map_err(ArenaError::Referee)?;
     if referee.players() != 2 {
-        return Err(CliError::Input(format!(
-            "a match needs a two-player ruleset; {} has {} players",
-            settings.variant,
-            referee.players()
-        )));
+        return Err(ArenaError::NotTwoPlayers {
+            variant: settings.variant.clone(),
+            players: referee.players(),
+        });
     }
     referee
         .set_rule_options(&settings.rule_options)
-        .map_err(|e| CliError::Input(e.to_string()))?;
-    referee
-        .reset(None)
-        .map_err(|e| CliError::Input(e.to_string()))?;
+        .map_err(ArenaError::Referee)?;
+    referee.reset(None).map_err(ArenaError::Referee)?;
     let openings = match &settings.openings {
         Some(path) => read_openings(path)?,
         None => Vec::new(),
     };
     let mut pgn_file = match &settings.pgn {
         Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?,
+            std::fs::File::create(path).map_err(|source| ArenaError::PgnFile {
+                path: path.clone(),
+                source,
+            })?,
         ),
         None => None,
     };
@@ -303,7 +359,11 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), CliError
     writeln!(
         out,
         "match: {} vs {} in {}, {} games, time control {}",
-        names[0], names[1], settings.variant, settings.games, settings.time_control
+        names[0],
+        names[1],
+        settings.variant,
+        settings.games,
+        time_control_text(&settings.time_control)
     )?;
     let mut random = Random(settings.seed);
     let mut tally = Tally::default();
@@ -384,14 +444,14 @@ fn build(
     spec: &PlayerSpec,
     index: usize,
     settings: &MatchSettings,
-) -> Result<Box<dyn Player>, CliError> {
+) -> Result<Box<dyn Player>, ArenaError> {
     let label = if matches!(spec, PlayerSpec::Own { .. }) {
         format!("Chaturanga{}", if index == 0 { "" } else { " (2)" })
     } else {
         String::new()
     };
     spec.build(&label, &settings.rule_options)
-        .map_err(|e| CliError::Input(format!("player {}: {e}", index + 1)))
+        .map_err(|source| ArenaError::Player { index, source })
 }
 
 fn summary(
@@ -400,7 +460,7 @@ fn summary(
     names: &[String],
     tally: &Tally,
     infractions: &[[u32; 3]; 2],
-) -> Result<(), CliError> {
+) -> Result<(), ArenaError> {
     writeln!(out)?;
     writeln!(
         out,
@@ -478,25 +538,27 @@ fn play_game(
     first_moves_first: bool,
     round: u32,
     settings: &MatchSettings,
-) -> Result<GameRecord, CliError> {
+) -> Result<GameRecord, ArenaError> {
     referee
         .reset(opening.fen.as_deref())
-        .map_err(|e| CliError::Input(format!("opening: {e}")))?;
+        .map_err(ArenaError::Opening)?;
     for mv in &opening.moves {
-        referee
-            .play(mv)
-            .map_err(|e| CliError::Input(format!("opening move {}: {e}", cut(mv))))?;
+        referee.play(mv).map_err(|source| ArenaError::OpeningMove {
+            mv: mv.clone(),
+            source,
+        })?;
     }
     let opening_plies = referee.moves_played().len();
     // seat[side] = the match player playing that side.
     let seat = if first_moves_first { [0, 1] } else { [1, 0] };
     let mut infraction = None;
     for &p in &seat {
-        if let Err(e) =
-            players[p].start_game(referee, &settings.time_control, opening.fen.is_some())
-        {
-            return Err(CliError::Input(format!("{}: {e}", names[p])));
-        }
+        players[p]
+            .start_game(referee, &settings.time_control, opening.fen.is_some())
+            .map_err(|source| ArenaError::StartGame {
+                name: names[p].clone(),
+                source,
+            })?;
     }
     let mut clocks = Clocks::new(settings.time_control, settings.time_margin);
     let mut termination = String::from("normal");
@@ -539,21 +601,25 @@ fn play_game(
             Err(PlayerError::Resigned) => {
                 referee.end(loser, Reason::Resignation);
             }
-            Err(e @ (PlayerError::Crashed(_) | PlayerError::Start(_))) => {
-                referee.end(loser, Reason::Resignation);
-                termination = format!("abandoned: {e}");
-                infraction = Some((player, Infraction::Crash));
-            }
             Err(PlayerError::Protocol(e)) => {
                 referee.end(loser, Reason::Resignation);
                 termination = format!("rules infraction: {e}");
                 infraction = Some((player, Infraction::IllegalMove));
             }
+            Err(PlayerError::Replay(e)) => {
+                referee.end(loser, Reason::Resignation);
+                termination = format!("rules infraction: {e}");
+                infraction = Some((player, Infraction::IllegalMove));
+            }
+            // The rest: it crashed or could not start.
+            Err(e) => {
+                referee.end(loser, Reason::Resignation);
+                termination = format!("abandoned: {e}");
+                infraction = Some((player, Infraction::Crash));
+            }
         }
     }
-    let finished = referee
-        .finished()
-        .ok_or_else(|| CliError::Input("the game did not end".to_string()))?;
+    let finished = referee.finished().ok_or(ArenaError::Unfinished)?;
     if termination == "normal" {
         termination = finished.reason.as_str().to_string();
     }
@@ -567,7 +633,10 @@ fn play_game(
         ("Round".to_string(), round.to_string()),
         ("White".to_string(), names[seat[0]].clone()),
         ("Black".to_string(), names[seat[1]].clone()),
-        ("TimeControl".to_string(), settings.time_control.to_string()),
+        (
+            "TimeControl".to_string(),
+            time_control_text(&settings.time_control),
+        ),
         ("Termination".to_string(), termination.clone()),
     ];
     let pgn = referee.pgn(&tags).ok();

@@ -6,9 +6,12 @@
 //! where their protocol allows (XBoard, GNU Shogi) and sent the whole game where it is
 //! stateless (UCI, USI).
 
-use super::clock::{Clocks, TimeControl};
+use super::clock::{Clocks, gnushogi_level, xboard_level};
 use chaturanga_engine::Limits;
-use chaturanga_session::{GameSession, from_xboard, open, to_xboard};
+use chaturanga_protocol::Protocol;
+use chaturanga_rules::clock::TimeControl;
+use chaturanga_session::{GameSession, SessionError, from_xboard, open, to_xboard};
+use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -19,32 +22,71 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest line read from an engine.
 const MAX_ENGINE_LINE: usize = 1 << 16;
 
-/// Why a player gave no move.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a player gave no move, or could not play.
+#[derive(Debug)]
 pub enum PlayerError {
-    /// The engine process ended or its output closed.
-    Crashed(String),
+    /// The engine process ended: writing to it failed (`Some`), or its output closed.
+    Crashed(Option<std::io::Error>),
     /// No move before the flag fell.
     Timeout,
-    /// The engine said something the protocol does not allow.
+    /// The engine said something the protocol does not allow (what it said).
     Protocol(String),
     /// The engine resigned.
     Resigned,
-    /// The engine could not be started.
+    /// The engine program could not be run.
+    Spawn {
+        /// The program.
+        program: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The engine cannot play this game (why).
     Start(String),
+    /// Our engine's session refused the ruleset or its options.
+    Open(SessionError),
+    /// Our engine's session refused the referee's game.
+    Replay(SessionError),
 }
 
-impl std::fmt::Display for PlayerError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerError::Crashed(e) => write!(f, "crashed: {e}"),
+            PlayerError::Crashed(Some(e)) => write!(f, "crashed: {e}"),
+            PlayerError::Crashed(None) => write!(f, "crashed: output closed"),
             PlayerError::Timeout => write!(f, "no move in time"),
             PlayerError::Protocol(e) => write!(f, "protocol error: {e}"),
             PlayerError::Resigned => write!(f, "resigned"),
+            PlayerError::Spawn { program, source } => {
+                write!(f, "cannot start: {program}: {source}")
+            }
             PlayerError::Start(e) => write!(f, "cannot start: {e}"),
+            PlayerError::Open(e) => write!(f, "cannot start: {e}"),
+            PlayerError::Replay(e) => write!(f, "protocol error: {e}"),
         }
     }
 }
+
+impl std::error::Error for PlayerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayerError::Crashed(Some(e)) | PlayerError::Spawn { source: e, .. } => Some(e),
+            PlayerError::Open(e) | PlayerError::Replay(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Why a player's description (`--first`, `--second`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpecError(String);
+
+impl fmt::Display for PlayerSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlayerSpecError {}
 
 /// A participant of a match.
 pub trait Player {
@@ -76,32 +118,34 @@ pub enum PlayerSpec {
         /// Node cap per move.
         nodes: Option<u64>,
     },
-    /// An external engine.
+    /// An external engine speaking one of the engine protocols.
     External {
         /// Its protocol.
         protocol: Protocol,
         /// The command line, split at whitespace.
         command: Vec<String>,
-        /// Depth cap (XBoard `sd`, GNU Shogi `depth`).
+        /// Depth cap (XBoard's `sd`).
         depth: Option<u32>,
         /// Node budget per move instead of the clock (UCI and USI `go nodes`).
         nodes: Option<u64>,
         /// Engine options, `NAME=VALUE`.
         options: Vec<String>,
     },
+    /// GNU Shogi in its own line protocol (moves in, `N. ... move` out), as Debian ships it.
+    GnuShogi {
+        /// The command line, split at whitespace.
+        command: Vec<String>,
+        /// Depth cap (its `depth` command).
+        depth: Option<u32>,
+    },
 }
 
-/// External engine protocols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// UCI.
-    Uci,
-    /// USI.
-    Usi,
-    /// XBoard / CECP.
-    XBoard,
-    /// GNU Shogi's own protocol (moves in, `N. ... move` out).
-    GnuShogi,
+impl std::str::FromStr for PlayerSpec {
+    type Err = PlayerSpecError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        PlayerSpec::parse(text)
+    }
 }
 
 impl PlayerSpec {
@@ -110,7 +154,11 @@ impl PlayerSpec {
     /// `xboard,depth=4,option=Allow repeats=1:CMD` (a depth cap for XBoard and GNU Shogi
     /// engines; a node budget per move, `nodes=N`, for UCI and USI engines; engine options,
     /// repeatable, for UCI, USI and XBoard engines).
-    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+    pub fn parse(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
+        PlayerSpec::read(text).map_err(PlayerSpecError)
+    }
+
+    fn read(text: &str) -> Result<PlayerSpec, String> {
         let (head, rest) = text.split_once(':').unwrap_or((text, ""));
         let mut settings = head.split(',');
         let kind = settings.next().unwrap_or("");
@@ -161,28 +209,33 @@ impl PlayerSpec {
         }
         let protocol = match kind {
             "chaturanga" | "self" => return parse_own(rest),
-            "uci" => Protocol::Uci,
-            "usi" => Protocol::Usi,
-            "xboard" => Protocol::XBoard,
-            "gnushogi" => Protocol::GnuShogi,
-            other => {
-                return Err(format!(
-                    "player must be chaturanga[:settings], uci:CMD, usi:CMD, xboard:CMD or \
-                     gnushogi:CMD, not {:?}",
-                    other.chars().take(40).collect::<String>()
-                ));
-            }
+            "gnushogi" => None,
+            other => Some(
+                Protocol::ALL
+                    .into_iter()
+                    .find(|p| p.name() == other)
+                    .ok_or_else(|| {
+                        format!(
+                            "player must be chaturanga[:settings], uci:CMD, usi:CMD, xboard:CMD \
+                             or gnushogi:CMD, not {:?}",
+                            other.chars().take(40).collect::<String>()
+                        )
+                    })?,
+            ),
         };
         let command: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
         if command.is_empty() {
             return Err(format!("{kind}: needs a command line"));
         }
-        Ok(PlayerSpec::External {
-            protocol,
-            command,
-            depth,
-            nodes,
-            options,
+        Ok(match protocol {
+            Some(protocol) => PlayerSpec::External {
+                protocol,
+                command,
+                depth,
+                nodes,
+                options,
+            },
+            None => PlayerSpec::GnuShogi { command, depth },
         })
     }
 
@@ -231,8 +284,10 @@ impl PlayerSpec {
                         }
                         Box::new(engine)
                     }
-                    Protocol::GnuShogi => Box::new(GnuShogi::new(process, *depth)),
                 }
+            }
+            PlayerSpec::GnuShogi { command, depth } => {
+                Box::new(GnuShogi::new(EngineProcess::spawn(command)?, *depth))
             }
         })
     }
@@ -301,15 +356,12 @@ impl Player for OwnEngine {
             .as_ref()
             .is_some_and(|s| s.variant().id == game.variant().id);
         if !reuse {
-            self.session = Some(
-                open(game.variant().id, self.hash_mb)
-                    .map_err(|e| PlayerError::Start(e.to_string()))?,
-            );
+            self.session = Some(open(game.variant().id, self.hash_mb).map_err(PlayerError::Open)?);
         }
         if let Some(session) = self.session.as_mut() {
             session
                 .set_rule_options(&self.rule_options)
-                .map_err(|e| PlayerError::Start(e.to_string()))?;
+                .map_err(PlayerError::Open)?;
             session.new_game();
         }
         Ok(())
@@ -323,11 +375,9 @@ impl Player for OwnEngine {
         // The referee's options and moves, replayed (cheap next to a search).
         session
             .reset(Some(&game.start_fen()))
-            .map_err(|e| PlayerError::Protocol(e.to_string()))?;
+            .map_err(PlayerError::Replay)?;
         for mv in game.moves_played() {
-            session
-                .play(&mv)
-                .map_err(|e| PlayerError::Protocol(e.to_string()))?;
+            session.play(&mv).map_err(PlayerError::Replay)?;
         }
         let mut limits: Limits = clocks.limits_for(game.side_to_move());
         limits.depth = self.depth;
@@ -372,7 +422,10 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| PlayerError::Start(format!("{program}: {e}")))?;
+            .map_err(|source| PlayerError::Spawn {
+                program: program.clone(),
+                source,
+            })?;
         let input = child
             .stdin
             .take()
@@ -426,7 +479,7 @@ impl EngineProcess {
         log_line(&self.log, &self.name, ">", line);
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
-            .map_err(|e| PlayerError::Crashed(e.to_string()))
+            .map_err(|e| PlayerError::Crashed(Some(e)))
     }
 
     /// The next line, waiting until `deadline`.
@@ -435,9 +488,7 @@ impl EngineProcess {
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(PlayerError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => {
-                Err(PlayerError::Crashed("output closed".to_string()))
-            }
+            Err(RecvTimeoutError::Disconnected) => Err(PlayerError::Crashed(None)),
         }
     }
 
@@ -529,7 +580,8 @@ impl Player for UciEngine {
     ) -> Result<(), PlayerError> {
         let info = game.variant();
         let name = info.fairy_stockfish.unwrap_or(info.id);
-        if info.id != "chess" && !(self.protocol == Protocol::Usi && info.id == "shogi") {
+        // An engine plays its protocol's default ruleset until told otherwise.
+        if info.id != self.protocol.default_variant() {
             let option = if self.protocol == Protocol::Usi {
                 "USI_Variant"
             } else {
@@ -664,7 +716,7 @@ impl Player for XBoardEngine {
         }
         self.process.send("memory 64")?;
         self.process.send("post")?;
-        self.process.send(&tc.xboard_level())?;
+        self.process.send(&xboard_level(tc))?;
         self.process.send("force")?;
         self.forced = true;
         self.synced = 0;
@@ -772,6 +824,9 @@ fn gnushogi_move(line: &str) -> Option<&str> {
     })
 }
 
+/// The one game GNU Shogi plays, by the name XBoard gives it (GNU Shogi is XShogi's engine).
+const GNU_SHOGI_GAME: &str = "shogi";
+
 struct GnuShogi {
     process: EngineProcess,
     synced: usize,
@@ -799,8 +854,10 @@ impl Player for GnuShogi {
         tc: &TimeControl,
         custom_start: bool,
     ) -> Result<(), PlayerError> {
-        if game.variant().id != "shogi" {
-            return Err(PlayerError::Start("GNU Shogi plays only shogi".to_string()));
+        if game.variant().xboard_name() != GNU_SHOGI_GAME {
+            return Err(PlayerError::Start(format!(
+                "GNU Shogi plays only {GNU_SHOGI_GAME}"
+            )));
         }
         if custom_start {
             return Err(PlayerError::Start(
@@ -808,7 +865,7 @@ impl Player for GnuShogi {
             ));
         }
         self.process.send("new")?;
-        self.process.send(&tc.gnushogi_level())?;
+        self.process.send(&gnushogi_level(tc))?;
         if let Some(depth) = self.depth {
             // GNU Shogi asks for the depth on a line of its own.
             self.process.send("depth")?;

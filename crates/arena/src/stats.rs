@@ -109,6 +109,47 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why an SPRT setting (`elo0,elo1[,alpha,beta]`) was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// A value is not a number.
+    Number(std::num::ParseFloatError),
+    /// Not two or four values.
+    Count,
+    /// The Elo bounds are not finite with `elo0 < elo1` (less than 1000 apart).
+    Bounds,
+    /// A rate is not between 0 and 0.5.
+    Rate,
+}
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SprtError::Number(e) => write!(f, "bad number: {e}"),
+            SprtError::Count => write!(f, "--sprt needs elo0,elo1[,alpha,beta]"),
+            SprtError::Bounds => write!(f, "--sprt needs elo0 < elo1"),
+            SprtError::Rate => write!(f, "alpha and beta must be between 0 and 0.5"),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SprtError::Number(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = SprtError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Sprt::parse(text)
+    }
+}
+
 /// What the SPRT concludes so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -122,26 +163,22 @@ pub enum Verdict {
 
 impl Sprt {
     /// Reads `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let values: Vec<f64> = text
             .split(',')
-            .map(|v| {
-                v.trim()
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad number {v:?}"))
-            })
+            .map(|v| v.trim().parse::<f64>().map_err(SprtError::Number))
             .collect::<Result<_, _>>()?;
         let (elo0, elo1, alpha, beta) = match values[..] {
             [e0, e1] => (e0, e1, 0.05, 0.05),
             [e0, e1, a, b] => (e0, e1, a, b),
-            _ => return Err("--sprt needs elo0,elo1[,alpha,beta]".to_string()),
+            _ => return Err(SprtError::Count),
         };
         let rate = |r: f64| r > 0.0 && r < 0.5;
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1 && elo1 - elo0 < 1000.0) {
-            return Err("--sprt needs elo0 < elo1".to_string());
+            return Err(SprtError::Bounds);
         }
         if !rate(alpha) || !rate(beta) {
-            return Err("alpha and beta must be between 0 and 0.5".to_string());
+            return Err(SprtError::Rate);
         }
         Ok(Sprt {
             elo0,
