@@ -183,7 +183,7 @@ pub enum Command {
     },
     /// Play two engines against each other; prints W-D-L, Elo ± 95 % and infractions.
     #[command(args_override_self = true)]
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Speak UCI on standard input and output (UCI_Variant: every ruleset).
     Uci,
     /// Speak USI on standard input and output (USI_Variant: the shogi family first).

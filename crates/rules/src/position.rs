@@ -959,13 +959,16 @@ pub trait Ruleset: Position {
     }
 }
 
+/// Why a game could not be written in a ruleset's own record format.
+pub type RecordError = Box<dyn std::error::Error + Send + Sync>;
+
 /// A record format of a ruleset's own (see [`Ruleset::own_record`]): front ends write a
 /// game through it without knowing the ruleset.
 pub struct OwnRecord<P: Position> {
     /// The format's name, which is also its file extension (`bpgn`).
     pub format: &'static str,
     /// Writes a game in the format.
-    pub write: fn(&Game<P>) -> Result<String, Box<dyn std::error::Error + Send + Sync>>,
+    pub write: fn(&Game<P>) -> Result<String, RecordError>,
 }
 
 /// What notation needs to know about a move to write it in SAN-like forms.
