@@ -869,3 +869,398 @@ pub fn attacked<const W: usize, B: PieceBoard<W>>(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::betza::{self, Betza};
+    use crate::standard::TWO_PLAYER_ORIENTATIONS;
+    use chaturanga_geometry::GeometryBuilder;
+
+    fn board(files: i32, ranks: i32) -> Geometry {
+        GeometryBuilder::rectangle(files, ranks).build().unwrap()
+    }
+
+    fn cells(g: &Geometry, labels: &str) -> Vec<Cell> {
+        labels
+            .split_whitespace()
+            .map(|l| g.cell_by_label(l).unwrap())
+            .collect()
+    }
+
+    fn set(g: &Geometry, labels: &str) -> CellSet<1> {
+        CellSet::from_cells(cells(g, labels))
+    }
+
+    /// The labels of a set, in cell order.
+    fn labels(g: &Geometry, s: CellSet<1>) -> String {
+        s.iter().map(|c| g.label(c)).collect::<Vec<_>>().join(" ")
+    }
+
+    fn source(moves: &Betza) -> KindSource<'_> {
+        KindSource {
+            moves,
+            zone_moves: Vec::new(),
+            bent: &[],
+            initial_cells: vec![Vec::new(); 2],
+            confine: None,
+            check_only: None,
+            initial_only_unmoved: false,
+        }
+    }
+
+    fn tables(g: &Geometry, sources: &[KindSource<'_>]) -> (MoveTables<1>, AttackTables<1>) {
+        build_tables(g, sources, &TWO_PLAYER_ORIENTATIONS).unwrap()
+    }
+
+    /// Men on cells, for `attacked`.
+    struct Men(Vec<(Cell, Piece)>);
+
+    impl PieceBoard<1> for Men {
+        fn piece_at(&self, cell: Cell) -> Piece {
+            self.0
+                .iter()
+                .find(|(c, _)| *c == cell)
+                .map_or(Piece::NONE, |&(_, p)| p)
+        }
+        fn cells_of_kind(&self, kind: Kind) -> CellSet<1> {
+            CellSet::from_cells(
+                self.0
+                    .iter()
+                    .filter(|(_, p)| p.kind() == kind)
+                    .map(|&(c, _)| c),
+            )
+        }
+        fn cells_of_player(&self, player: Player) -> CellSet<1> {
+            CellSet::from_cells(
+                self.0
+                    .iter()
+                    .filter(|(_, p)| p.player() == player)
+                    .map(|&(c, _)| c),
+            )
+        }
+    }
+
+    #[test]
+    fn a_ray_scans_outward_whichever_way_its_indices_run() {
+        let g = board(5, 5);
+        let north = Ray::<1>::from_cells(&cells(&g, "c2 c3 c4 c5")).unwrap();
+        let south = Ray::<1>::from_cells(&cells(&g, "c4 c3 c2 c1")).unwrap();
+        assert!(north.ascending && !south.ascending);
+        let c = |l: &str| g.cell_by_label(l).unwrap();
+        assert_eq!(north.nearest(set(&g, "c3 c5")), Some(c("c3")));
+        assert_eq!(south.nearest(set(&g, "c1 c3")), Some(c("c3")));
+        assert_eq!(north.nearest(CellSet::EMPTY), None);
+        assert_eq!(labels(&g, north.up_to(c("c4"))), "c2 c3 c4");
+        assert_eq!(labels(&g, south.up_to(c("c2"))), "c2 c3 c4");
+        assert_eq!(labels(&g, north.beyond(c("c3"))), "c4 c5");
+        assert_eq!(labels(&g, south.beyond(c("c3"))), "c1 c2");
+        // A rider reaches up to and including the first man; men off the line do not count.
+        assert_eq!(labels(&g, north.attacks(set(&g, "c3 c5 e5"))), "c2 c3");
+        assert_eq!(labels(&g, south.attacks(set(&g, "c1 c3"))), "c3 c4");
+        assert_eq!(north.attacks(CellSet::EMPTY), north.cells);
+        // Cells listed out of index order cannot make a ray.
+        assert_eq!(Ray::<1>::from_cells(&cells(&g, "c2 a1 c4")), None);
+        assert!(Ray::<1>::from_cells(&cells(&g, "c2")).is_some());
+    }
+
+    #[test]
+    fn hoppers_need_a_screen_and_land_as_cannons_or_grasshoppers() {
+        let g = board(8, 1);
+        let east = Ray::<1>::from_cells(&cells(&g, "b1 c1 d1 e1 f1 g1 h1")).unwrap();
+        let west = Ray::<1>::from_cells(&cells(&g, "g1 f1 e1 d1 c1 b1 a1")).unwrap();
+        let hop = |ray, grasshopper| HopRay {
+            ray,
+            quiet: true,
+            capture: true,
+            grasshopper,
+        };
+        let show = |(quiet, captures): (CellSet<1>, CellSet<1>)| {
+            format!("{} | {}", labels(&g, quiet), labels(&g, captures))
+        };
+        let cannon = hop(east, false);
+        assert_eq!(show(cannon.targets(CellSet::EMPTY)), " | ");
+        assert_eq!(show(cannon.targets(set(&g, "c1"))), "d1 e1 f1 g1 h1 | ");
+        assert_eq!(show(cannon.targets(set(&g, "c1 f1 h1"))), "d1 e1 | f1");
+        assert_eq!(
+            show(hop(west, false).targets(set(&g, "b1 e1"))),
+            "c1 d1 | b1"
+        );
+        let grasshopper = hop(east, true);
+        assert_eq!(show(grasshopper.targets(set(&g, "c1"))), "d1 | ");
+        assert_eq!(show(grasshopper.targets(set(&g, "c1 d1"))), " | d1");
+        // A hurdle on the last cell leaves nowhere to land.
+        assert_eq!(show(grasshopper.targets(set(&g, "h1"))), " | ");
+    }
+
+    /// Kinds of the agreement test: riders (full, short, one-way), leapers (one of them a pawn
+    /// turned per player), and the slow ones (lame, hopping, bent).
+    const KINDS: [&str; 9] = ["K", "R", "B", "W2", "fR", "N", "fmWfcF", "nN", "mRcpR"];
+
+    #[test]
+    fn reverse_rays_and_leaps_agree_with_the_forward_tables() {
+        let g = board(6, 6);
+        let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
+        let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
+        let (moves, attacks) = tables(&g, &sources);
+        let mut reverse_leaps = 0;
+        for player in 0..2u8 {
+            for kind in 0..KINDS.len() as Kind {
+                for from in g.cells() {
+                    let m = moves.get(player, kind, from);
+                    for to in m.leap_both | m.leap_capture {
+                        assert!(attacks.leaps(player, kind, to).contains(from));
+                        reverse_leaps += 1;
+                    }
+                    for r in moves.rays[m.rays.range()].iter().filter(|r| r.capture) {
+                        for to in r.ray.cells {
+                            let back = attacks.rays(player, to).iter().any(|b| {
+                                b.kinds & (1 << kind) != 0
+                                    && b.origins.contains(from)
+                                    && b.ray.cells.contains(from)
+                            });
+                            assert!(
+                                back,
+                                "{} {kind} {} -> {}",
+                                player,
+                                g.label(from),
+                                g.label(to)
+                            );
+                        }
+                    }
+                }
+                for to in g.cells() {
+                    // Every origin a reverse ray names reaches the target by a forward ride.
+                    for b in attacks.rays(player, to) {
+                        if b.kinds & (1 << kind) == 0 {
+                            continue;
+                        }
+                        for from in b.origins {
+                            let m = moves.get(player, kind, from);
+                            let rides = &moves.rays[m.rays.range()];
+                            assert!(rides.iter().any(|r| r.capture && r.ray.cells.contains(to)));
+                        }
+                    }
+                    reverse_leaps -= attacks.leaps(player, kind, to).count() as i32;
+                }
+            }
+        }
+        assert_eq!(
+            reverse_leaps, 0,
+            "reverse leaps that no forward leap explains"
+        );
+        // Up the file from a3, the rook's reverse ray names every cell, the short rook's only
+        // the two nearest.
+        let a3 = g.cell_by_label("a3").unwrap();
+        let up = |kind: Kind| {
+            let a5 = g.cell_by_label("a5").unwrap();
+            let rays = attacks.rays(0, a3).iter();
+            let mut rays = rays.filter(|r| r.kinds & (1 << kind) != 0 && r.ray.cells.contains(a5));
+            let r = rays.next().unwrap();
+            (labels(&g, r.ray.cells), labels(&g, r.origins))
+        };
+        assert_eq!(up(1), ("a4 a5 a6".into(), "a4 a5 a6".into()));
+        assert_eq!(up(3), ("a4 a5".into(), "a4 a5".into()));
+        // The pawn captures forward for each player.
+        let c3 = g.cell_by_label("c3").unwrap();
+        assert_eq!(labels(&g, attacks.leaps(0, 6, c3)), "b2 d2");
+        assert_eq!(labels(&g, attacks.leaps(1, 6, c3)), "b4 d4");
+        assert_eq!(attacks.slow_kinds[0], vec![7, 8]);
+        assert!(!attacks.all_lines_and_leaps(1));
+    }
+
+    #[test]
+    fn attacked_agrees_with_every_piece_s_own_reach_on_random_boards() {
+        let g = board(6, 6);
+        let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
+        let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
+        let (moves, attacks) = tables(&g, &sources);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..300 {
+            let mut men = Vec::new();
+            for cell in g.cells() {
+                if next(3) == 0 {
+                    let piece = Piece::new(next(2) as Player, next(KINDS.len() as u64) as Kind);
+                    men.push((cell, piece));
+                }
+            }
+            let men = Men(men);
+            let occupied = men.cells_of_player(0) | men.cells_of_player(1);
+            for by in 0..2u8 {
+                for target in g.cells() {
+                    let expected = men.0.iter().any(|&(from, p)| {
+                        p.player() == by
+                            && moves
+                                .capture_reach(by, p.kind(), from, occupied)
+                                .contains(target)
+                    });
+                    let found = attacked(&moves, &attacks, &men, target, by, occupied);
+                    assert_eq!(found, expected, "{} attacked by {by}", g.label(target));
+                    if found {
+                        yes += 1;
+                    } else {
+                        no += 1;
+                    }
+                }
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "{yes} attacked, {no} not");
+    }
+
+    #[test]
+    fn attacks_follow_blockers_legs_and_screens() {
+        let g = board(6, 6);
+        let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
+        let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
+        let (moves, attacks) = tables(&g, &sources);
+        let at = |l: &str| g.cell_by_label(l).unwrap();
+        let attacked_on = |men: &[(&str, Player, Kind)], target: &str, by: Player| {
+            let men = Men(men
+                .iter()
+                .map(|&(l, p, k)| (at(l), Piece::new(p, k)))
+                .collect());
+            let occupied = men.cells_of_player(0) | men.cells_of_player(1);
+            attacked(&moves, &attacks, &men, at(target), by, occupied)
+        };
+        // A rook along its file, up to the first man of either side.
+        assert!(attacked_on(&[("a1", 0, 1)], "a6", 0));
+        assert!(!attacked_on(&[("a1", 0, 1), ("a3", 1, 0)], "a6", 0));
+        assert!(!attacked_on(&[("a1", 0, 1)], "a6", 1));
+        // The one-way rook only forward: White's up, Black's down.
+        assert!(attacked_on(&[("c1", 0, 4)], "c5", 0));
+        assert!(!attacked_on(&[("c5", 0, 4)], "c1", 0));
+        assert!(attacked_on(&[("c5", 1, 4)], "c1", 1));
+        // The lame horse is stopped by a man on its leg.
+        assert!(attacked_on(&[("b1", 0, 7)], "c3", 0));
+        assert!(!attacked_on(&[("b1", 0, 7), ("b2", 1, 0)], "c3", 0));
+        // The cannon captures only over exactly one screen.
+        assert!(!attacked_on(&[("a1", 0, 8)], "a5", 0));
+        assert!(attacked_on(&[("a1", 0, 8), ("a3", 1, 0)], "a5", 0));
+        assert!(!attacked_on(
+            &[("a1", 0, 8), ("a2", 0, 0), ("a3", 1, 0)],
+            "a5",
+            0
+        ));
+    }
+
+    #[test]
+    fn reach_splits_quiet_moves_from_captures() {
+        let g = board(5, 5);
+        let rook = betza::parse("R").unwrap();
+        let (moves, _) = tables(&g, &[source(&rook)]);
+        let (own, enemy) = (set(&g, "a3"), set(&g, "c1"));
+        let occupied = own | enemy | set(&g, "a1");
+        let empty = CellSet::from_cells(g.cells()).without(occupied);
+        let a1 = g.cell_by_label("a1").unwrap();
+        let (quiet, captures) = moves.reach(0, 0, a1, occupied, empty, enemy);
+        assert_eq!(labels(&g, quiet), "b1 a2");
+        assert_eq!(labels(&g, captures), "c1");
+    }
+
+    #[test]
+    fn a_confined_piece_never_leaves_its_region() {
+        let g = GeometryBuilder::rectangle(5, 5)
+            .region(
+                "palace",
+                vec![
+                    vec![(1, 0), (2, 0), (3, 0), (1, 1), (2, 1), (3, 1)],
+                    vec![(1, 4), (2, 4), (3, 4), (1, 3), (2, 3), (3, 3)],
+                ],
+            )
+            .build()
+            .unwrap();
+        let palace = g.region("palace").unwrap().cells.clone();
+        let kinds = [betza::parse("R").unwrap(), betza::parse("N").unwrap()];
+        let sources: Vec<KindSource<'_>> = kinds
+            .iter()
+            .map(|b| KindSource {
+                confine: Some(palace.clone()),
+                ..source(b)
+            })
+            .collect();
+        let (moves, attacks) = tables(&g, &sources);
+        let (c1, b1) = (
+            g.cell_by_label("c1").unwrap(),
+            g.cell_by_label("b1").unwrap(),
+        );
+        let all = CellSet::from_cells(g.cells());
+        let reach = |p, k, from| {
+            moves
+                .reach(p, k, from, CellSet::EMPTY, all, CellSet::EMPTY)
+                .0
+        };
+        // Rides stop at the region's edge; leaps out of it are gone.
+        assert_eq!(labels(&g, reach(0, 0, c1)), "b1 d1 c2");
+        assert_eq!(labels(&g, reach(0, 1, b1)), "d2");
+        let d5 = g.cell_by_label("d5").unwrap();
+        assert_eq!(labels(&g, reach(1, 1, d5)), "b4");
+        // And the attack tables know it: the rook on c2 does not attack c3.
+        let men = Men(vec![(g.cell_by_label("c2").unwrap(), Piece::new(0, 0))]);
+        let occupied = men.cells_of_player(0);
+        let c3 = g.cell_by_label("c3").unwrap();
+        assert!(!attacked(&moves, &attacks, &men, c3, 0, occupied));
+        assert!(attacked(&moves, &attacks, &men, c1, 0, occupied));
+    }
+
+    #[test]
+    fn initial_moves_that_need_an_unmoved_piece_are_cut_for_a_moved_one() {
+        let g = GeometryBuilder::rectangle(5, 5)
+            .region("start", vec![vec![(2, 1)], vec![(2, 3)]])
+            .build()
+            .unwrap();
+        let start = g.region("start").unwrap().cells.clone();
+        let pawn = betza::parse("fmWifmnD").unwrap();
+        let (moves, _) = tables(
+            &g,
+            &[KindSource {
+                initial_cells: start.clone(),
+                initial_only_unmoved: true,
+                ..source(&pawn)
+            }],
+        );
+        assert!(moves.tracks_unmoved());
+        let c2 = g.cell_by_label("c2").unwrap();
+        let all = CellSet::from_cells(g.cells());
+        let none = CellSet::EMPTY;
+        assert_eq!(
+            labels(&g, moves.reach(0, 0, c2, none, all, none).0),
+            "c3 c4"
+        );
+        assert_eq!(
+            labels(&g, moves.reach_moved(0, 0, c2, none, all, none).0),
+            "c3"
+        );
+        // Such initial moves may not capture: the attack tables know no history.
+        let capturing = betza::parse("fmWifcF").unwrap();
+        let refused = build_tables::<1>(
+            &g,
+            &[KindSource {
+                initial_cells: start,
+                initial_only_unmoved: true,
+                ..source(&capturing)
+            }],
+            &TWO_PLAYER_ORIENTATIONS,
+        );
+        assert!(matches!(
+            refused,
+            Err(TableError::UnmovedInitialCapture { .. })
+        ));
+    }
+
+    #[test]
+    fn at_most_62_kinds() {
+        let g = board(3, 3);
+        let king = betza::parse("K").unwrap();
+        let sources: Vec<KindSource<'_>> = (0..63).map(|_| source(&king)).collect();
+        let refused = build_tables::<1>(&g, &sources, &TWO_PLAYER_ORIENTATIONS);
+        assert_eq!(refused.err(), Some(TableError::TooManyKinds(63)));
+        assert!(build_tables::<1>(&g, &sources[..62], &TWO_PLAYER_ORIENTATIONS).is_ok());
+    }
+}
