@@ -777,3 +777,261 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::spec::fixtures::{House, HousePosition, position};
+    use super::*;
+    use crate::options::RuleOptions;
+    use crate::piece::PieceType;
+    use crate::standard::{SpecBuilder, spec_for};
+    use chaturanga_geometry::{Geometry, GeometryBuilder};
+
+    fn house() -> &'static Spec<1> {
+        spec_for::<1, 6, House>(&RuleOptions::default()).unwrap()
+    }
+
+    /// A spec on `geometry` with a royal `K` and men of the symbols given, moving as kings.
+    fn spec(geometry: Geometry, symbols: &[&str]) -> Spec<1> {
+        let king = PieceType::new("K", "king", "K").unwrap().royal();
+        let mut builder = SpecBuilder::new("unit-fen", geometry).piece(king);
+        for symbol in symbols {
+            builder = builder.piece(PieceType::new(symbol, "man", "K").unwrap());
+        }
+        builder.build().unwrap()
+    }
+
+    /// A board field read and written back.
+    fn again(spec: &Spec<1>, text: &str) -> Result<String, FenError> {
+        let men = parse_board(spec, text)?;
+        Ok(write_board(spec, |cell| {
+            men.iter()
+                .find(|(c, _)| *c == cell)
+                .map_or(Piece::NONE, |&(_, p)| p)
+        }))
+    }
+
+    /// The position a FEN describes.
+    fn at(fen: &str) -> HousePosition {
+        position(fen)
+    }
+
+    fn setup_error(fen: &str) -> SetupError {
+        HousePosition::from_fen(house(), fen).unwrap_err()
+    }
+
+    #[test]
+    fn empty_runs_of_ten_and_more_cells() {
+        let wide = spec(GeometryBuilder::rectangle(12, 2).build().unwrap(), &[]);
+        let men = parse_board(&wide, "12/K10k").unwrap();
+        let g = &wide.geometry;
+        let placed: Vec<(&str, Piece)> = men.iter().map(|&(c, p)| (g.label(c), p)).collect();
+        assert_eq!(placed, [("a1", Piece::new(0, 0)), ("l1", Piece::new(1, 0))]);
+        assert_eq!(again(&wide, "12/K10k").unwrap(), "12/K10k");
+        assert_eq!(again(&wide, "1K10/12").unwrap(), "1K10/12");
+        let too_long = |found| {
+            Err(FenError::RowLength {
+                row: 2,
+                expected: 12,
+                found,
+            })
+        };
+        assert_eq!(parse_board(&wide, "12/K11k"), too_long(13));
+        assert_eq!(parse_board(&wide, "12/K55k"), too_long(13));
+        assert_eq!(parse_board(&wide, "12/0K11"), too_long(13));
+        assert_eq!(parse_board(&wide, "12/K9k"), too_long(11));
+    }
+
+    #[test]
+    fn walls_stand_exactly_where_the_board_has_no_cell() {
+        // A 4x3 rectangle without its lower corners: its bottom row is `*2*`.
+        let g = GeometryBuilder::rectangle(4, 3)
+            .without(&[(0, 0), (3, 0)])
+            .build()
+            .unwrap();
+        let walled = spec(g, &[]);
+        assert_eq!(again(&walled, "4/4/*2*").unwrap(), "4/4/*2*");
+        assert_eq!(again(&walled, "K3/4/*1k*").unwrap(), "K3/4/*1k*");
+        assert_eq!(
+            parse_board(&walled, "4/4/4"),
+            Err(FenError::Wall { row: 3 })
+        );
+        assert_eq!(
+            parse_board(&walled, "4/4/K3"),
+            Err(FenError::Wall { row: 3 })
+        );
+        assert_eq!(
+            parse_board(&walled, "*3/4/*2*"),
+            Err(FenError::Wall { row: 1 })
+        );
+        assert_eq!(
+            parse_board(&walled, "4/4/*2"),
+            Err(FenError::RowLength {
+                row: 3,
+                expected: 4,
+                found: 3
+            })
+        );
+        assert_eq!(
+            parse_board(&walled, "4/4"),
+            Err(FenError::RowCount {
+                expected: 3,
+                found: 2
+            })
+        );
+    }
+
+    #[test]
+    fn a_man_s_marks_and_count_belong_to_its_symbol() {
+        let row = GeometryBuilder::rectangle(5, 1).build().unwrap();
+        let marked = spec(row, &["+P", "-R", "P{2}", "D'"]);
+        let men = parse_board(&marked, "K-r+pP{2}d'").unwrap();
+        let kinds: Vec<(Player, u8)> = men.iter().map(|(_, p)| (p.player(), p.kind())).collect();
+        assert_eq!(kinds, [(0, 0), (1, 2), (1, 1), (0, 3), (1, 4)]);
+        assert_eq!(again(&marked, "K-r+pP{2}d'").unwrap(), "K-r+pP{2}d'");
+        for bad in [
+            "X4",
+            "K+",
+            "K+14",
+            "KP{}3",
+            "KP{2",
+            "KP{1234}3",
+            "KP{3}3",
+            "K-k3",
+        ] {
+            assert!(
+                matches!(parse_board(&marked, bad), Err(FenError::UnknownPiece(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn hands_are_read_with_counts_and_capped() {
+        let setup = Setup::parse(house(), "4k3/8/8/8/8/8/8/4K3[QR2Pn] w - - 0 1").unwrap();
+        let hand: Vec<(Player, u8)> = setup.hand.iter().map(|p| (p.player(), p.kind())).collect();
+        assert_eq!(hand, [(0, 4), (0, 3), (0, 0), (0, 0), (1, 1)]);
+        let many = format!("4k3/8/8/8/8/8/8/4K3[{}] w - - 0 1", "63P".repeat(9));
+        for bad in ["[X]", "[2]", "[0P]", "[64P]", "[P"] {
+            let fen = format!("4k3/8/8/8/8/8/8/4K3{bad} w - - 0 1");
+            assert!(
+                matches!(Setup::parse(house(), &fen), Err(FenError::UnknownPiece(_))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            Setup::parse(house(), &many),
+            Err(FenError::UnknownPiece(_))
+        ));
+        // A position holds at most 63 men of a kind in hand, and no king.
+        let full = at("4k3/8/8/8/8/8/8/4K3[63P] w - - 0 1");
+        assert_eq!(full.in_hand(0, 0), 63);
+        let other = |text: &str| SetupError::Invalid(vec![SetupProblem::Other(text.into())]);
+        assert_eq!(
+            setup_error("4k3/8/8/8/8/8/8/4K3[63PP] w - - 0 1"),
+            other("too many pieces in hand")
+        );
+        assert_eq!(
+            setup_error("4k3/8/8/8/8/8/8/4K3[K] w - - 0 1"),
+            other("no K can be in hand")
+        );
+        // Written back in one order: White's men first, the higher kinds first.
+        let p = at("4k3/8/8/8/8/8/8/4K3[nPQ] w - - 0 1");
+        assert_eq!(p.to_fen(), "4k3/8/8/8/8/8/8/4K3[QPn] w - - 0 1");
+    }
+
+    #[test]
+    fn each_bad_field_has_its_error() {
+        let parse = |fen: &str| Setup::parse(house(), fen);
+        let board = "4k3/8/8/8/8/8/8/4K3";
+        assert_eq!(parse(""), Err(FenError::Empty));
+        assert_eq!(parse("   "), Err(FenError::Empty));
+        let long = format!("{board} w - - 0 1{}", " ".repeat(MAX_FEN_LEN));
+        assert_eq!(parse(&long), Err(FenError::TooLong(long.len())));
+        assert_eq!(
+            parse("8/8/8/8/8/8/8 w - - 0 1"),
+            Err(FenError::RowCount {
+                expected: 8,
+                found: 7
+            })
+        );
+        let field = |rest: &str| parse(&format!("{board} {rest}"));
+        assert_eq!(field("x - - 0 1"), Err(FenError::Turn("x".into())));
+        assert_eq!(field("w KX - 0 1"), Err(FenError::Castling("KX".into())));
+        assert_eq!(field("w KK - 0 1"), Err(FenError::Castling("KK".into())));
+        assert_eq!(field("w - z9 0 1"), Err(FenError::EnPassant("z9".into())));
+        assert_eq!(field("w - - -1 1"), Err(FenError::Counter("-1".into())));
+        assert_eq!(
+            field("w - - 100001 1"),
+            Err(FenError::Counter("100001".into()))
+        );
+        assert_eq!(
+            field("w - - 0 1000001"),
+            Err(FenError::Counter("1000001".into()))
+        );
+        assert_eq!(
+            field("w - - 0 1 extra"),
+            Err(FenError::TrailingFields("extra".into()))
+        );
+        // What may be left out, and what is read leniently.
+        let short = parse(board).unwrap();
+        assert_eq!((short.turn, short.quiet_plies, short.fullmove), (0, 0, 1));
+        assert_eq!(field("b - - 7 0").unwrap().fullmove, 1);
+        let e3e6 = field("w - e3e6 0 1").unwrap().en_passant;
+        let g = &house().geometry;
+        assert_eq!(
+            e3e6,
+            [
+                g.cell_by_label("e3").unwrap(),
+                g.cell_by_label("e6").unwrap()
+            ]
+        );
+        // Shredder-FEN names the rights by the rooks' files.
+        let p = at("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+        assert_eq!(p.to_fen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    }
+
+    #[test]
+    fn impossible_positions_list_their_problems() {
+        let invalid = |problem| SetupError::Invalid(vec![problem]);
+        assert_eq!(
+            setup_error("8/8/8/8/8/8/8/4K3 w - - 0 1"),
+            invalid(SetupProblem::MissingRoyal(1))
+        );
+        assert_eq!(
+            setup_error("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"),
+            invalid(SetupProblem::TooManyRoyals(0))
+        );
+        assert_eq!(
+            setup_error("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"),
+            invalid(SetupProblem::OpponentInCheck)
+        );
+        assert_eq!(
+            setup_error("P3k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+            invalid(SetupProblem::UnpromotedPiece("a8".into()))
+        );
+        assert!(matches!(
+            setup_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 2"),
+            SetupError::Fen(FenError::TrailingFields(_))
+        ));
+    }
+
+    #[test]
+    fn rights_and_targets_nobody_can_use_are_dropped() {
+        let fen = |text: &str| at(text).to_fen();
+        // No rook at home: no right.
+        assert_eq!(
+            fen("4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"),
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+        );
+        // No pawn can take en passant: no target; with one, the target stays.
+        assert_eq!(
+            fen("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 2"),
+            "4k3/8/8/4p3/8/8/8/4K3 w - - 0 2"
+        );
+        assert_eq!(
+            fen("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2"),
+            "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 2"
+        );
+    }
+}

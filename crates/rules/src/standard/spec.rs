@@ -747,3 +747,140 @@ fn start_kinds<'a>(board: &'a str, pieces: &'a [PieceType]) -> impl Iterator<Ite
             .map(|k| k as Kind)
     })
 }
+
+/// Small rulesets for the unit tests of the standard position (FEN, move generation).
+#[cfg(test)]
+pub(super) mod fixtures {
+    use super::{CastlingDef, Spec, SpecBuilder, SpecError};
+    use crate::options::{OptionSpec, RuleOptions};
+    use crate::piece::PieceType;
+    use crate::position::Position;
+    use crate::standard::{Rules, StandardPosition, spec_for};
+    use chaturanga_geometry::GeometryBuilder;
+
+    /// A region of whole ranks `own` (0-based, counted from each player's side).
+    fn mirrored(files: i32, height: i32, own: &[i32]) -> Vec<Vec<(i32, i32)>> {
+        let ranks = |ys: Vec<i32>| {
+            ys.into_iter()
+                .flat_map(|y| (0..files).map(move |x| (x, y)))
+                .collect()
+        };
+        vec![
+            ranks(own.to_vec()),
+            ranks(own.iter().map(|y| height - 1 - y).collect()),
+        ]
+    }
+
+    fn piece(symbol: &str, name: &str, betza: &str) -> PieceType {
+        PieceType::new(symbol, name, betza).unwrap()
+    }
+
+    /// A test ruleset `$name` with `$kinds` piece kinds on a board of one cell word, built by
+    /// `$build`, and its position type.
+    macro_rules! unit_rules {
+        ($(#[$doc:meta])* $name:ident, $position:ident, $kinds:literal, $build:expr) => {
+            $(#[$doc])*
+            #[derive(Clone, Copy, Default, Debug)]
+            pub struct $name;
+
+            /// A position of the ruleset.
+            pub type $position = StandardPosition<1, $kinds, $name>;
+
+            impl Rules<1, $kinds> for $name {
+                const ID: &'static str = stringify!($name);
+
+                fn option_specs() -> &'static [OptionSpec] {
+                    &[]
+                }
+
+                fn build(_: &RuleOptions) -> Result<Spec<1>, SpecError> {
+                    $build
+                }
+            }
+        };
+    }
+
+    unit_rules!(
+        /// Chess whose captured men go to the captor's hand, as in crazyhouse: P N B R Q K,
+        /// castling, en passant, promotion, drops, pawns dropped on ranks 2-7 only.
+        House,
+        HousePosition,
+        6,
+        {
+            let geometry = GeometryBuilder::rectangle(8, 8)
+                .region("last-rank", mirrored(8, 8, &[7]))
+                .region("pawn-start", mirrored(8, 8, &[1]))
+                .region("pawn-drop", mirrored(8, 8, &[1, 2, 3, 4, 5, 6]))
+                .build()
+                .map_err(|e| SpecError::Size(e.to_string()))?;
+            let pawn = piece("P", "pawn", "fmWfceFifmnD")
+                .pawn()
+                .initial("pawn-start")
+                .promotes("last-rank", &["Q", "R", "B", "N"])
+                .must_promote_in("last-rank");
+            let mut builder = SpecBuilder::new(Self::ID, geometry)
+                .piece(pawn)
+                .piece(piece("N", "knight", "N"))
+                .piece(piece("B", "bishop", "B"))
+                .piece(piece("R", "rook", "R"))
+                .piece(piece("Q", "queen", "Q"))
+                .piece(piece("K", "king", "K").royal())
+                .captures_to_hand(&["P", "N", "B", "R", "Q"])
+                .drop_zone("P", "pawn-drop")
+                .start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+            for (player, rank, short, long) in [(0, 1, 'K', 'Q'), (1, 8, 'k', 'q')] {
+                let c = |file: char| format!("{file}{rank}");
+                builder = builder
+                    .castling(CastlingDef::new(player, short, [&c('e'), &c('g'), &c('h'), &c('f')]))
+                    .castling(CastlingDef::new(player, long, [&c('e'), &c('c'), &c('a'), &c('d')]));
+            }
+            builder.build()
+        }
+    );
+
+    unit_rules!(
+        /// A 5x5 board with king, rook, knight, xiangqi's lame horse (`H`) and cannon (`C`):
+        /// attacks that lines and leaps cannot describe, so legality needs the slow tests.
+        Tiny,
+        TinyPosition,
+        5,
+        SpecBuilder::new(Self::ID, GeometryBuilder::rectangle(5, 5).build().unwrap())
+            .piece(piece("K", "king", "K").royal())
+            .piece(piece("R", "rook", "R"))
+            .piece(piece("N", "knight", "N"))
+            .piece(piece("H", "horse", "nN"))
+            .piece(piece("C", "cannon", "mRcpR"))
+            .start("rchnk/5/5/5/RCHNK w - - 0 1")
+            .build()
+    );
+
+    unit_rules!(
+        /// A 5x5 board without a royal piece (the `K` is an ordinary man) where captures are
+        /// compulsory, as in losing chess.
+        Giveaway,
+        GiveawayPosition,
+        3,
+        SpecBuilder::new(Self::ID, GeometryBuilder::rectangle(5, 5).build().unwrap())
+            .piece(piece("K", "king", "K"))
+            .piece(piece("R", "rook", "R"))
+            .piece(piece("N", "knight", "N"))
+            .compulsory_capture()
+            .start("rnk2/5/5/5/2KNR w - - 0 1")
+            .build()
+    );
+
+    /// The position of ruleset `R` a FEN describes (default options); panics if invalid.
+    pub fn position<const K: usize, R: Rules<1, K>>(fen: &str) -> StandardPosition<1, K, R> {
+        let spec = spec_for::<1, K, R>(&RuleOptions::default()).unwrap();
+        StandardPosition::from_fen(spec, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    /// The texts of the legal moves, sorted.
+    pub fn legal<P: Position>(position: &P) -> Vec<String> {
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(|&m| position.move_text(m)).collect();
+        texts.sort();
+        texts
+    }
+}
