@@ -688,3 +688,225 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::spec::fixtures::{
+        GiveawayPosition, HousePosition, TinyPosition, legal, position,
+    };
+    use super::*;
+    use crate::position::Position;
+
+    fn house(fen: &str) -> HousePosition {
+        position(fen)
+    }
+
+    /// The legal moves of the chess-like ruleset in a position.
+    fn moves(fen: &str) -> Vec<String> {
+        legal(&house(fen))
+    }
+
+    fn list(texts: &str) -> Vec<String> {
+        let mut v: Vec<String> = texts.split_whitespace().map(str::to_string).collect();
+        v.sort();
+        v
+    }
+
+    /// Plays seeded random games; at every position the fast generator (checkers, pins,
+    /// slow zones) must list exactly what trying every move on a copy lists, and the counter
+    /// must count as many. Returns the positions seen and how many were in check.
+    fn agree_in_random_games<P: Position>(start: &P, games: usize, plies: usize) -> (u32, u32) {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut positions, mut checks) = (0, 0);
+        for _ in 0..games {
+            let mut p = start.clone();
+            for _ in 0..plies {
+                let (mut fast, mut probed) = (Vec::new(), Vec::new());
+                p.legal_moves(&mut fast);
+                p.reference_legal_moves(&mut probed);
+                let texts = |moves: &[P::Move]| {
+                    let mut t: Vec<String> = moves.iter().map(|&m| p.move_text(m)).collect();
+                    t.sort();
+                    t
+                };
+                assert_eq!(texts(&fast), texts(&probed), "{}", p.fen());
+                assert_eq!(p.count_legal_moves(), fast.len() as u64, "{}", p.fen());
+                positions += 1;
+                checks += u32::from(p.is_check());
+                if fast.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                p.play_unchecked(fast[(seed >> 33) as usize % fast.len()]);
+            }
+        }
+        (positions, checks)
+    }
+
+    #[test]
+    fn fast_generation_agrees_with_trying_every_move() {
+        let start = house("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let (positions, checks) = agree_in_random_games(&start, 40, 120);
+        assert!(
+            positions > 2000 && checks > 50,
+            "{positions} positions, {checks} checks"
+        );
+        // Cannons and lame horses attack the slow way.
+        let start: TinyPosition = position("rchnk/5/5/5/RCHNK w - - 0 1");
+        let (positions, checks) = agree_in_random_games(&start, 60, 80);
+        assert!(
+            positions > 1000 && checks > 50,
+            "{positions} positions, {checks} checks"
+        );
+    }
+
+    #[test]
+    fn a_double_check_leaves_only_king_moves() {
+        // The rook e8 and the bishop b4 both check; Ra1 could take neither anyway.
+        let fen = "4r1k1/8/8/8/1b6/8/8/R3K3 w - - 0 1";
+        let p = house(fen);
+        let masks = p.masks(0, p.royal_cell(0).unwrap()).unwrap();
+        assert!(masks.double_check);
+        assert_eq!(moves(fen), list("e1d1 e1f1 e1f2"));
+    }
+
+    #[test]
+    fn a_single_check_is_met_by_capture_block_or_king_move() {
+        // Re8 checks along the file: the knight blocks, the bishop blocks or takes.
+        assert_eq!(
+            moves("4r1k1/8/8/7B/8/2N5/8/4K3 w - - 0 1"),
+            list("c3e2 c3e4 h5e2 h5e8 e1d1 e1d2 e1f1 e1f2")
+        );
+        // A knight's check cannot be blocked.
+        assert_eq!(
+            moves("6k1/3R4/8/8/8/3n4/8/4K3 w - - 0 1"),
+            list("d7d3 e1d1 e1d2 e1e2 e1f1")
+        );
+    }
+
+    #[test]
+    fn a_pinned_man_moves_only_along_its_pin() {
+        let rook = house("4r1k1/8/8/8/4R3/8/8/4K3 w - - 0 1");
+        let masks = rook.masks(0, rook.royal_cell(0).unwrap()).unwrap();
+        assert_eq!(masks.pin_count, 1);
+        let from_e4: Vec<String> = legal(&rook)
+            .into_iter()
+            .filter(|m| m.starts_with("e4"))
+            .collect();
+        assert_eq!(from_e4, list("e4e2 e4e3 e4e5 e4e6 e4e7 e4e8"));
+        // A pinned knight cannot move at all; a pinned bishop slides along the diagonal.
+        let knight = moves("4r1k1/8/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert!(knight.iter().all(|m| m.starts_with("e1")), "{knight:?}");
+        let bishop: Vec<String> = moves("6k1/8/8/b7/8/2B5/8/4K3 w - - 0 1")
+            .into_iter()
+            .filter(|m| m.starts_with("c3"))
+            .collect();
+        assert_eq!(bishop, list("c3a5 c3b4 c3d2"));
+    }
+
+    #[test]
+    fn en_passant_that_would_expose_the_king_is_not_offered() {
+        // After c7c5 the b5 pawn could take on c6, but the capture would open the fifth
+        // rank to the rook on h5: no target is recorded, no capture listed.
+        let before = "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1";
+        let mut p = house(before);
+        p.play_unchecked(p.parse_move("c7c5").unwrap());
+        assert!(p.en_passant_targets().is_empty());
+        assert!(!legal(&p).contains(&"b5c6".to_string()));
+        // Without the rook it is legal.
+        let mut p = house("8/2p5/8/KP6/8/8/8/4k3 b - - 0 1");
+        p.play_unchecked(p.parse_move("c7c5").unwrap());
+        assert_eq!(p.fen(), "8/8/8/KPp5/8/8/8/4k3 w - c6 0 2");
+        assert!(legal(&p).contains(&"b5c6".to_string()));
+        // Taking en passant answers the double step's check.
+        let mut p = house("8/3p4/8/4P3/4K3/8/8/k7 b - - 0 1");
+        p.play_unchecked(p.parse_move("d7d5").unwrap());
+        assert!(p.is_check());
+        assert!(legal(&p).contains(&"e5d6".to_string()));
+    }
+
+    #[test]
+    fn castling_needs_an_empty_way_and_an_unattacked_king_path() {
+        let castlings = |fen: &str| -> Vec<String> {
+            moves(fen)
+                .into_iter()
+                .filter(|m| m == "e1g1" || m == "e1c1")
+                .collect()
+        };
+        assert_eq!(
+            castlings("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"),
+            ["e1c1", "e1g1"]
+        );
+        // f1 attacked: no short castling; b1 attacked is not on the king's path.
+        assert_eq!(castlings("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1"), ["e1c1"]);
+        assert_eq!(
+            castlings("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"),
+            ["e1c1", "e1g1"]
+        );
+        // d1 or the landing cell g1 attacked, the king in check, or b1 occupied.
+        assert_eq!(castlings("3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), ["e1g1"]);
+        assert_eq!(castlings("4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1"), ["e1c1"]);
+        assert!(castlings("4k3/8/8/4q3/8/8/8/R3K2R w KQ - 0 1").is_empty());
+        assert_eq!(castlings("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1"), ["e1g1"]);
+    }
+
+    #[test]
+    fn promotions_offer_every_choice_and_no_plain_move() {
+        assert_eq!(
+            moves("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+                .into_iter()
+                .filter(|m| m.starts_with("a7"))
+                .collect::<Vec<_>>(),
+            list("a7a8b a7a8n a7a8q a7a8r")
+        );
+    }
+
+    #[test]
+    fn drops_go_to_empty_cells_of_their_zone_and_answer_checks() {
+        let drops = |fen: &str, letter: &str| -> Vec<String> {
+            moves(fen)
+                .into_iter()
+                .filter(|m| m.starts_with(letter))
+                .collect()
+        };
+        // Pawns on ranks 2-7 only; a knight anywhere empty.
+        let pawns = drops("4k3/8/8/8/8/8/8/4K3[PN] w - - 0 1", "P@");
+        assert_eq!(pawns.len(), 48);
+        assert!(pawns.iter().all(|m| !m.ends_with('1') && !m.ends_with('8')));
+        assert_eq!(drops("4k3/8/8/8/8/8/8/4K3[PN] w - - 0 1", "N@").len(), 62);
+        // Black's men in hand are not White's to drop.
+        assert!(drops("4k3/8/8/8/8/8/8/4K3[n] w - - 0 1", "N@").is_empty());
+        // In check a drop must block; in double check nothing can be dropped.
+        assert_eq!(
+            drops("4k3/4r3/8/8/8/8/8/4K3[N] w - - 0 1", "N@"),
+            list("N@e2 N@e3 N@e4 N@e5 N@e6")
+        );
+        assert!(drops("4r1k1/8/8/8/1b6/8/8/4K3[N] w - - 0 1", "N@").is_empty());
+    }
+
+    #[test]
+    fn a_check_by_a_cannon_is_answered_by_moving_or_adding_a_screen() {
+        // The cannon c5 checks over the rook c3: the rook may leave the file or take the
+        // cannon, but not stay between; the king may not step behind its screen.
+        let p: TinyPosition = position("2c1k/5/2R2/5/2K2 w - - 0 1");
+        assert!(p.is_check());
+        assert!(matches!(p.legality(), Legality::Probe));
+        assert_eq!(
+            legal(&p),
+            list("c3a3 c3b3 c3d3 c3e3 c3c5 c1b1 c1b2 c1d1 c1d2")
+        );
+    }
+
+    #[test]
+    fn without_a_royal_man_every_move_is_legal_and_captures_come_first() {
+        // The `K` is an ordinary man: it may step next to the enemy rook.
+        let p: GiveawayPosition = position("2k2/5/5/r4/4K w - - 0 1");
+        assert!(matches!(p.legality(), Legality::Free));
+        assert_eq!(legal(&p), list("e1d1 e1d2 e1e2"));
+        // When a capture exists, only captures are legal.
+        let p: GiveawayPosition = position("r1k2/5/5/5/R3K w - - 0 1");
+        assert_eq!(legal(&p), list("a1a5"));
+    }
+}
