@@ -916,6 +916,13 @@ mod tests {
     /// Men on cells, for `attacked`.
     struct Men(Vec<(Cell, Piece)>);
 
+    impl Men {
+        /// The cells of the men `keep` selects.
+        fn cells(&self, keep: impl Fn(Piece) -> bool) -> CellSet<1> {
+            CellSet::from_cells(self.0.iter().filter(|(_, p)| keep(*p)).map(|&(c, _)| c))
+        }
+    }
+
     impl PieceBoard<1> for Men {
         fn piece_at(&self, cell: Cell) -> Piece {
             self.0
@@ -924,20 +931,10 @@ mod tests {
                 .map_or(Piece::NONE, |&(_, p)| p)
         }
         fn cells_of_kind(&self, kind: Kind) -> CellSet<1> {
-            CellSet::from_cells(
-                self.0
-                    .iter()
-                    .filter(|(_, p)| p.kind() == kind)
-                    .map(|&(c, _)| c),
-            )
+            self.cells(|p| p.kind() == kind)
         }
         fn cells_of_player(&self, player: Player) -> CellSet<1> {
-            CellSet::from_cells(
-                self.0
-                    .iter()
-                    .filter(|(_, p)| p.player() == player)
-                    .map(|&(c, _)| c),
-            )
+            self.cells(|p| p.player() == player)
         }
     }
 
@@ -993,16 +990,22 @@ mod tests {
         assert_eq!(show(grasshopper.targets(set(&g, "h1"))), " | ");
     }
 
-    /// Kinds of the agreement test: riders (full, short, one-way), leapers (one of them a pawn
-    /// turned per player), and the slow ones (lame, hopping, bent).
+    /// Kinds of the agreement tests: riders (full, short, one-way), leapers (one of them a
+    /// pawn turned per player), and the slow ones (lame, hopping).
     const KINDS: [&str; 9] = ["K", "R", "B", "W2", "fR", "N", "fmWfcF", "nN", "mRcpR"];
 
-    #[test]
-    fn reverse_rays_and_leaps_agree_with_the_forward_tables() {
+    /// The tables of `KINDS` on a 6x6 board.
+    fn mixed() -> (Geometry, MoveTables<1>, AttackTables<1>) {
         let g = board(6, 6);
         let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
         let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
         let (moves, attacks) = tables(&g, &sources);
+        (g, moves, attacks)
+    }
+
+    #[test]
+    fn reverse_rays_and_leaps_agree_with_the_forward_tables() {
+        let (g, moves, attacks) = mixed();
         let mut reverse_leaps = 0;
         for player in 0..2u8 {
             for kind in 0..KINDS.len() as Kind {
@@ -1071,10 +1074,7 @@ mod tests {
 
     #[test]
     fn attacked_agrees_with_every_piece_s_own_reach_on_random_boards() {
-        let g = board(6, 6);
-        let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
-        let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
-        let (moves, attacks) = tables(&g, &sources);
+        let (g, moves, attacks) = mixed();
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = |n: u64| {
             seed ^= seed << 13;
@@ -1116,10 +1116,7 @@ mod tests {
 
     #[test]
     fn attacks_follow_blockers_legs_and_screens() {
-        let g = board(6, 6);
-        let parsed: Vec<Betza> = KINDS.iter().map(|b| betza::parse(b).unwrap()).collect();
-        let sources: Vec<KindSource<'_>> = parsed.iter().map(source).collect();
-        let (moves, attacks) = tables(&g, &sources);
+        let (g, moves, attacks) = mixed();
         let at = |l: &str| g.cell_by_label(l).unwrap();
         let attacked_on = |men: &[(&str, Player, Kind)], target: &str, by: Player| {
             let men = Men(men
