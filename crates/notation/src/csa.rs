@@ -7,7 +7,11 @@
 //! record converts the position to and from SFEN. Reading also takes several games separated
 //! by `/`, statements joined by `,`, times (`T12`), comments (`'`), `PI` with pieces removed
 //! (`PI82HI22KA`) and `P+` / `P-` placements on the board and `00AL` (the rest in hand).
+//!
+//! Rule options not at their defaults are a comment line, `'RuleOptions:impasse=declare27`,
+//! which other readers skip and ours reads back as the `RuleOptions` tag.
 
+use crate::pgn::OPTIONS_TAG;
 use crate::record::{
     self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags, cut,
 };
@@ -95,6 +99,11 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordE
     let mut items: Vec<String> = Vec::new();
     for (name, value) in &tags.0 {
         let value = value.replace(['\n', '\r'], " ");
+        if name == OPTIONS_TAG {
+            // CSA has no item for rule options: a comment other readers skip.
+            items.push(format!("'{OPTIONS_TAG}:{value}"));
+            continue;
+        }
         match KEYS.iter().find(|(tag, _)| tag == name) {
             Some((_, key)) if key.starts_with('N') => items.push(format!("{key}{value}")),
             Some((_, key)) => items.push(format!("{key}:{value}")),
@@ -106,8 +115,8 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordE
             None => {}
         }
     }
-    // Names come before the `$` items.
-    items.sort_by_key(|i| !i.starts_with('N'));
+    // Names come before the `$` items and the options' comment.
+    items.sort_by_key(|i| (!i.starts_with('N'), i.starts_with('\'')));
     for item in items {
         out.push_str(&item);
         out.push('\n');
@@ -404,6 +413,15 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
             message,
         };
         let line = raw.trim_end();
+        if let Some(value) = line
+            .strip_prefix('\'')
+            .and_then(|l| l.strip_prefix(OPTIONS_TAG))
+            .and_then(|l| l.strip_prefix(':'))
+        {
+            reader.seen = true;
+            reader.game.tags.set(OPTIONS_TAG, value.trim());
+            continue;
+        }
         if line.trim().is_empty() || line.starts_with('\'') {
             continue;
         }
@@ -497,6 +515,26 @@ mod tests {
         assert_eq!(again.moves(), game.moves());
         assert_eq!(again.position().fen(), game.position().fen());
         assert_eq!(again.status(), game.status());
+    }
+
+    /// Rule options are a comment line other readers skip, read back as the tag.
+    #[test]
+    fn options_comment() {
+        let mut tags = Tags::default();
+        tags.set("Black", "A");
+        tags.set_options(&["impasse=declare27".to_string()]);
+        tags.set("Event", "e");
+        let text = write(&game_from(None, &["7g7f"]), &tags).unwrap();
+        assert_eq!(
+            text,
+            "V2.2\nN+A\n$EVENT:e\n'RuleOptions:impasse=declare27\nPI\n+\n+7776FU\n"
+        );
+        let parsed = parse(&text).unwrap();
+        assert_eq!(parsed[0].tags.options(), ["impasse=declare27"]);
+        assert_eq!(parsed[0].tags.get("Event"), Some("e"));
+        // Other comments are still skipped.
+        let parsed = parse("'RuleOption x\n'comment\nPI\n+\n").unwrap();
+        assert!(parsed[0].tags.options().is_empty());
     }
 
     #[test]

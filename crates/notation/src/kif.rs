@@ -4,9 +4,11 @@
 //! lines (`  65 投了`, `まで64手で先手の勝ち`).
 //!
 //! Moves are written and read by the ruleset's `kif` notation ([`Position::write_move`]); the
-//! record adds `同` and converts the diagram to and from SFEN. Records are Unicode text (the
-//! `.kifu` form; `.kif` files in Shift_JIS must be decoded first). Times, comments (`*`),
-//! bookmarks (`&`) and variations (`変化：` and what follows) are skipped when reading.
+//! record adds `同` and converts the diagram to and from SFEN. Rule options not at their
+//! defaults are a header item of their own, `RuleOptions：impasse=declare27` (other readers
+//! keep unknown items as information). Records are Unicode text here: [`crate::files`]
+//! decodes and encodes `.kif` files (Shift_JIS) and `.kifu` files (UTF-8). Times, comments
+//! (`*`), bookmarks (`&`) and variations (`変化：` and what follows) are skipped when reading.
 
 use crate::record::{
     self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags, cut,
@@ -575,6 +577,28 @@ mod tests {
         let again: Game<ShogiPosition> = replay(&parsed[0], &options()).unwrap();
         assert_eq!(usi(&again), MOVES);
         assert_eq!(again.position().fen(), game.position().fen());
+    }
+
+    /// Rule options are a header item of their own, read back as the tag.
+    #[test]
+    fn options_header() {
+        let mut tags = Tags::default();
+        tags.set("Black", "A");
+        tags.set_options(&["impasse=declare27".to_string(), "max-plies=0".to_string()]);
+        let text = write(&game_from(None, &["7g7f"]), &tags).unwrap();
+        assert!(
+            text.starts_with("先手：A\nRuleOptions：impasse=declare27 max-plies=0\n手合割：平手\n"),
+            "{text}"
+        );
+        let parsed = parse(&text).unwrap();
+        assert_eq!(
+            parsed[0].tags.options(),
+            ["impasse=declare27", "max-plies=0"]
+        );
+        assert_eq!(
+            write(&game_from(None, &["7g7f"]), &parsed[0].tags).unwrap(),
+            text
+        );
     }
 
     #[test]

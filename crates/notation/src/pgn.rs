@@ -1,7 +1,9 @@
 //! PGN: export of a game with its `Variant` tag, and import of one or more games.
 
 use crate::san;
-use chaturanga_rules::{Game, MoveError, Position, RuleOptions, Ruleset, SetupError, Status};
+use chaturanga_rules::{
+    Game, MoveError, OptionSpec, OptionValues, Position, RuleOptions, Ruleset, SetupError, Status,
+};
 use std::fmt;
 
 /// Largest PGN text accepted.
@@ -39,8 +41,26 @@ impl Tags {
     }
 
     /// The seven-tag roster with unknowns, the `Variant` tag, the result, and `FEN`/`SetUp`
-    /// when the game does not start from the ruleset's start position.
+    /// when the game does not start from the ruleset's start position (default rule
+    /// options; see [`Tags::for_record`]).
     pub fn for_game<P: Ruleset>(variant: &str, game: &Game<P>) -> Tags {
+        let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).unwrap_or_default();
+        Tags::for_record(
+            &PgnSetup {
+                variant,
+                foreign_start: None,
+                options: &options,
+                recorded: &[],
+            },
+            game,
+        )
+    }
+
+    /// The seven-tag roster with unknowns, the `Variant` tag, the result, the rule options
+    /// to record (`RuleOptions`), and `SetUp`/`FEN` unless a reader can tell the start
+    /// position from the rest: it is the ruleset's start position under the game's options
+    /// and the start other programs give the `Variant` ([`PgnSetup::foreign_start`]).
+    pub fn for_record<P: Ruleset>(setup: &PgnSetup<'_>, game: &Game<P>) -> Tags {
         let mut tags = Tags::default();
         for (k, v) in [
             ("Event", "?"),
@@ -53,16 +73,90 @@ impl Tags {
             tags.set(k, v);
         }
         tags.set("Result", &result_of(game));
-        tags.set("Variant", variant);
-        let standard_start = RuleOptions::parse::<&str>(P::option_specs(), &[])
-            .ok()
-            .and_then(|o| P::start_position(&o).ok())
-            .map(|p| p.fen());
-        if standard_start.as_deref() != Some(game.start().fen().as_str()) {
+        tags.set("Variant", setup.variant);
+        tags.set_options(setup.recorded);
+        let start = game.start().fen();
+        let ours = P::start_position(setup.options).ok().map(|p| p.fen());
+        let known = ours.as_deref() == Some(start.as_str())
+            && setup.foreign_start.is_none_or(|foreign| foreign == start);
+        if !known {
             tags.set("SetUp", "1");
-            tags.set("FEN", &game.start().fen());
+            tags.set("FEN", &start);
         }
         tags
+    }
+
+    /// Records rule options (`name=value`) in the [`OPTIONS_TAG`], if there are any.
+    pub fn set_options(&mut self, recorded: &[String]) {
+        if !recorded.is_empty() {
+            self.set(OPTIONS_TAG, &recorded.join(" "));
+        }
+    }
+
+    /// The rule options recorded in the [`OPTIONS_TAG`] (`name=value` items); none when
+    /// it is absent.
+    pub fn options(&self) -> Vec<String> {
+        self.get(OPTIONS_TAG)
+            .map(|v| {
+                v.split_whitespace()
+                    .take(MAX_OPTIONS)
+                    .map(|o| o.chars().take(MAX_OPTION_LEN).collect())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The tag (and KIF header item, and CSA comment) that records the rule options of a game
+/// that are not at their defaults: `[RuleOptions "fide-claims=on"]`, items separated by
+/// spaces.
+pub const OPTIONS_TAG: &str = "RuleOptions";
+/// Most rule options one record gives; more are not read.
+const MAX_OPTIONS: usize = 32;
+/// Longest `name=value` item kept.
+const MAX_OPTION_LEN: usize = 128;
+
+/// What a PGN record says about its ruleset, for [`Tags::for_record`].
+#[derive(Clone, Copy, Debug)]
+pub struct PgnSetup<'a> {
+    /// The `Variant` tag's value.
+    pub variant: &'a str,
+    /// The start position (FEN) other programs give `variant`, where it is not ours.
+    pub foreign_start: Option<&'a str>,
+    /// The rule options the game is played under.
+    pub options: &'a RuleOptions,
+    /// The rule options to record ([`recorded_options`]).
+    pub recorded: &'a [String],
+}
+
+/// The rule options a record gives: those not at their defaults, as `name=value`, in the
+/// ruleset's order. Secrets ([`OptionValues::Seed`], Chex's draw order) only with
+/// `reveal_secrets`: a record of a game still going on must not tell them.
+pub fn recorded_options(
+    specs: &[OptionSpec],
+    options: &RuleOptions,
+    reveal_secrets: bool,
+) -> Vec<String> {
+    specs
+        .iter()
+        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed(..)))
+        .filter_map(|spec| {
+            let value = options.get(spec.name)?;
+            (value != spec.default).then(|| format!("{}={value}", spec.name))
+        })
+        .collect()
+}
+
+/// The tag under which PGN names player `player` of a two-player game: `White` or `Black`
+/// where the ruleset calls him so (shogi's first player, sente, is `Black`), else by his
+/// place (`White` for the first, xiangqi's red).
+pub fn player_tag(player_name: &str, player: usize) -> &'static str {
+    if player_name.eq_ignore_ascii_case("black") {
+        "Black"
+    } else if player_name.eq_ignore_ascii_case("white") || player == 0 {
+        "White"
+    } else {
+        "Black"
     }
 }
 
@@ -174,6 +268,9 @@ pub enum PgnError {
     Move {
         /// Ply, 1-based.
         ply: usize,
+        /// The move's number as the movetext gives it, and whether it is not the first
+        /// player's (`12...`).
+        number: (u32, bool),
         /// The move text.
         text: String,
         /// Why.
@@ -187,7 +284,15 @@ impl fmt::Display for PgnError {
             PgnError::TooLarge(n) => write!(f, "PGN of {n} bytes is too large"),
             PgnError::Syntax { line, message } => write!(f, "PGN line {line}: {message}"),
             PgnError::Setup(e) => write!(f, "PGN FEN tag: {e}"),
-            PgnError::Move { ply, text, error } => write!(f, "PGN ply {ply} ({text:?}): {error}"),
+            PgnError::Move {
+                ply,
+                number: (number, later),
+                text,
+                error,
+            } => {
+                let dots = if *later { "..." } else { "." };
+                write!(f, "PGN move {number}{dots} {text} (ply {ply}): {error}")
+            }
         }
     }
 }
@@ -336,12 +441,20 @@ pub fn replay<P: Ruleset>(game: &PgnGame, options: &RuleOptions) -> Result<Game<
     }
     .map_err(PgnError::Setup)?;
     let mut replayed = Game::new(start);
+    // Numbered as `write` numbers them.
+    let mut number = replayed.start().move_number();
     for (i, text) in game.moves.iter().enumerate() {
         let position = replayed.position();
+        let mover = position.side_to_move();
+        let turn_starts = i == 0 || replayed.positions()[i - 1].side_to_move() != mover;
+        if mover == 0 && turn_starts && i > 0 {
+            number += 1;
+        }
         let mv = san::parse_san(position, text)
             .or_else(|e| position.parse_move(text).map_err(|_| e))
             .map_err(|error| PgnError::Move {
                 ply: i + 1,
+                number: (number, mover != 0),
                 text: text.chars().take(40).collect(),
                 error,
             })?;
@@ -424,6 +537,53 @@ mod tests {
         assert!(double.contains("1. e4 d5 e5 2. Nf3 Nc3 *"), "{double}");
     }
 
+    /// Rule options are recorded when they are not the defaults and read back; the FEN is
+    /// written when the start is not what the `Variant` and the options give, here or in
+    /// other programs (Capablanca's array).
+    #[test]
+    fn options_and_foreign_starts() {
+        use chaturanga_variants::capablanca::{CapablancaPosition, STANDARD_START};
+        let specs = CapablancaPosition::option_specs();
+        for (items, fen_written) in [(&[][..], true), (&["setup=standard"][..], false)] {
+            let options = RuleOptions::parse(specs, items).unwrap();
+            let recorded = recorded_options(specs, &options, true);
+            assert_eq!(recorded, items);
+            let mut game = Game::new(CapablancaPosition::start_position(&options).unwrap());
+            game.play_text("e2e4").unwrap();
+            let setup = PgnSetup {
+                variant: "Capablanca",
+                foreign_start: Some(STANDARD_START),
+                options: &options,
+                recorded: &recorded,
+            };
+            let text = write(&game, &Tags::for_record(&setup, &game)).unwrap();
+            assert_eq!(text.contains("[FEN "), fen_written, "{text}");
+            assert_eq!(
+                text.contains("[RuleOptions \"setup=standard\"]"),
+                !items.is_empty(),
+                "{text}"
+            );
+            let parsed = &parse(&text).unwrap()[0];
+            assert_eq!(parsed.tags.options(), items);
+            let again: Game<CapablancaPosition> = replay(
+                parsed,
+                &RuleOptions::parse(specs, &parsed.tags.options()).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(again.start().fen(), game.start().fen());
+            assert_eq!(again.position().fen(), game.position().fen());
+        }
+        // Secrets only when asked.
+        let chex = chaturanga_variants::chex::ChexPosition::option_specs();
+        let seeded = RuleOptions::parse(chex, &["draw-seed=7"]).unwrap();
+        assert_eq!(recorded_options(chex, &seeded, true), ["draw-seed=7"]);
+        assert!(recorded_options(chex, &seeded, false).is_empty());
+        assert_eq!(player_tag("black", 0), "Black");
+        assert_eq!(player_tag("white", 1), "White");
+        assert_eq!(player_tag("red", 0), "White");
+        assert_eq!(player_tag("black", 1), "Black");
+    }
+
     #[test]
     fn import_tolerates_comments_variations_and_nags() {
         let text = "[Event \"x\"]\n[Variant \"Standard\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 ; comment\n2... Nc6 3.Bb5 a6 *\n\n[Event \"y\"]\n\n1. d4 1-0\n";
@@ -446,6 +606,16 @@ mod tests {
         let bad = parse("1. e4 e5 2. Ke3 *").unwrap();
         let err = replay::<ChessPosition>(&bad[0], &options()).unwrap_err();
         assert!(matches!(err, PgnError::Move { ply: 3, .. }), "{err}");
+        assert!(
+            err.to_string().starts_with("PGN move 2. Ke3 (ply 3): "),
+            "{err}"
+        );
+        let bad = parse("1. e4 e5 2. Nf3 Nf3 *").unwrap();
+        let err = replay::<ChessPosition>(&bad[0], &options()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("PGN move 2... Nf3 (ply 4): "),
+            "{err}"
+        );
         let bad_fen = parse("[FEN \"8/8/8 w - - 0 1\"]\n\n*").unwrap();
         assert!(matches!(
             replay::<ChessPosition>(&bad_fen[0], &options()),

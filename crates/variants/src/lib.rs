@@ -27,6 +27,7 @@ pub mod minishogi;
 pub mod omega;
 pub mod outer;
 pub mod progressive;
+pub mod record_names;
 pub mod renaissance;
 pub mod shogi;
 mod shogi_family;
@@ -53,6 +54,13 @@ pub struct VariantInfo {
     pub fairy_stockfish: Option<&'static str>,
     /// XBoard's name for it where that is not the id (`normal` for chess).
     pub xboard: Option<&'static str>,
+    /// PGN's `Variant` value for it in other programs (lichess, pychess, python-chess), where
+    /// they know it (`Standard` for chess); our records write it, and the id otherwise.
+    pub pgn: Option<&'static str>,
+    /// The start position (FEN) other programs give it under that name, where it is not
+    /// ours: Capablanca's standard array, which Fairy-Stockfish, pychess and XBoard set up,
+    /// where ours is the catalogue's. A record whose game starts elsewhere names its start.
+    pub foreign_start: Option<&'static str>,
     /// Whether it is of the shogi family, whose engine protocol is USI: USI GUIs are offered
     /// these first.
     pub usi: bool,
@@ -73,6 +81,8 @@ impl VariantInfo {
             players,
             fairy_stockfish: None,
             xboard: None,
+            pgn: None,
+            foreign_start: None,
             usi: false,
             bench_perft_depth: 4,
             bench_search_depth: 7,
@@ -87,6 +97,16 @@ impl VariantInfo {
 
     const fn xboard(mut self, name: &'static str) -> Self {
         self.xboard = Some(name);
+        self
+    }
+
+    const fn pgn(mut self, name: &'static str) -> Self {
+        self.pgn = Some(name);
+        self
+    }
+
+    const fn foreign_start(mut self, fen: &'static str) -> Self {
+        self.foreign_start = Some(fen);
         self
     }
 
@@ -136,13 +156,18 @@ macro_rules! registry {
 
 registry! {
     avalanche::AvalanchePosition => VariantInfo::new("Avalanche Chess", 2),
-    bughouse::BughousePosition => VariantInfo::new("Bughouse", 4).fairy_stockfish("bughouse"),
+    bughouse::BughousePosition => VariantInfo::new("Bughouse", 4)
+        .fairy_stockfish("bughouse")
+        .pgn("Bughouse"),
     capablanca::CapablancaPosition => VariantInfo::new("Capablanca chess", 2)
         .fairy_stockfish("capablanca")
+        .pgn("Capablanca")
+        .foreign_start(capablanca::STANDARD_START)
         .bench(5, 7),
     chess::ChessPosition => VariantInfo::new("Chess", 2)
         .fairy_stockfish("chess")
         .xboard("normal")
+        .pgn("Standard")
         .bench(6, 7),
     chex::ChexPosition => VariantInfo::new("Chex", 2),
     chushogi::ChuShogiPosition => VariantInfo::new("Chu shogi", 2).xboard("chu").usi(),
@@ -155,7 +180,9 @@ registry! {
     doublechess::DoubleChessPosition => VariantInfo::new("Double Chess", 2).bench(5, 7),
     doublemove::DoubleMovePosition => VariantInfo::new("Double-move chess", 2).bench(4, 5),
     gess::GessPosition => VariantInfo::new("Gess", 2).bench(3, 7),
-    grand::GrandPosition => VariantInfo::new("Grand Chess", 2).fairy_stockfish("grand"),
+    grand::GrandPosition => VariantInfo::new("Grand Chess", 2)
+        .fairy_stockfish("grand")
+        .pgn("Grand"),
     hexchess::HexChessPosition => VariantInfo::new("Gliński's hexagonal chess", 2).bench(5, 7),
     losing::LosingPosition => VariantInfo::new("Losing chess", 2).bench(5, 7),
     maharajah::MaharajahPosition => VariantInfo::new("Maharajah and the Sepoys", 2).bench(5, 7),
@@ -163,23 +190,30 @@ registry! {
     minishogi::MinishogiPosition => VariantInfo::new("Minishogi", 2)
         .fairy_stockfish("minishogi")
         .xboard("5x5+5_shogi")
+        .pgn("Minishogi")
         .usi(),
     omega::OmegaPosition => VariantInfo::new("Omega Chess", 2).bench(5, 6),
     outer::OuterPosition => VariantInfo::new("Big Outer Chess", 2).bench(4, 6),
     progressive::ProgressivePosition => VariantInfo::new("Progressive Chess", 2).bench(4, 5),
     renaissance::RenaissancePosition => VariantInfo::new("Renaissance Chess", 2).bench(4, 6),
-    shogi::ShogiPosition => VariantInfo::new("Shogi", 2).fairy_stockfish("shogi").usi(),
+    shogi::ShogiPosition => VariantInfo::new("Shogi", 2)
+        .fairy_stockfish("shogi")
+        .pgn("Shogi")
+        .usi(),
     speed::SpeedPosition => VariantInfo::new("Speed chess", 2).bench(8, 7),
     taktika::TaktikaPosition => VariantInfo::new("Taktika", 2),
     threeplayer::ThreePlayerPosition => VariantInfo::new("Three-Player Chess", 3).bench(5, 7),
     torishogi::ToriShogiPosition => VariantInfo::new("Tori shogi", 2)
         .fairy_stockfish("torishogi")
+        .pgn("Torishogi")
         .usi(),
     xiangqi::XiangqiPosition => VariantInfo::new("Xiangqi", 2)
         .fairy_stockfish("xiangqi")
+        .pgn("Xiangqi")
         .bench(4, 6),
     yarishogi::YariShogiPosition => VariantInfo::new("Yari shogi", 2)
         .fairy_stockfish("yarishogi")
+        .pgn("Yarishogi")
         .usi(),
 }
 
