@@ -175,6 +175,13 @@ pub enum Command {
         #[arg(value_name = "variant")]
         variants: Vec<String>,
     },
+    /// Replay a record file (PGN, KIF, CSA or BPGN, by its name or its text): each game's
+    /// ruleset, options, moves, result and final FEN; fails naming the first bad move.
+    Replay {
+        /// The record file (`.kif` is read as Shift_JIS, `.kifu` as UTF-8).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Rule options of a ruleset (of every ruleset when none is given).
     Rules {
         /// Ruleset id.
@@ -214,6 +221,10 @@ pub struct GameArgs {
     /// Start position (one quoted argument) [default: the ruleset's start position].
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+    /// Start from a record file's first game (PGN, KIF, CSA or BPGN) under the rule options
+    /// it records; `--moves` go on from there.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "options"])]
+    pub load: Option<PathBuf>,
     /// Moves to play first, up to the next flag: coordinate notation (e2e4, e7e8q), SAN
     /// (Nf3, O-O) or the ruleset's own notation (xiangqi WXF: C2=5; shogi CSA: +7776FU,
     /// KIF: ７六歩(77)); a compound turn's parts joined by `;`.

@@ -75,6 +75,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             let stdin = std::io::stdin();
             crate::play::play(&variant, game, limits, engine_plays, &mut stdin.lock(), out)?;
         }
+        Command::Replay { file } => crate::records::replay(&file, out)?,
         Command::Rules { variant } => {
             let ids: Vec<String> = match variant {
                 Some(v) => vec![v],
@@ -171,8 +172,13 @@ pub fn setup<P: Ruleset>(
     info: &'static VariantInfo,
     args: &GameArgs,
 ) -> Result<Hosted<P>, CliError> {
-    let options = RuleOptions::parse(P::option_specs(), &args.options)?;
-    let mut table = Hosted::<P>::new(info, &options, args.fen.as_deref())?;
+    let mut table = match &args.load {
+        Some(path) => crate::records::load_game::<P>(info, path)?,
+        None => {
+            let options = RuleOptions::parse(P::option_specs(), &args.options)?;
+            Hosted::<P>::new(info, &options, args.fen.as_deref())?
+        }
+    };
     for (i, text) in args.moves.iter().enumerate() {
         table
             .play_through_draws(text)
@@ -202,7 +208,8 @@ pub fn record_text<P: Ruleset>(
             offered_by: rulesets_writing(format),
         });
     }
-    let text = table.record(format, &[])?;
+    // With every rule option: the person at the command line chose them.
+    let text = table.record_with(format, &[], true)?;
     Ok((text, format))
 }
 

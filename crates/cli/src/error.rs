@@ -2,6 +2,7 @@
 
 use chaturanga_arena::ArenaError;
 use chaturanga_rules::{MoveError, OptionError, Outcome, SetupError};
+use chaturanga_session::load::LoadError;
 use chaturanga_session::{RecordFormat, SessionError};
 use chaturanga_variants::VariantError;
 use std::error::Error;
@@ -72,6 +73,20 @@ pub enum CliError {
     Serve(Box<dyn Error>),
     /// A match could not be played.
     Match(ArenaError),
+    /// A record file could not be read.
+    ReadFile {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A record file is not a game we can replay (its first bad move named in `source`).
+    Load {
+        /// The file.
+        file: String,
+        /// Why.
+        source: LoadError,
+    },
     /// Writing the output failed.
     Io(std::io::Error),
 }
@@ -143,6 +158,8 @@ impl fmt::Display for CliError {
             CliError::Serve(e) => write!(f, "serve: {e}"),
             CliError::Match(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "cannot write output: {e}"),
+            CliError::ReadFile { file, source } => write!(f, "cannot read {file}: {source}"),
+            CliError::Load { file, source } => write!(f, "{file}: {source}"),
         }
     }
 }
@@ -158,6 +175,8 @@ impl Error for CliError {
             CliError::Serve(e) => Some(e.as_ref()),
             CliError::Match(e) => Some(e),
             CliError::Io(e) => Some(e),
+            CliError::ReadFile { source, .. } => Some(source),
+            CliError::Load { source, .. } => Some(source),
             CliError::Usage(_)
             | CliError::UnknownNotation { .. }
             | CliError::WholeTurns(_)

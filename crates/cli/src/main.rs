@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod error;
 mod play;
+mod records;
 
 use std::process::ExitCode;
 

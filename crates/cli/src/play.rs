@@ -612,24 +612,7 @@ fn undo_turn<P: Ruleset>(table: &mut Hosted<P>, seats: &[bool]) -> bool {
 
 /// Writes the game to `path`, in the format its extension names; returns the message to show.
 fn save<P: Ruleset>(table: &Hosted<P>, path: &str) -> String {
-    if path.is_empty() {
-        return "error: `save` needs a file name".to_string();
-    }
-    // KIF and CSA where the file asks for them, else the PGN (or the ruleset's own record).
-    let format = match path
-        .rsplit_once('.')
-        .and_then(|(_, e)| RecordFormat::parse(&e.to_ascii_lowercase()))
-    {
-        Some(format @ (RecordFormat::Kif | RecordFormat::Csa)) => format,
-        _ => RecordFormat::Pgn,
-    };
-    match record_text(table, format) {
-        Ok((text, format)) => match std::fs::write(path, text) {
-            Ok(()) => format!("saved to {path} ({})", format.extension()),
-            Err(e) => format!("error: cannot write {path}: {e}"),
-        },
-        Err(e) => format!("error: {e}"),
-    }
+    crate::records::save(table, path)
 }
 
 /// One ruleset's search benchmark: depth, nodes, seconds, best move.

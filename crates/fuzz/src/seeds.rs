@@ -197,7 +197,7 @@ impl Visitor for Seeds {
             }
             // The ruleset's own record (BPGN), named by its format as the target reads it.
             if let Some(own) = P::own_record()
-                && let Ok(text) = (own.write)(&game)
+                && let Ok(text) = (own.write)(&game, &[])
             {
                 let format = own.format;
                 push(

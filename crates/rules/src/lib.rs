@@ -27,9 +27,9 @@ pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{
-    BoardPieces, DrawRules, Game, MoveDescription, MoveError, OwnRecord, Position, RecordError,
-    Ruleset, Status, ViewError, legal_turn_texts, legal_turns, perft, perft_divide, perft_turns,
-    perft_turns_divide,
+    BoardPieces, DrawRules, Game, MoveDescription, MoveError, OwnGame, OwnRecord, Position,
+    RecordError, Ruleset, Status, ViewError, legal_turn_texts, legal_turns, perft, perft_divide,
+    perft_turns, perft_turns_divide,
 };
 pub use scene::{MoveShape, Scene, SceneBoard, Viewer};
 pub use standard::{FenError, SetupError, SetupProblem};

@@ -962,13 +962,27 @@ pub trait Ruleset: Position {
 /// Why a game could not be written in a ruleset's own record format.
 pub type RecordError = Box<dyn std::error::Error + Send + Sync>;
 
-/// A record format of a ruleset's own (see [`Ruleset::own_record`]): front ends write a
-/// game through it without knowing the ruleset.
+/// A record format of a ruleset's own (see [`Ruleset::own_record`]): front ends write and
+/// read games through it without knowing the ruleset.
 pub struct OwnRecord<P: Position> {
     /// The format's name, which is also its file extension (`bpgn`).
     pub format: &'static str,
-    /// Writes a game in the format.
-    pub write: fn(&Game<P>) -> Result<String, RecordError>,
+    /// Writes a game in the format, with the rule options to record (`name=value`: those
+    /// not at their defaults, less any secret the game may not show yet).
+    pub write: fn(&Game<P>, &[String]) -> Result<String, RecordError>,
+    /// Reads every game of a text in the format, each replayed under the rule options it
+    /// records.
+    pub read: fn(&str) -> Result<Vec<OwnGame<P>>, RecordError>,
+}
+
+/// A game read from a ruleset's own record format.
+pub struct OwnGame<P: Position> {
+    /// The game, replayed.
+    pub game: Game<P>,
+    /// The rule options the record gives (`name=value`), under which it was replayed.
+    pub options: Vec<String>,
+    /// The record's tags (PGN-like formats), in order.
+    pub tags: Vec<(String, String)>,
 }
 
 /// What notation needs to know about a move to write it in SAN-like forms.

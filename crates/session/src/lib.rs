@@ -11,6 +11,7 @@
 //! transposition table stays with the session between moves.
 
 mod coordinates;
+pub mod load;
 pub mod table;
 
 pub use coordinates::{from_xboard, to_xboard};

@@ -15,7 +15,7 @@ use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{Game, Legend, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
-use chaturanga_variants::{VariantInfo, Visitor, visit};
+use chaturanga_variants::{VariantInfo, Visitor, record_names, visit};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -161,7 +161,8 @@ pub trait Table: Send + Sync {
     fn perform(&mut self, action: &str) -> Result<Finished, SessionError>;
     /// The record formats this ruleset has, the default first.
     fn record_formats(&self) -> Vec<RecordFormat>;
-    /// The game written as `format`, with extra tags (PGN and BPGN).
+    /// The game written as `format`, with extra tags (PGN, KIF and CSA) and the rule options
+    /// not at their defaults (secret ones once the game is over).
     fn record(
         &self,
         format: RecordFormat,
@@ -213,6 +214,7 @@ impl Visitor for OpenTable<'_> {
 pub struct Hosted<P: Ruleset> {
     info: &'static VariantInfo,
     options: Vec<String>,
+    rule_options: RuleOptions,
     game: Game<P>,
     /// Each move as people read it, computed once when first asked for (SAN needs the legal
     /// moves of the position before it), so that a referee nobody asks (a protocol's, which
@@ -233,6 +235,11 @@ impl<P: Ruleset> Hosted<P> {
             None => P::start_position(options),
         }
         .map_err(|e| SessionError::Setup(e.to_string()))?;
+        Ok(Hosted::from_game(info, options, Game::new(start)))
+    }
+
+    /// A game already under way (read from a record), under the `options` it is played by.
+    pub fn from_game(info: &'static VariantInfo, options: &RuleOptions, game: Game<P>) -> Self {
         let listed = P::option_specs()
             .iter()
             .map(|spec| {
@@ -243,12 +250,63 @@ impl<P: Ruleset> Hosted<P> {
                 )
             })
             .collect();
-        Ok(Hosted {
+        Hosted {
             info,
             options: listed,
-            game: Game::new(start),
+            rule_options: options.clone(),
+            game,
             shown: Mutex::new(Vec::new()),
-        })
+        }
+    }
+
+    /// The game written as `format` with extra tags, recording its rule options; secrets
+    /// among them (Chex's draw seed) only with `reveal_secrets` ([`Table::record`] reveals
+    /// them once the game is over).
+    pub fn record_with(
+        &self,
+        format: RecordFormat,
+        extra: &[(String, String)],
+        reveal_secrets: bool,
+    ) -> Result<String, SessionError> {
+        if !self.record_formats().contains(&format) {
+            return Err(SessionError::Setup(format!(
+                "{} games have no {} records",
+                self.info.id,
+                format.extension()
+            )));
+        }
+        let recorded = pgn::recorded_options(P::option_specs(), &self.rule_options, reveal_secrets);
+        let mut tags = record::Tags::default();
+        for (name, value) in extra {
+            tags.set(name, value);
+        }
+        tags.set_options(&recorded);
+        match format {
+            RecordFormat::Bpgn => match P::own_record() {
+                Some(own) => (own.write)(&self.game, &recorded)
+                    .map_err(|e| SessionError::Setup(e.to_string())),
+                None => Err(SessionError::Setup("no BPGN".to_string())),
+            },
+            RecordFormat::Kif => kif::write(&self.game, &tags).map_err(error),
+            RecordFormat::Csa => csa::write(&self.game, &tags).map_err(error),
+            RecordFormat::Pgn => {
+                let variant = record_names::pgn_variant(self.info, &recorded);
+                let setup = pgn::PgnSetup {
+                    variant: &variant,
+                    foreign_start: self.info.foreign_start,
+                    options: &self.rule_options,
+                    recorded: &recorded,
+                };
+                let mut tags = pgn::Tags::for_record(&setup, &self.game);
+                if let Status::Over(outcome) = self.game.status() {
+                    tags.set("Termination", outcome.reason.as_str());
+                }
+                for (name, value) in extra {
+                    tags.set(name, value);
+                }
+                pgn::write(&self.game, &tags).map_err(error)
+            }
+        }
     }
 
     /// The game, for what only the position type can answer: searches, views, diagrams.
@@ -625,30 +683,9 @@ impl<P: Ruleset> Table for Hosted<P> {
         format: RecordFormat,
         extra: &[(String, String)],
     ) -> Result<String, SessionError> {
-        if !self.record_formats().contains(&format) {
-            return Err(SessionError::Setup(format!(
-                "{} games have no {} records",
-                self.info.id,
-                format.extension()
-            )));
-        }
-        match format {
-            RecordFormat::Bpgn => match P::own_record() {
-                Some(own) => {
-                    (own.write)(&self.game).map_err(|e| SessionError::Setup(e.to_string()))
-                }
-                None => Err(SessionError::Setup("no BPGN".to_string())),
-            },
-            RecordFormat::Kif => kif::write(&self.game, &record::Tags::default()).map_err(error),
-            RecordFormat::Csa => csa::write(&self.game, &record::Tags::default()).map_err(error),
-            RecordFormat::Pgn => {
-                let mut tags = pgn::Tags::for_game(self.info.id, &self.game);
-                for (name, value) in extra {
-                    tags.set(name, value);
-                }
-                pgn::write(&self.game, &tags).map_err(error)
-            }
-        }
+        // A secret option (Chex's draw seed) tells what is hidden: not while the game goes on.
+        let over = matches!(self.game.status(), Status::Over(_));
+        self.record_with(format, extra, over)
     }
 
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {

@@ -658,7 +658,8 @@ impl Ruleset for BughousePosition {
     fn own_record() -> Option<OwnRecord<Self>> {
         Some(OwnRecord {
             format: "bpgn",
-            write: |game| Ok(bpgn::write_game(game, None)?),
+            write: |game, recorded| Ok(bpgn::write_recorded(game, recorded)?),
+            read: |text| Ok(bpgn::read_games(text)?),
         })
     }
 }

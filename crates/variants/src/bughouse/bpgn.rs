@@ -26,7 +26,8 @@ use chaturanga_notation::san;
 use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::standard::Move;
 use chaturanga_rules::{
-    Game, MoveError, Outcome, Position, RuleOptions, Ruleset, SetupError, Status,
+    Game, MoveError, OptionError, Outcome, OwnGame, Position, Reason, RuleOptions, Ruleset,
+    SetupError, Status,
 };
 use std::fmt;
 use std::time::Duration;
@@ -82,6 +83,8 @@ pub enum BpgnError {
         /// Why.
         error: MoveError,
     },
+    /// The `RuleOptions` tag names options bughouse does not have.
+    Options(OptionError),
     /// The `Result` disagrees with the mate the moves end in.
     Result {
         /// What the record says.
@@ -103,6 +106,7 @@ impl fmt::Display for BpgnError {
             BpgnError::Move { index, text, error } => {
                 write!(f, "BPGN move {index} ({text:?}): {error}")
             }
+            BpgnError::Options(e) => write!(f, "BPGN RuleOptions tag: {e}"),
             BpgnError::Result { given, played } => {
                 write!(f, "BPGN result {given} but the moves end in {played}")
             }
@@ -302,6 +306,105 @@ pub fn write_game(
         .map(|m| (m.board as usize, m.mv, None))
         .collect();
     write_moves(start, &moves, &tags)
+}
+
+/// A game played through the [`Position`] trait as BPGN, with the rule options to record
+/// (`name=value`) in the `RuleOptions` tag: the writer of the ruleset's own record
+/// (`Ruleset::own_record`).
+pub fn write_recorded(
+    game: &Game<BughousePosition>,
+    recorded: &[String],
+) -> Result<String, BpgnError> {
+    let outcome = match game.status() {
+        Status::Over(o) => Some(o),
+        Status::Ongoing { .. } => None,
+    };
+    let start = game.start();
+    let mut tags = tags_for(start, None, outcome.as_ref());
+    tags.set_options(recorded);
+    let moves: Vec<(usize, Move, Option<Duration>)> = game
+        .moves()
+        .iter()
+        .map(|m| (m.board as usize, m.mv, None))
+        .collect();
+    write_moves(start, &moves, &tags)
+}
+
+/// Every game of a BPGN text as a game of the [`Position`] trait, under the rule options of
+/// its `RuleOptions` tag: in turn-based timing the moves must come in the slot order, in
+/// real time each is made by whoever is to move on its board. A decisive `Result` the moves
+/// do not reach ends the game as the `Termination` tag says (a resignation by default). The
+/// reader of the ruleset's own record (`Ruleset::own_record`).
+pub fn read_games(text: &str) -> Result<Vec<OwnGame<BughousePosition>>, BpgnError> {
+    let mut games = Vec::new();
+    for parsed in parse(text)? {
+        let replayed = replay(&parsed)?;
+        let recorded = parsed.tags.options();
+        let options = RuleOptions::parse(BughousePosition::option_specs(), &recorded)
+            .map_err(BpgnError::Options)?;
+        let timing = super::timing(&options);
+        let start = BughousePosition::from_boards(
+            replayed.start.boards().clone(),
+            replayed.start.slot(),
+            timing,
+        );
+        let mut game = Game::new(start);
+        for (i, &(board, mv, _)) in replayed.moves.iter().enumerate() {
+            let m = &parsed.moves[i];
+            let error = |error: MoveError| BpgnError::Move {
+                index: i + 1,
+                text: format!(
+                    "{}{}. {}",
+                    m.number,
+                    BOARD_LETTERS[m.board % 2][m.colour % 2],
+                    m.san
+                ),
+                error,
+            };
+            let seat = super::seat(board, m.colour % 2);
+            let whole = super::BughouseMove {
+                board: board as u8,
+                mv,
+            };
+            if seat == game.position().side_to_move() {
+                game.play(whole)
+            } else if timing == Timing::TurnBased {
+                Err(MoveError::Illegal(format!(
+                    "it is {}'s turn, not {}'s",
+                    game.position().player_name(game.position().side_to_move()),
+                    game.position().player_name(seat)
+                )))
+            } else {
+                game.play_as(seat, whole)
+            }
+            .map_err(error)?;
+        }
+        let result = parsed
+            .result
+            .clone()
+            .or_else(|| parsed.tags.get("Result").map(str::to_string));
+        if let (Status::Ongoing { .. }, Some(result)) = (game.status(), result) {
+            let reason = parsed
+                .tags
+                .get("Termination")
+                .and_then(chaturanga_rules::Reason::from_name);
+            let outcome = match result.as_str() {
+                "1-0" => Some(super::team_loss(1, reason.unwrap_or(Reason::Resignation))),
+                "0-1" => Some(super::team_loss(0, reason.unwrap_or(Reason::Resignation))),
+                "1/2-1/2" => Some(Outcome::draw(4, reason.unwrap_or(Reason::Agreement))),
+                _ => None,
+            };
+            if let Some(outcome) = outcome {
+                game.end(outcome);
+            }
+        }
+        games.push(OwnGame {
+            game,
+            options: recorded,
+            tags: parsed.tags.0.clone(),
+        });
+    }
+    Ok(games)
 }
 
 /// A live game with its time control and every move's clock stamp as BPGN.
