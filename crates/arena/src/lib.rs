@@ -15,11 +15,13 @@ pub use clock::{TimeControlError, parse_time_control, time_control_text};
 pub use players::{PlayerError, PlayerSpec, PlayerSpecError};
 pub use stats::{Sprt, SprtError, Tally, Verdict};
 
+use chaturanga_notation::pgn;
 use chaturanga_rules::Reason;
 use chaturanga_rules::clock::TimeControl;
 use chaturanga_session::{GameSession, SessionError, open};
 use clock::Clocks;
 use players::Player;
+use stats::{fixed, signed};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -494,12 +496,18 @@ fn summary(
             (Some((elo, error)), Some((_, low, high))) if low.is_finite() && high.is_finite() => {
                 writeln!(
                     out,
-                    "Elo difference: {elo:+.1} ± {error:.1} (95 %: {low:+.0} to {high:+.0})"
+                    "Elo difference: {} ± {error:.1} (95 %: {} to {})",
+                    signed(elo, 1),
+                    signed(low, 0),
+                    signed(high, 0)
                 )?
             }
             (_, Some((elo, low, high))) => writeln!(
                 out,
-                "Elo difference: {elo:+.1} (95 %: {low:+.0} to {high:+.0})"
+                "Elo difference: {} (95 %: {} to {})",
+                signed(elo, 1),
+                signed(low, 0),
+                signed(high, 0)
             )?,
             _ => writeln!(out, "Elo difference: too few games")?,
         },
@@ -513,10 +521,12 @@ fn summary(
         };
         writeln!(
             out,
-            "SPRT [{}, {}]: LLR {:.2} ({lower:.2}, {upper:.2}) {verdict}",
+            "SPRT [{}, {}]: LLR {} ({}, {}) {verdict}",
             sprt.elo0,
             sprt.elo1,
-            tally.llr(sprt.elo0, sprt.elo1)
+            fixed(tally.llr(sprt.elo0, sprt.elo1), 2),
+            fixed(lower, 2),
+            fixed(upper, 2)
         )?;
     }
     for (i, name) in names.iter().enumerate() {
@@ -628,11 +638,13 @@ fn play_game(
     }
     let first_side = if first_moves_first { 0 } else { 1 };
     let first_quarters = finished.quarters.get(first_side).copied().unwrap_or(2);
+    // Named as the ruleset names its players: shogi's first player, sente, is Black.
+    let player_tag = |p: usize| pgn::player_tag(referee.player_name(p), p).to_string();
     let tags = vec![
         ("Event".to_string(), "chaturanga match".to_string()),
         ("Round".to_string(), round.to_string()),
-        ("White".to_string(), names[seat[0]].clone()),
-        ("Black".to_string(), names[seat[1]].clone()),
+        (player_tag(0), names[seat[0]].clone()),
+        (player_tag(1), names[seat[1]].clone()),
         (
             "TimeControl".to_string(),
             time_control_text(&settings.time_control),

@@ -26,6 +26,26 @@ pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// `value` with `decimals` decimals, never `-0.0`: a value that rounds to zero is zero.
+pub fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => rest.to_string(),
+        _ => text,
+    }
+}
+
+/// `value` with its sign (`+12.3`, `-4.0`) and `decimals` decimals; a value that rounds to
+/// zero is `+0.0`, never `-0.0`. Infinities are `+inf` and `-inf`.
+pub fn signed(value: f64, decimals: usize) -> String {
+    let text = fixed(value, decimals);
+    if text.starts_with('-') {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 impl Tally {
     /// Games played.
     pub fn games(&self) -> u32 {
@@ -213,6 +233,26 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_never_show_a_negative_zero() {
+        assert_eq!(signed(-0.0, 1), "+0.0");
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(-0.4, 0), "+0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(12.34, 1), "+12.3");
+        assert_eq!(signed(f64::NEG_INFINITY, 0), "-inf");
+        assert_eq!(fixed(-0.001, 2), "0.00");
+        assert_eq!(fixed(-1.5, 2), "-1.50");
+        // An even match: its Elo difference is exactly -0.0 in floating point.
+        let even = Tally {
+            wins: 3,
+            draws: 4,
+            losses: 3,
+        };
+        let (elo, _) = even.elo().unwrap();
+        assert_eq!(signed(elo, 1), "+0.0");
+    }
 
     #[test]
     fn elo_of_known_scores() {
