@@ -1,4 +1,5 @@
-//! Move ordering: the hash move, then captures by value, killers, and quiet moves by history.
+//! Move ordering: the hash move, then captures by value, killers, quiet moves by history, and
+//! last the captures that lose the exchange.
 
 use std::hash::{Hash, Hasher};
 
@@ -6,6 +7,9 @@ use std::hash::{Hash, Hasher};
 pub(crate) const HASH_MOVE: i32 = 1 << 30;
 const WINNING_TACTIC: i32 = 1 << 28;
 const KILLER: i32 = 1 << 26;
+/// Captures that lose the exchange come after every quiet move (history scores stay above
+/// this); the exchange value, negative, orders them among themselves.
+pub(crate) const LOSING_TACTIC: i32 = -(1 << 24);
 /// History scores stay below killers.
 const HISTORY_LIMIT: i32 = 1 << 20;
 /// Slots of the history table (a power of two).

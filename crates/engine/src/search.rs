@@ -7,7 +7,7 @@
 //! (paranoid search).
 
 use crate::limits::{Budget, Limits};
-use crate::ordering::{HASH_MOVE, Ordering};
+use crate::ordering::{HASH_MOVE, LOSING_TACTIC, Ordering};
 use crate::score::{INFINITY, MATE, MATE_BOUND, QUARTER_POINT, Score, from_table, to_table};
 use crate::tt::{Bound, TranspositionTable};
 use chaturanga_rules::{Game, Outcome, Position, Status};
@@ -38,6 +38,10 @@ const NULL_MOVE_DEPTH: i32 = 3;
 const FULL_DEPTH_MOVES: usize = 3;
 /// Least depth at which late moves are reduced.
 const REDUCTION_DEPTH: i32 = 3;
+/// Least depth at which a node without a hash move is searched one ply shallower.
+const IIR_DEPTH: i32 = 4;
+/// History score (ordering key) worth one ply less (or more) of late-move reduction.
+const HISTORY_PER_PLY: i32 = 1 << 18;
 /// Greatest depth at which late quiet moves are pruned.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
 /// Half-width of the first aspiration window around the previous score.
@@ -251,6 +255,7 @@ impl<P: Position> Engine<P> {
             tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             null_at: vec![false; MAX_PLY + 1],
+            evals: vec![None; MAX_PLY + 1],
         };
         searcher.order_root(root, &mut root_moves);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 16).max(1);
@@ -366,6 +371,9 @@ struct Scored<M> {
     key: i32,
     mv: M,
     gain: i32,
+    /// A capture that loses material once the exchange on its cell is over
+    /// ([`Position::static_exchange`] below zero).
+    losing: bool,
 }
 
 /// The hashes of the game's positions at repetition points (0 elsewhere), oldest first.
@@ -416,6 +424,8 @@ struct Searcher<'e, P: Position> {
     pv: Vec<Vec<P::Move>>,
     /// Plies at which the search passed (null-move pruning).
     null_at: Vec<bool>,
+    /// Per ply, the mover and his static evaluation (`None` in check).
+    evals: Vec<Option<(usize, i32)>>,
 }
 
 impl<P: Position> Searcher<'_, P> {
@@ -682,8 +692,17 @@ impl<P: Position> Searcher<'_, P> {
             if only_tactical && !v.is_tactical() {
                 continue;
             }
+            // Only a capture by a piece worth more than its victim can lose the exchange.
+            let exchange = if v.is_tactical() && v.gain < v.mover {
+                pos.static_exchange(mv)
+            } else {
+                0
+            };
+            let losing = exchange < 0;
             let key = if Some(mv) == hash_move {
                 HASH_MOVE
+            } else if losing {
+                LOSING_TACTIC + exchange
             } else {
                 self.ordering.key(mover, ply, &mv, v.gain, v.mover)
             };
@@ -691,6 +710,7 @@ impl<P: Position> Searcher<'_, P> {
                 key,
                 mv,
                 gain: v.gain,
+                losing,
             });
         }
         self.scored[ply] = scored;
@@ -774,11 +794,18 @@ impl<P: Position> Searcher<'_, P> {
         } else {
             self.static_eval(pos)
         };
+        // Whether the mover's position got better since his previous move: pruning may
+        // then be bolder where it fails high, and more careful where it fails low.
+        self.evals[ply] = (!in_check).then_some((mover, static_eval));
+        let improving = match (ply.checked_sub(2).and_then(|p| self.evals[p]), in_check) {
+            (Some((before_mover, before)), false) => before_mover == mover && static_eval > before,
+            _ => false,
+        };
         if !pv_node
             && !in_check
             && depth <= REVERSE_FUTILITY_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            && static_eval - REVERSE_FUTILITY_MARGIN * (depth - i32::from(improving)) >= beta
         {
             return static_eval;
         }
@@ -814,6 +841,11 @@ impl<P: Position> Searcher<'_, P> {
             }
         }
 
+        // Internal iterative reduction: with no move from an earlier search to try first,
+        // the ordering is poor and a full-depth search of this node is worth less.
+        if hash_move.is_none() && depth >= IIR_DEPTH {
+            depth -= 1;
+        }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         pos.candidate_moves(&mut moves);
@@ -831,7 +863,7 @@ impl<P: Position> Searcher<'_, P> {
         self.path.push(hash);
         let mut index = 0;
         let mut legal = 0usize;
-        while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
+        while let Some(Scored { mv, gain, key, .. }) = self.next_move(ply, index) {
             index += 1;
             if !pos.is_legal(mv) {
                 continue;
@@ -848,7 +880,8 @@ impl<P: Position> Searcher<'_, P> {
                 }
                 // Late-move pruning: in a node expected to fail low, quiet moves this far
                 // down the ordered list almost never raise alpha.
-                if depth <= LATE_MOVE_PRUNING_DEPTH && searched >= late_move_count(depth) {
+                if depth <= LATE_MOVE_PRUNING_DEPTH && searched >= late_move_count(depth, improving)
+                {
                     continue;
                 }
             }
@@ -857,7 +890,10 @@ impl<P: Position> Searcher<'_, P> {
             } else {
                 let reduction = if quiet && depth >= REDUCTION_DEPTH && searched >= FULL_DEPTH_MOVES
                 {
-                    late_move_reduction(depth, searched, pv_node)
+                    // Quiet moves that caused cut-offs elsewhere (killers, good history) are
+                    // reduced less, and all are reduced more where the mover is not improving.
+                    let adjust = i32::from(!improving) - (key / HISTORY_PER_PLY).clamp(-2, 2);
+                    (late_move_reduction(depth, searched, pv_node) + adjust).clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -942,11 +978,17 @@ impl<P: Position> Searcher<'_, P> {
         let in_check = pos.must_answer_check();
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        pos.candidate_moves(&mut moves);
+        if in_check {
+            pos.candidate_moves(&mut moves);
+        } else {
+            pos.tactical_candidates(&mut moves);
+        }
         self.moves[ply] = moves;
-        if self.moves[ply].is_empty() {
+        if in_check && self.moves[ply].is_empty() {
             return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
         }
+        // Out of check, no capture left is not the end of the game: a stalemate below the
+        // horizon is left to the full-width search.
         let stand = if in_check {
             -MATE + ply as i32
         } else {
@@ -965,7 +1007,10 @@ impl<P: Position> Searcher<'_, P> {
         let mut best = stand;
         let mut index = 0;
         let mut legal = 0usize;
-        while let Some(Scored { mv, gain, .. }) = self.next_move(ply, index) {
+        while let Some(Scored {
+            mv, gain, losing, ..
+        }) = self.next_move(ply, index)
+        {
             index += 1;
             if !in_check && stand + gain + DELTA_MARGIN <= alpha {
                 continue;
@@ -974,7 +1019,7 @@ impl<P: Position> Searcher<'_, P> {
                 continue;
             }
             legal += 1;
-            if !in_check && pos.exchange_loses(mv) {
+            if !in_check && losing {
                 continue;
             }
             let mut child = pos.clone();
@@ -1080,7 +1125,9 @@ fn late_move_reduction(depth: i32, searched: usize, pv_node: bool) -> i32 {
     r.min(depth - 2).max(0)
 }
 
-/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
-fn late_move_count(depth: i32) -> usize {
-    (3 + depth * depth) as usize
+/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned (half as many
+/// where the mover's position is not improving).
+fn late_move_count(depth: i32, improving: bool) -> usize {
+    let count = 3 + depth * depth;
+    (if improving { count } else { count / 2 }) as usize
 }

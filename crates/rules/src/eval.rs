@@ -6,7 +6,7 @@
 //! sensible evaluation without code; rulesets give literature values where they exist.
 
 use crate::piece::{Kind, PieceType, Player};
-use crate::tables::MoveTables;
+use crate::tables::{AttackTables, MoveTables};
 use chaturanga_geometry::{Cell, CellSet, Geometry};
 
 /// Centipawns per target cell of average mobility, for pieces without a given value. On a
@@ -359,5 +359,151 @@ impl MoveValue {
     /// Whether quiescence search should look at the move (it wins material at once).
     pub fn is_tactical(self) -> bool {
         self.gain > 0
+    }
+}
+
+/// Bonus for a passed pawn by its distance in moves to the promotion zone (index 1: one move
+/// away), opening and endgame: a pawn no enemy pawn can stop is worth more the nearer it is.
+const PASSED_BONUS: [(i32, i32); 7] = [
+    (0, 0),
+    (60, 160),
+    (35, 100),
+    (20, 60),
+    (10, 35),
+    (5, 20),
+    (0, 10),
+];
+
+/// Passed pawns of a board: per (player, pawn kind, cell), the cells where an enemy pawn
+/// could stop the pawn (standing on its way to promotion, or able to capture on a cell of
+/// it), and the bonus it earns when none stands there. Derived from the move tables, so a
+/// hexagonal pawn's way and a ten-rank board's distances come out of the same code.
+#[derive(Clone, Debug, Default)]
+pub struct PassedPawns<const W: usize> {
+    kinds: usize,
+    cells: usize,
+    /// Per (player, kind): whether the kind is a pawn scored for being passed.
+    scored: Vec<bool>,
+    /// Per (player, kind, cell): the stoppers' cells.
+    stoppers: Vec<CellSet<W>>,
+    /// Per (player, kind, cell): the bonus.
+    bonus: Vec<Tapered>,
+    /// Per player: his pawn kinds, the possible stoppers of the other side's pawns.
+    pawn_kinds: Vec<Vec<Kind>>,
+}
+
+impl<const W: usize> PassedPawns<W> {
+    /// The tables for the pawns among `pieces`. Left empty where captured men go to hand (a
+    /// pawn in hand may be dropped in front of any pawn) and for pawns without promotion.
+    pub fn build(
+        geometry: &Geometry,
+        moves: &MoveTables<W>,
+        attacks: &AttackTables<W>,
+        pieces: &[EvalPiece<'_>],
+        players: usize,
+        captures_to_hand: bool,
+    ) -> Self {
+        let kinds = pieces.len();
+        let cells = geometry.len();
+        let pawn_kinds: Vec<Vec<Kind>> = (0..players)
+            .map(|_| {
+                (0..kinds)
+                    .filter(|&k| pieces[k].piece.pawn)
+                    .map(|k| k as Kind)
+                    .collect()
+            })
+            .collect();
+        let mut tables = PassedPawns {
+            kinds,
+            cells,
+            scored: vec![false; players * kinds],
+            stoppers: vec![CellSet::EMPTY; players * kinds * cells],
+            bonus: vec![Tapered::default(); players * kinds * cells],
+            pawn_kinds,
+        };
+        if captures_to_hand || players != 2 {
+            return tables;
+        }
+        for player in 0..players {
+            let enemy = (1 - player) as Player;
+            for (kind, piece) in pieces.iter().enumerate() {
+                if !piece.piece.pawn || piece.promotion[player].is_none() {
+                    continue;
+                }
+                let distances = promotion_distances(geometry, moves, player, kind, piece);
+                let pk = player * kinds + kind;
+                tables.scored[pk] = true;
+                for cell in geometry.cells() {
+                    let Some(d) = distances[cell.index()] else {
+                        continue;
+                    };
+                    // The way: the cells single quiet steps reach, none farther from the
+                    // zone than the one before, up to the zone (a double step skips a cell
+                    // the single steps still pass).
+                    let mut way = CellSet::<W>::EMPTY;
+                    let mut front: Vec<Cell> = vec![cell];
+                    while let Some(c) = front.pop() {
+                        let Some(dc) = distances[c.index()].filter(|&dc| dc > 0) else {
+                            continue;
+                        };
+                        let m = moves.get(player as Player, kind as Kind, c);
+                        for next in m.leap_quiet | m.leap_both {
+                            let nearer = distances[next.index()].is_some_and(|dn| dn <= dc);
+                            if nearer && next != cell && !way.contains(next) {
+                                way.insert(next);
+                                front.push(next);
+                            }
+                        }
+                    }
+                    // An enemy pawn that attacks the pawn where it stands stops it too (the
+                    // classic front span: cells ahead on the neighbouring files).
+                    let mut stoppers = way;
+                    let mut here = way;
+                    here.insert(cell);
+                    for c in here {
+                        for &k in &tables.pawn_kinds[enemy as usize] {
+                            stoppers |= attacks.leaps(enemy, k, c);
+                        }
+                    }
+                    let (opening, endgame) = PASSED_BONUS[(d as usize).min(PASSED_BONUS.len() - 1)];
+                    let i = pk * cells + cell.index();
+                    tables.stoppers[i] = stoppers;
+                    tables.bonus[i] = Tapered { opening, endgame };
+                }
+            }
+        }
+        tables
+    }
+
+    /// Whether `player`'s `kind` is scored for being passed.
+    #[inline(always)]
+    pub fn scores(&self, player: Player, kind: Kind) -> bool {
+        self.scored
+            .get(player as usize * self.kinds + kind as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// The bonus of `player`'s pawn of `kind` on `cell`, if no enemy pawn (`enemy_pawns`)
+    /// stands where it could stop it.
+    #[inline(always)]
+    pub fn bonus(
+        &self,
+        player: Player,
+        kind: Kind,
+        cell: Cell,
+        enemy_pawns: CellSet<W>,
+    ) -> Option<Tapered> {
+        let i = (player as usize * self.kinds + kind as usize) * self.cells + cell.index();
+        (!self.stoppers[i].intersects(enemy_pawns) && self.bonus[i] != Tapered::default())
+            .then(|| self.bonus[i])
+    }
+
+    /// `player`'s pawn kinds.
+    pub fn pawn_kinds(&self, player: Player) -> &[Kind] {
+        self.pawn_kinds
+            .get(player as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 }

@@ -149,6 +149,13 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn candidate_moves(&self, moves: &mut Vec<Self::Move>) {
         self.legal_moves(moves)
     }
+    /// Candidate moves that may capture or promote, for the search's quiescence (which keeps
+    /// only moves whose [`Position::move_value`] gains): every such legal move is among them,
+    /// and an empty list does not mean that no move is left. All candidates by default;
+    /// position types that can skip quiet moves cheaply list fewer.
+    fn tactical_candidates(&self, moves: &mut Vec<Self::Move>) {
+        self.candidate_moves(moves)
+    }
     /// Whether a move of [`Position::candidate_moves`] is legal (true by default, where the
     /// candidates are the legal moves).
     fn is_legal(&self, _mv: Self::Move) -> bool {
@@ -167,6 +174,18 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// its quiescence and tries them late. False by default.
     fn exchange_loses(&self, _mv: Self::Move) -> bool {
         false
+    }
+    /// What a legal move wins (negative: loses) in centipawns once the exchange of captures
+    /// on its destination has run its course, for ordering and pruning. By default the
+    /// immediate gain of [`Position::move_value`], less the mover where
+    /// [`Position::exchange_loses`] says the capture loses.
+    fn static_exchange(&self, mv: Self::Move) -> i32 {
+        let value = self.move_value(mv);
+        if self.exchange_loses(mv) {
+            value.gain - value.mover
+        } else {
+            value.gain
+        }
     }
     /// Plays a move known to be legal here.
     fn play_unchecked(&mut self, mv: Self::Move);

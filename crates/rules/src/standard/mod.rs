@@ -7,6 +7,7 @@
 
 mod diagram;
 mod evaluation;
+mod exchange;
 mod fen;
 mod movegen;
 mod spec;
@@ -615,6 +616,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         self.generate(&mut movegen::ListSink(moves));
     }
 
+    fn tactical_candidates(&self, moves: &mut Vec<Move>) {
+        self.generate(&mut movegen::TacticalSink(moves));
+    }
+
     fn reference_legal_moves(&self, moves: &mut Vec<Move>) {
         self.generate_by_probing(&mut movegen::ListSink(moves));
     }
@@ -806,6 +811,34 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn move_value(&self, mv: Move) -> crate::eval::MoveValue {
         self.standard_move_value(mv)
+    }
+
+    /// A pass for the search's null-move pruning, except in check, where captures are
+    /// compulsory (a pass would skip a forced capture), and for a side with nothing but pawns
+    /// and royal pieces on the board and in hand (the endings where having to move loses).
+    /// The pass counts as irreversible, so that no repetition is seen across it.
+    fn null_move(&self) -> Option<Self> {
+        let us = self.turn;
+        let spec = self.spec;
+        let has_piece = (0..K).any(|k| {
+            let piece = &spec.pieces[k];
+            !piece.pawn
+                && !spec.is_royal(k as Kind)
+                && (self.by_kind[k].intersects(self.by_player[us as usize])
+                    || self.hands[us as usize][k] > 0)
+        });
+        if spec.compulsory_capture || !has_piece || self.is_check() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.set_ep_targets(CellSet::EMPTY);
+        next.quiet_plies = 0;
+        next.set_turn(1 - us);
+        Some(next)
+    }
+
+    fn static_exchange(&self, mv: Move) -> i32 {
+        StandardPosition::static_exchange(self, mv)
     }
 
     fn describe(&self, mv: Move) -> Option<crate::position::MoveDescription> {

@@ -118,6 +118,49 @@ impl<const W: usize> Sink<W> for ListSink<'_> {
     }
 }
 
+/// Collects only the moves that capture or promote (quiescence search wants nothing else):
+/// the quiet targets computed for legality are never turned into moves.
+pub(super) struct TacticalSink<'a>(pub &'a mut Vec<Move>);
+
+impl<const W: usize> Sink<W> for TacticalSink<'_> {
+    #[inline]
+    fn targets<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        _quiet: CellSet<W>,
+        captures: CellSet<W>,
+    ) {
+        ListSink(self.0).targets(position, from, kind, CellSet::EMPTY, captures);
+    }
+
+    #[inline]
+    fn promotions<const K: usize, R: Rules<W, K>>(
+        &mut self,
+        position: &StandardPosition<W, K, R>,
+        from: Cell,
+        kind: Kind,
+        targets: CellSet<W>,
+        choices: &[Kind],
+    ) {
+        ListSink(self.0).promotions(position, from, kind, targets, choices);
+    }
+
+    fn drops(&mut self, _kind: Kind, _cells: CellSet<W>) {}
+
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if mv.is_capture() || mv.promotion.is_some() {
+            self.0.push(mv);
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+}
+
 /// Counts moves without listing them.
 pub(super) struct CountSink(pub u64);
 
