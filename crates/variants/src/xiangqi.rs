@@ -58,6 +58,9 @@ fn block(x0: i32, x1: i32, y0: i32, y1: i32) -> Vec<(i32, i32)> {
 impl Rules<2, 7> for Xiangqi {
     const ID: &'static str = "xiangqi";
     const PLAYER_NAMES: [&'static str; 2] = ["red", "black"];
+    // Null-move pruning lost in self-play twice (-22 and -24 Elo over 145 and 180 games,
+    // docs/performance.md, "Self-play tuning"), where it won in chess.
+    const NULL_MOVE_PRUNING: bool = false;
 
     fn option_specs() -> &'static [OptionSpec] {
         &[NO_CAPTURE_LIMIT]

@@ -1,7 +1,6 @@
 //! The shared evaluation of standard positions: material and placement from the spec's
 //! [`EvalTables`](crate::eval::EvalTables), pieces in hand, mobility against each piece's
-//! average, passed pawns, and royal safety where the ruleset has a single royal piece to
-//! attack.
+//! average, and royal safety where the ruleset has a single royal piece to attack.
 
 use super::{Move, Rules, Spec, Special, StandardPosition};
 use crate::eval::{MoveValue, Tapered};
@@ -93,12 +92,6 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
     for side in 0..2u8 {
         let s = side as usize;
         let enemy = board.cells_of_player(1 - side);
-        let passed = &spec.passed_pawns;
-        let enemy_pawns = passed
-            .pawn_kinds(1 - side)
-            .iter()
-            .fold(CellSet::EMPTY, |set, &k| set | board.cells_of_kind(k))
-            & enemy;
         for kind in 0..spec.pieces.len() {
             let k = kind as Kind;
             let pawn = spec.pieces[kind].pawn;
@@ -116,13 +109,9 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
             }
             let movable = !pawn && !spec.is_royal(k);
             let average = tables.average_mobility(side, k);
-            let scored_pawn = pawn && passed.scores(side, k);
             for cell in pieces {
                 score[s] += tables.square(side, k, cell);
                 phase += tables.phase_weights[kind];
-                if scored_pawn && let Some(bonus) = passed.bonus(side, k, cell, enemy_pawns) {
-                    score[s] += bonus;
-                }
                 if movable {
                     let (quiet, captures) = spec.moves.reach(side, k, cell, occupied, empty, enemy);
                     let reach = quiet | captures;

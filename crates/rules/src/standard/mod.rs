@@ -38,6 +38,10 @@ pub trait Rules<const W: usize, const K: usize>:
     /// What the two players are called.
     const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
 
+    /// Whether the search may prune with a pass ([`Position::null_move`]). True by default;
+    /// a ruleset where self-play measured it as a loss turns it off.
+    const NULL_MOVE_PRUNING: bool = true;
+
     /// The rule options the ruleset offers.
     fn option_specs() -> &'static [OptionSpec];
 
@@ -827,7 +831,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
                 && (self.by_kind[k].intersects(self.by_player[us as usize])
                     || self.hands[us as usize][k] > 0)
         });
-        if spec.compulsory_capture || !has_piece || self.is_check() {
+        if !R::NULL_MOVE_PRUNING || spec.compulsory_capture || !has_piece || self.is_check() {
             return None;
         }
         let mut next = self.clone();

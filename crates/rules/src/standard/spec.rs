@@ -1,6 +1,6 @@
 //! The compiled data of a ruleset played on a [`StandardPosition`](super::StandardPosition).
 
-use crate::eval::{EvalPiece, EvalTables, PassedPawns, phase_of};
+use crate::eval::{EvalPiece, EvalTables, phase_of};
 use crate::legend::PieceStyle;
 use crate::options::RuleOptions;
 use crate::piece::{Kind, PieceType, Player};
@@ -200,8 +200,6 @@ pub struct Spec<const W: usize> {
     pub draw_rules: DrawRules,
     /// Piece values and placement tables for the evaluation.
     pub eval: EvalTables,
-    /// Passed-pawn tables for the evaluation.
-    pub passed_pawns: PassedPawns<W>,
     /// The family of piece pictures front ends draw the men with.
     pub style: PieceStyle,
 }
@@ -634,7 +632,7 @@ impl SpecBuilder {
             })
             .collect();
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
-        let (eval, passed_pawns) = self.eval_tables(&moves, &attacks, &promotions, players)?;
+        let eval = self.eval_tables(&moves, &promotions, players)?;
         Ok(Spec {
             id: self.id,
             cells: CellSet::from_cells(self.geometry.cells()),
@@ -666,7 +664,6 @@ impl SpecBuilder {
             options: self.options,
             draw_rules: self.draw_rules,
             eval,
-            passed_pawns,
             style: self.style,
         })
     }
@@ -676,10 +673,9 @@ impl SpecBuilder {
     fn eval_tables<const W: usize>(
         &self,
         moves: &MoveTables<W>,
-        attacks: &AttackTables<W>,
         promotions: &[Option<Promotion<W>>],
         players: usize,
-    ) -> Result<(EvalTables, PassedPawns<W>), SpecError> {
+    ) -> Result<EvalTables, SpecError> {
         let kinds = self.pieces.len();
         let mut given = vec![None; kinds];
         for (sym, v) in &self.values {
@@ -714,17 +710,9 @@ impl SpecBuilder {
             })
             .collect();
         let tables = EvalTables::build(&self.geometry, moves, &pieces, players);
-        let passed = PassedPawns::build(
-            &self.geometry,
-            moves,
-            attacks,
-            &pieces,
-            players,
-            self.captures_to_hand,
-        );
         let board = self.start_fen.split(' ').next().unwrap_or("");
         let full = phase_of(&tables, start_kinds(board, &self.pieces));
-        Ok((tables.with_full_phase(full), passed))
+        Ok(tables.with_full_phase(full))
     }
 }
 

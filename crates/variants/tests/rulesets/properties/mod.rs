@@ -4,5 +4,4 @@ mod evaluation;
 mod exchange;
 mod invariants;
 mod options;
-mod passed_pawns;
 mod perft;
