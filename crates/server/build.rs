@@ -175,10 +175,8 @@ fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
             }
             other => other,
         };
-        if in_summary {
-            if let Event::Text(text) | Event::Code(text) = &event {
-                summary.push_str(text);
-            }
+        if in_summary && let Event::Text(text) | Event::Code(text) = &event {
+            summary.push_str(text);
         }
         out.push(event);
     }
