@@ -123,7 +123,7 @@ fn own_notations() {
 #[test]
 fn pgn_export() {
     let pgn = stdout(&["pgn", "chess", "--moves", "f2f3", "e7e5", "g2g4", "d8h4"]);
-    assert!(pgn.contains("[Variant \"chess\"]"));
+    assert!(pgn.contains("[Variant \"Standard\"]"), "{pgn}");
     assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"));
 }
 
@@ -146,7 +146,7 @@ fn shogi_records() {
         stdout(&["fen", "shogi", "--moves", "+7776FU", "３四歩(33)"]),
         stdout(&["fen", "shogi", "--moves", "7g7f", "3c3d"])
     );
-    assert!(stdout(&["record", "shogi"]).contains("[Variant \"shogi\"]"));
+    assert!(stdout(&["record", "shogi"]).contains("[Variant \"Shogi\"]"));
     assert!(error(&["record", "chess", "--format", "kif"]).contains("no KIF records"));
     assert!(error(&["record", "xiangqi", "--format", "csa"]).contains("no CSA records"));
 }
