@@ -2,9 +2,12 @@
 //! protocols, matches against real engines, and the server's processes.
 
 mod commands;
+mod cshogi_usi;
 mod engine_cli;
+mod fairy_stockfish_conformance;
 mod peer_matches;
 mod protocols;
+mod record_readers;
 mod serve;
 mod server_crash;
 mod server_nodes;
