@@ -141,7 +141,7 @@ impl Description {
 /// plain board of squares for two players with one move a turn, pieces without a data
 /// description, more pieces or cells than XBoard has room for).
 pub fn describe(name: &str, session: &dyn GameSession) -> Option<Description> {
-    if xboard_knows(name, &session.start_fen()) {
+    if plays_itself(name, &session.start_fen()) {
         return None;
     }
     let pieces = session.board_pieces()?;
@@ -194,6 +194,17 @@ pub fn describe(name: &str, session: &dyn GameSession) -> Option<Description> {
         if castles && let Ok(Some(n)) = castling {
             betza.push_str(&format!("O{n}"));
         }
+        // XBoard (4.9, `ApplyMove`) plays any move of a piece on the king's image two or
+        // more cells along its rank as a castling with the nearest man beyond, whatever the
+        // piece's description, unless the description has `i` moves and no `O`: a virgin
+        // copy of one of its own moves keeps such a king's moves what they are. A king that
+        // castles and also goes far sideways cannot be told.
+        if table.images[kind].contains(&Some(IMAGES)) && goes_far_sideways(piece) {
+            if castles {
+                return None;
+            }
+            betza = with_virgin_copy(&betza);
+        }
         if table.known(kind, &betza, parent) {
             continue;
         }
@@ -210,8 +221,51 @@ pub fn describe(name: &str, session: &dyn GameSession) -> Option<Description> {
     Some(description)
 }
 
-/// Whether XBoard plays `name` itself from our start position.
-fn xboard_knows(name: &str, start_fen: &str) -> bool {
+/// Whether the piece can move two or more cells along its rank (a leap or a ride).
+fn goes_far_sideways(piece: &PieceType) -> bool {
+    piece.moves.moves.iter().any(|family| {
+        family.vectors.iter().any(|&(dx, dy)| {
+            dy == 0
+                && (dx.abs() >= 2
+                    || !matches!(family.range, Range::Leap | Range::Ride { max: Some(1) }))
+        })
+    })
+}
+
+/// `betza` (XBoard's dialect) with its first move family repeated as an `i` move, which
+/// XBoard then allows twice from the start cell and once elsewhere: the same moves. A
+/// description that has an `i` move already is returned as it is.
+fn with_virgin_copy(betza: &str) -> String {
+    // Lower case letters are modifiers in XBoard's dialect.
+    if betza.contains('i') {
+        return betza.to_string();
+    }
+    let mut first = String::new();
+    let mut chars = betza.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if !c.is_ascii_lowercase() {
+            break;
+        }
+        first.push(c);
+        chars.next();
+    }
+    if let Some(atom) = chars.next() {
+        first.push(atom);
+    }
+    while let Some(&c) = chars.peek() {
+        if !c.is_ascii_digit() {
+            break;
+        }
+        first.push(c);
+        chars.next();
+    }
+    format!("{betza}i{first}")
+}
+
+/// Whether XBoard plays `name` itself from our start position (`start_fen`): the name is one
+/// of XBoard's own variants and XBoard's start for it is ours (or not in our table of
+/// XBoard's starts).
+pub fn plays_itself(name: &str, start_fen: &str) -> bool {
     if !XBOARD_VARIANTS.contains(&name) {
         return false;
     }
@@ -254,6 +308,68 @@ fn xboard_fen(start_fen: &str, pieces: &BoardPieces) -> Option<String> {
         _ => "-",
     };
     Some(format!("{board}{holdings} w {castling} - 0 1"))
+}
+
+/// Our readings of a FEN XBoard sent (`setboard`), best first: where XBoard writes holdings
+/// in brackets after the board (`…/LNSGKGSNL[Pg] w 0 1`) and our FEN for the ruleset is
+/// shogi's (`shogi_style`: hands as the third field, `b` for the first player), that form
+/// (`…/LNSGKGSNL b Pg 1`); then the FEN as sent; then, for XBoard's castling field, which
+/// it writes as `KQkq` where it can hold only the outermost rooks, the same with the castling
+/// field of our start position (`start_fen`), whose rights our reader keeps only where king
+/// and rook still stand on their cells.
+pub fn read_xboard_fen(fen: &str, shogi_style: bool, start_fen: &str) -> Vec<String> {
+    let fen = fen.trim();
+    let mut readings = Vec::new();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(first) = fields.first() else {
+        return vec![fen.to_string()];
+    };
+    if shogi_style && let Some((board, rest)) = first.split_once('[') {
+        let held = rest.trim_end_matches(']');
+        let mut hand = String::new();
+        let mut counted: Vec<(char, usize)> = Vec::new();
+        for c in held.chars().filter(|c| c.is_ascii_alphabetic()) {
+            match counted.iter_mut().find(|(k, _)| *k == c) {
+                Some((_, n)) => *n += 1,
+                None => counted.push((c, 1)),
+            }
+        }
+        for (c, n) in counted {
+            if n > 1 {
+                hand.push_str(&n.to_string());
+            }
+            hand.push(c);
+        }
+        if hand.is_empty() {
+            hand.push('-');
+        }
+        let side = match fields.get(1) {
+            Some(&"b") => "w",
+            _ => "b",
+        };
+        // XBoard counts whole moves; a shogi FEN counts plies from 1.
+        let full: u32 = fields
+            .last()
+            .and_then(|n| n.parse().ok())
+            .filter(|_| fields.len() >= 3)
+            .unwrap_or(1)
+            .max(1);
+        let ply = 2 * (full - 1) + if side == "w" { 2 } else { 1 };
+        readings.push(format!("{board} {side} {hand} {ply}"));
+    }
+    readings.push(fen.to_string());
+    let start: Vec<&str> = start_fen.split_whitespace().collect();
+    if fields.len() >= 4
+        && start.len() >= 4
+        && !fields[0].contains('[')
+        && fields[2] != start[2]
+        && start[2] != "-"
+    {
+        let mut fixed = fields.clone();
+        fixed[2] = start[2];
+        readings.push(fixed.join(" "));
+    }
+    readings
 }
 
 /// Which XBoard image shows each kind, for each side.

@@ -335,8 +335,28 @@ fn xboard_announces_features_and_plays_in_its_coordinates() {
     for needed in ["usermove=1", "setboard=1", "ping=1", "variants=\""] {
         assert!(features.contains(needed), "{needed}: {features}");
     }
-    for variant in ["normal", "xiangqi", "shogi", "chu", "capablanca", "gess"] {
-        assert!(features.contains(variant), "{variant}");
+    let offered: Vec<&str> = features
+        .split("variants=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or("")
+        .split(',')
+        .collect();
+    for variant in [
+        "normal",
+        "xiangqi",
+        "shogi",
+        "chu",
+        "capablanca",
+        "seed-capablanca",
+        "giveaway",
+    ] {
+        assert!(offered.contains(&variant), "{variant}: {offered:?}");
+    }
+    // Gess and hexagonal chess cannot be drawn by XBoard (it would show a chess board), so
+    // they are not offered, though `variant` still takes their names.
+    for variant in ["gess", "hexchess"] {
+        assert!(!offered.contains(&variant), "{variant}: {offered:?}");
     }
     e.send("new");
     e.send("st 1");
@@ -411,6 +431,74 @@ fn xboard_follows_chu_shogi_lion_moves_in_two_legs() {
     e.quit();
 }
 
+#[test]
+fn xboard_analyzes_and_offers_hash_and_rule_options() {
+    let mut e = Engine::start("xboard");
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until(|l| l.contains("done=1")).join("\n");
+    assert!(features.contains("analyze=1"), "{features}");
+    assert!(
+        features.contains("feature option=\"Hash -spin "),
+        "{features}"
+    );
+    // Analysis: thinking lines in XBoard's coordinates and `stat01` on `.`, never a move.
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("analyze");
+    let thinking = e.line_starting("1 ");
+    let first = thinking.split_whitespace().nth(4).expect("a line of play");
+    assert!(
+        referee("chess", None, &["e2e4"])
+            .legal_moves()
+            .contains(&first.to_string()),
+        "{thinking}"
+    );
+    e.send(".");
+    e.line_starting("stat01: ");
+    // A move made during the analysis is analysed on.
+    e.send("usermove e7e5");
+    e.send("exit");
+    e.send("ping 1");
+    let lines = e.until(|l| l == "pong 1");
+    assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+    // A ruleset's rule options are announced once the GUI has chosen it, with their values.
+    e.send("new");
+    e.send("variant seed-capablanca");
+    e.send("ping 2");
+    let lines = e.until(|l| l == "pong 2");
+    assert!(
+        lines.contains(&"feature option=\"setup -combo *seed /// standard\"".to_string()),
+        "{lines:?}"
+    );
+    // XBoard's `capablanca` is its array: the option that would change it is not offered,
+    // and refused.
+    e.send("new");
+    e.send("variant capablanca");
+    e.send("ping 3");
+    let lines = e.until(|l| l == "pong 3");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("feature option=\"setup ")),
+        "{lines:?}"
+    );
+    e.send("option setup=seed");
+    e.line_starting("Error (option setup is fixed");
+    // Choosing a rule option starts a new game under it: chess with FIDE's draw claims.
+    e.send("new");
+    e.send("option fide-claims=1");
+    e.send("option Hash=8");
+    e.send("ping 4");
+    let lines = e.until(|l| l == "pong 4");
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    e.send("sd 1");
+    e.send("usermove e2e4");
+    e.line_starting("move ");
+    e.quit();
+}
+
 /// The `setup` and `piece` lines among `lines`.
 fn descriptions(lines: &[String]) -> Vec<&str> {
     lines
@@ -432,12 +520,32 @@ fn xboard_describes_the_rulesets_it_does_not_play_itself() {
     e.send("ping 1");
     let lines = e.until(|l| l == "pong 1");
     assert!(descriptions(&lines).is_empty(), "{lines:?}");
-    // Capablanca: XBoard's own array differs from our start, so the board, the letters of
-    // the pieces and the moves XBoard does not know (castling three cells) are sent.
+    // Capablanca: XBoard keeps its own array for its `capablanca` while it tests legality
+    // (it ignores `setup` for a variant it knows, backend.c), so that name is our
+    // Capablanca under `setup=standard` and nothing is described; the game goes on there.
     e.send("new");
     e.send("variant capablanca");
     e.send("ping 2");
     let lines = e.until(|l| l == "pong 2");
+    assert!(descriptions(&lines).is_empty(), "{lines:?}");
+    let standard = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1";
+    e.send("sd 2");
+    e.send("usermove c1d3");
+    let reply = e.line_starting("move ");
+    let mv = reply.trim_start_matches("move ");
+    assert!(
+        referee("capablanca", Some(standard), &["c1d3"])
+            .legal_moves()
+            .contains(&mv.to_string()),
+        "{mv}"
+    );
+    // Our own array is an engine-defined variant, a name XBoard does not know, for which it
+    // takes the board, the letters of the pieces and the moves it does not know (castling
+    // three cells) even with legality testing on.
+    e.send("new");
+    e.send("variant seed-capablanca");
+    e.send("ping 3");
+    let lines = e.until(|l| l == "pong 3");
     let sent = descriptions(&lines);
     assert_eq!(
         sent.first().copied(),
@@ -459,7 +567,7 @@ fn xboard_describes_the_rulesets_it_does_not_play_itself() {
         ]
     );
     assert!(!lines.iter().any(|l| l.starts_with('#')), "{lines:?}");
-    // The game goes on in Capablanca chess: the archbishop's knight move is answered.
+    // The game goes on in our array: the archbishop's knight move is answered.
     e.send("sd 2");
     e.send("usermove g1h3");
     let reply = e.line_starting("move ");
@@ -470,13 +578,20 @@ fn xboard_describes_the_rulesets_it_does_not_play_itself() {
             .contains(&mv.to_string()),
         "{mv}"
     );
+    // Maharajah: White's maharajah is shown as XBoard's king, which XBoard would castle on
+    // any move two cells along a rank unless its description has an `i` move.
+    e.send("new");
+    e.send("variant maharajah");
+    e.send("ping 4");
+    let lines = e.until(|l| l == "pong 4");
+    assert!(descriptions(&lines).contains(&"piece M QNiQ"), "{lines:?}");
     // Tori shogi: holdings for six kinds, promoted pieces paired with their base, a
     // shogi-style start with empty holdings and the first player (XBoard's white) to move,
     // and the rules XBoard's shogi cannot be told as comments.
     e.send("new");
     e.send("variant torishogi");
-    e.send("ping 3");
-    let lines = e.until(|l| l == "pong 3");
+    e.send("ping 5");
+    let lines = e.until(|l| l == "pong 5");
     let sent = descriptions(&lines);
     let setup = sent.first().expect("a setup line");
     assert!(
@@ -515,8 +630,8 @@ fn xboard_describes_the_rulesets_it_does_not_play_itself() {
         e.send("new");
         e.send(&format!("variant {variant}"));
     }
-    e.send("ping 4");
-    let lines = e.until(|l| l == "pong 4");
+    e.send("ping 6");
+    let lines = e.until(|l| l == "pong 6");
     assert!(descriptions(&lines).is_empty(), "{lines:?}");
     // `new` is standard chess again.
     e.send("new");
