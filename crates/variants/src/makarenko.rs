@@ -956,7 +956,7 @@ impl Position for MakarenkoPosition {
         let mut double_step = None;
         let victim = self.ep_victim;
         self.set_ep(None);
-        let loss = &self.spec.castling_loss;
+        let loss = &self.spec.castlings.loss;
         let lost = (loss[mv.from.index()] | loss[mv.to.index()]) as u8;
         match mv.shape {
             MoveShape::Drop => {

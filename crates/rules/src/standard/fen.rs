@@ -386,6 +386,30 @@ pub fn write_board<const W: usize>(spec: &Spec<W>, piece_at: impl Fn(Cell) -> Pi
 }
 
 impl Setup {
+    /// The castling symbol a letter of a FEN's castling field names: our own letter, or in
+    /// Shredder-FEN and X-FEN (`HAha`, as Chess960 GUIs write even the standard start) the
+    /// castling whose rook stands on that file.
+    fn castling_symbol<const W: usize>(spec: &Spec<W>, ch: char) -> Option<char> {
+        let names_rook_file = |player: Player, rook_from: Cell| {
+            let file = spec.geometry.label(rook_from).chars().next();
+            let file = if player == 0 {
+                file.map(|f| f.to_ascii_uppercase())
+            } else {
+                file
+            };
+            file == Some(ch)
+        };
+        spec.castlings
+            .iter()
+            .find(|c| c.symbol == ch)
+            .or_else(|| {
+                spec.castlings
+                    .iter()
+                    .find(|c| names_rook_file(c.player, c.rook_from))
+            })
+            .map(|c| c.symbol)
+    }
+
     /// Reads an SFEN: board, side (`b` first player, `w` second), hands (`-` or counts and
     /// letters, `S2Pp`), move number (counting plies).
     fn parse_sfen<const W: usize>(spec: &Spec<W>, fen: &str) -> Result<Setup, FenError> {
@@ -463,28 +487,19 @@ impl Setup {
                 return Err(FenError::Castling(cut(field)));
             }
             for ch in field.chars() {
-                // Shredder-FEN and X-FEN name a right by its rook's file (`HAha`), as
-                // Chess960 GUIs write even the standard start; it is read as our letter.
-                let names_rook_file = |player: Player, rook_from: Cell| {
-                    let file = spec.geometry.label(rook_from).chars().next();
-                    let file = if player == 0 {
-                        file.map(|f| f.to_ascii_uppercase())
-                    } else {
-                        file
-                    };
-                    file == Some(ch)
+                let known = match spec.free_castling {
+                    // Under free castling a letter is read against the board once the men
+                    // stand on it (`StandardPosition::from_setup`): `KQkq` or a rook's file.
+                    Some(_) => {
+                        let file = ch.to_ascii_lowercase() as i32 - 'a' as i32;
+                        let files = spec.geometry.bounding_box().0;
+                        ((ch.is_ascii_alphabetic() && (0..files).contains(&file))
+                            || "KQkq".contains(ch))
+                        .then_some(ch)
+                    }
+                    None => Self::castling_symbol(spec, ch),
                 };
-                let symbol = spec
-                    .castlings
-                    .iter()
-                    .find(|c| c.symbol == ch)
-                    .or_else(|| {
-                        spec.castlings
-                            .iter()
-                            .find(|c| names_rook_file(c.player, c.rook_from))
-                    })
-                    .map(|c| c.symbol);
-                match symbol {
+                match known {
                     Some(symbol) if !castling.contains(&symbol) => castling.push(symbol),
                     _ => return Err(FenError::Castling(cut(field))),
                 }
@@ -550,9 +565,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 .map(|c| (c, self.piece_at(c)))
                 .collect(),
             turn: self.turn,
-            castling: (0..self.spec.castlings.len())
+            castling: (0..self.castlings.len())
                 .filter(|i| self.castling & (1 << i) != 0)
-                .map(|i| self.spec.castlings[i].symbol)
+                .map(|i| self.castling_letter(i))
                 .collect(),
             en_passant: self.ep_targets.iter().collect(),
             quiet_plies: self.quiet_plies,
@@ -611,20 +626,32 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             return Err(SetupError::Invalid(problems));
         }
         position.set_turn(setup.turn);
-        let mut rights = 0u16;
-        for &ch in &setup.castling {
-            let Some(i) = spec.castlings.iter().position(|c| c.symbol == ch) else {
-                continue;
-            };
-            let c = &spec.castlings[i];
-            let king = position.piece_at(c.king_from);
-            let rook = position.piece_at(c.rook_from);
-            let home =
-                king == Piece::new(c.player, c.kinds.0) && rook == Piece::new(c.player, c.kinds.1);
-            if home {
-                rights |= 1 << i;
+        let rights = match spec.free_castling {
+            Some(_) => {
+                let table = spec
+                    .free_castling_table(&position.free_rights(&setup.castling))
+                    .map_err(|e| SetupError::Spec(e.to_string()))?;
+                position.castlings = table;
+                (1u16 << table.len()) - 1
             }
-        }
+            None => {
+                let mut rights = 0u16;
+                for &ch in &setup.castling {
+                    let Some(i) = spec.castlings.iter().position(|c| c.symbol == ch) else {
+                        continue;
+                    };
+                    let c = &spec.castlings[i];
+                    let king = position.piece_at(c.king_from);
+                    let rook = position.piece_at(c.rook_from);
+                    let home = king == Piece::new(c.player, c.kinds.0)
+                        && rook == Piece::new(c.player, c.kinds.1);
+                    if home {
+                        rights |= 1 << i;
+                    }
+                }
+                rights
+            }
+        };
         position.set_castling(rights);
         position.quiet_plies = setup.quiet_plies;
         position.fullmove = setup.fullmove.max(1);
@@ -703,6 +730,97 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         Ok(position)
     }
 
+    /// The letter of castling right `i` in the FEN's castling field: the castling's symbol,
+    /// or under free castling X-FEN's: `K`/`Q` (`k`/`q`) where the rook is the outermost of
+    /// the player's rooks on that side of his back rank, else the rook's file.
+    fn castling_letter(&self, i: usize) -> char {
+        let c = &self.castlings[i];
+        if self.spec.free_castling.is_none() {
+            return c.symbol;
+        }
+        let g = &self.spec.geometry;
+        let (rook_x, rank) = g.coords(c.rook_from);
+        let short = rook_x > g.coords(c.king_from).0;
+        let rook = Piece::new(c.player, c.kinds.1);
+        let outer = (0..g.bounding_box().0)
+            .filter(|&x| if short { x > rook_x } else { x < rook_x })
+            .any(|x| {
+                g.at(x, rank)
+                    .is_some_and(|cell| self.piece_at(cell) == rook)
+            });
+        if !outer {
+            return c.symbol;
+        }
+        let file = (b'a' + rook_x as u8) as char;
+        if c.player == 0 {
+            file.to_ascii_uppercase()
+        } else {
+            file
+        }
+    }
+
+    /// Reads the letters of a FEN's castling field under free castling against the men on
+    /// the board: for each, the player, his king's cell and the rook's. `K`/`Q` name the
+    /// outermost rook of the player's back rank on the side of the higher or lower files,
+    /// a file letter the rook on that file. As for fixed castlings, a right whose king or
+    /// rook is not on the back rank is dropped, and of two rights on one side only the
+    /// outermost rook's is kept (as python-chess does).
+    fn free_rights(&self, letters: &[char]) -> Vec<super::FreeRight> {
+        let spec = self.spec;
+        let g = &spec.geometry;
+        let (Some(king_kind), Some(rook_kind)) =
+            (spec.kind_by_symbol("K"), spec.kind_by_symbol("R"))
+        else {
+            return Vec::new();
+        };
+        let Some(back) = g.region("back-rank") else {
+            return Vec::new();
+        };
+        let mut rights: Vec<super::FreeRight> = Vec::new();
+        for &ch in letters {
+            let player: Player = if ch.is_ascii_uppercase() { 0 } else { 1 };
+            let rank: Vec<Cell> = back.cells[player as usize].clone();
+            let Some(king) = rank
+                .iter()
+                .copied()
+                .find(|&c| self.piece_at(c) == Piece::new(player, king_kind))
+            else {
+                continue;
+            };
+            let king_x = g.coords(king).0;
+            let rooks = rank
+                .iter()
+                .copied()
+                .filter(|&c| self.piece_at(c) == Piece::new(player, rook_kind));
+            let rook = match ch.to_ascii_lowercase() {
+                'k' => rooks
+                    .filter(|&c| g.coords(c).0 > king_x)
+                    .max_by_key(|&c| g.coords(c).0),
+                'q' => rooks
+                    .filter(|&c| g.coords(c).0 < king_x)
+                    .min_by_key(|&c| g.coords(c).0),
+                file => rooks
+                    .filter(|&c| g.coords(c).0 == file as i32 - 'a' as i32)
+                    .find(|&c| g.coords(c).0 != king_x),
+            };
+            let Some(rook) = rook else { continue };
+            let short = g.coords(rook).0 > king_x;
+            let same_side = rights.iter().position(|&(p, k, r)| {
+                p == player && k == king && (g.coords(r).0 > king_x) == short
+            });
+            match same_side {
+                Some(i) => {
+                    let outer = |r: Cell| (g.coords(r).0 - king_x).abs();
+                    if outer(rook) > outer(rights[i].2) {
+                        rights[i].2 = rook;
+                    }
+                }
+                None => rights.push((player, king, rook)),
+            }
+        }
+        rights
+    }
+
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
         let spec = self.spec();
@@ -758,9 +876,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             if self.castling_rights() == 0 {
                 out.push('-');
             } else {
-                for (i, c) in spec.castlings.iter().enumerate() {
+                for i in 0..self.castlings.len() {
                     if self.castling_rights() & (1 << i) != 0 {
-                        out.push(c.symbol);
+                        out.push(self.castling_letter(i));
                     }
                 }
             }

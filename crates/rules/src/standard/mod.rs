@@ -16,8 +16,8 @@ pub use diagram::{board_text, pieces_text, scene_men};
 pub use evaluation::board_evaluation;
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
-    Castling, CastlingDef, Notation, Promotion, PromotionZone, Spec, SpecBuilder, SpecError,
-    TWO_PLAYER_ORIENTATIONS,
+    Castling, CastlingDef, CastlingTable, FreeCastling, FreeRight, Notation, Promotion,
+    PromotionZone, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS,
 };
 
 use crate::options::{OptionSpec, RuleOptions};
@@ -205,6 +205,9 @@ pub struct StandardPosition<const W: usize, const K: usize, R> {
     hands: [[u8; K]; 2],
     turn: Player,
     castling: u16,
+    /// What the castling rights are rights to: the ruleset's castlings, or those of the
+    /// array the position was set up from (Chess960).
+    castlings: &'static CastlingTable<W>,
     ep_targets: CellSet<W>,
     ep_victim: Cell,
     /// Cells of pieces that have moved in this game, kept only where it matters
@@ -230,6 +233,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             hands: [[0; K]; 2],
             turn: 0,
             castling: 0,
+            castlings: &spec.castlings,
             ep_targets: CellSet::EMPTY,
             ep_victim: Cell(0),
             moved: CellSet::EMPTY,
@@ -300,9 +304,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         self.turn
     }
 
-    /// Castling rights as a bit per entry of the spec's castling list.
+    /// Castling rights as a bit per entry of [`StandardPosition::castlings`].
     pub fn castling_rights(&self) -> u16 {
         self.castling
+    }
+
+    /// The castlings the rights are rights to: the spec's, or under
+    /// [`Spec::free_castling`] those of the position's array.
+    #[inline(always)]
+    pub fn castlings(&self) -> &'static CastlingTable<W> {
+        self.castlings
     }
 
     /// Cells onto which the player to move can capture en passant now.
@@ -332,7 +343,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         match mv.special {
             Special::EnPassant => moved.remove(self.ep_victim),
             Special::Castle(i) => {
-                let c = &self.spec.castlings[i as usize];
+                let c = &self.castlings[i as usize];
                 for cell in [c.king_from, c.rook_from, c.king_to, c.rook_to] {
                     moved.remove(cell);
                 }
@@ -377,7 +388,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let mut changed = self.castling ^ rights;
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
-            self.hash ^= self.spec.zobrist.castling[i];
+            self.hash ^= self.castlings.keys[i];
             changed &= changed - 1;
         }
         self.castling = rights;
@@ -468,7 +479,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     fn apply_placement(&mut self, mv: Move) {
         match mv.special {
             Special::Castle(i) => {
-                let c = &self.spec.castlings[i as usize];
+                let c = &self.castlings[i as usize];
                 let king = self.take(c.king_from);
                 let rook = self.take(c.rook_from);
                 self.put(c.king_to, king);
@@ -646,8 +657,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         }
         if mv.special != Special::Drop {
             let rights = self.castling
-                & !(self.spec.castling_loss[mv.from.index()]
-                    | self.spec.castling_loss[mv.to.index()]);
+                & !(self.castlings.loss[mv.from.index()] | self.castlings.loss[mv.to.index()]);
             if rights != self.castling {
                 self.set_castling(rights);
             }
@@ -793,7 +803,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         let spec: &'static Spec<W> = self.spec;
         Some(crate::position::BoardPieces {
             pieces: &spec.pieces,
-            castlings: spec
+            castlings: self
                 .castlings
                 .iter()
                 .map(|c| [c.king_from, c.king_to, c.rook_from, c.rook_to])
@@ -853,8 +863,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         let side = |c: &Castling<W>| g.coords(c.rook_from).0 > g.coords(c.king_from).0;
         let castling = match mv.special {
             Special::Castle(i) => {
-                let c = &spec.castlings[i as usize];
-                let same_side = spec
+                let c = &self.castlings[i as usize];
+                let same_side = self
                     .castlings
                     .iter()
                     .filter(|o| o.player == c.player && side(o) == side(c))

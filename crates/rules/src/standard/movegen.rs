@@ -702,7 +702,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     fn generate_castling<S: Sink<W>>(&self, sink: &mut S, us: Player, free: bool) {
         let occupied = self.occupied();
-        for (i, c) in self.spec().castlings.iter().enumerate() {
+        for (i, c) in self.castlings().iter().enumerate() {
             if c.player != us || self.castling_rights() & (1 << i) == 0 {
                 continue;
             }
@@ -719,7 +719,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
             let mv = Move {
                 from: c.king_from,
-                to: c.king_to,
+                to: c.move_to,
                 kind: self.piece_at(c.king_from).kind(),
                 promotion: None,
                 captured: Piece::NONE,

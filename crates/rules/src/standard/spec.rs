@@ -8,7 +8,10 @@ use crate::position::DrawRules;
 use crate::tables::{AttackTables, KindSource, MoveTables, TableError, build_tables};
 use crate::zobrist::{ZobristKeys, seed_for};
 use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
+use std::collections::HashMap;
 use std::fmt;
+use std::ops::Deref;
+use std::sync::Mutex;
 
 /// A castling move: king and rook travel together.
 #[derive(Clone, Debug)]
@@ -19,8 +22,12 @@ pub struct Castling<const W: usize> {
     pub symbol: char,
     /// King's start cell.
     pub king_from: Cell,
-    /// King's destination; the move is written as the king's move.
+    /// King's destination.
     pub king_to: Cell,
+    /// The cell the move is written to: the king's destination, or the rook's cell where
+    /// castling is written as the king taking its own rook (Chess960, where the king's own
+    /// step could be an ordinary move or no step at all).
+    pub move_to: Cell,
     /// Rook's start cell.
     pub rook_from: Cell,
     /// Rook's destination.
@@ -32,6 +39,57 @@ pub struct Castling<const W: usize> {
     /// The kinds of the king and the rook (the pieces that must be at home for the right).
     pub kinds: (Kind, Kind),
 }
+
+/// The castlings of a position: the ruleset's own ([`Spec::castlings`]) or, where castling
+/// follows the men's start files ([`FreeCastling`]), those a FEN's castling field names.
+/// It dereferences to the list, so a castling right is an index into it.
+#[derive(Clone, Debug, Default)]
+pub struct CastlingTable<const W: usize> {
+    /// The castlings, in FEN order.
+    pub list: Vec<Castling<W>>,
+    /// Per cell, the castling rights lost when a move starts or ends there.
+    pub loss: Vec<u16>,
+    /// The hash key of each castling right.
+    pub keys: Vec<u64>,
+}
+
+impl<const W: usize> Deref for CastlingTable<W> {
+    type Target = [Castling<W>];
+
+    fn deref(&self) -> &[Castling<W>] {
+        &self.list
+    }
+}
+
+impl<const W: usize> CastlingTable<W> {
+    /// A table of `list` on a board of `cells` cells, with these keys.
+    fn new(list: Vec<Castling<W>>, cells: usize, keys: Vec<u64>) -> Self {
+        let mut loss = vec![0u16; cells];
+        for (i, c) in list.iter().enumerate() {
+            loss[c.king_from.index()] |= 1 << i;
+            loss[c.rook_from.index()] |= 1 << i;
+        }
+        CastlingTable { list, loss, keys }
+    }
+}
+
+/// Castling as Chess960 has it: a king castles with a rook of his back rank on either side
+/// of him, from whatever files they start on, and the two land on fixed files (`g` and `f`
+/// on the side of the higher files, `c` and `d` on the other). Which rooks may castle is
+/// what a FEN's castling field names (`K`/`Q` for the outermost rook of a side, or the rook's
+/// file, `HAha`), so a position builds its [`CastlingTable`] from its FEN
+/// ([`Spec::free_castling_table`]). The move is written as the king taking its rook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreeCastling {
+    /// The king's destination file (0 = `a`) castling towards the higher files, then the
+    /// lower.
+    pub king_to: [i32; 2],
+    /// The rook's destination file, likewise.
+    pub rook_to: [i32; 2],
+}
+
+/// One castling right of a position under [`FreeCastling`]: whose, his king's cell, the rook's.
+pub type FreeRight = (Player, Cell, Cell);
 
 /// One compiled way to promote.
 #[derive(Clone, Debug)]
@@ -108,6 +166,8 @@ pub enum SpecError {
     UnknownPiece(String),
     /// The position type was instantiated with the wrong number of kinds or cell words.
     Size(String),
+    /// Rule options that do not go together (a user's error, not the module's).
+    Options(String),
 }
 
 impl fmt::Display for SpecError {
@@ -117,7 +177,7 @@ impl fmt::Display for SpecError {
             SpecError::MissingRegion(r) => write!(f, "missing region {r:?}"),
             SpecError::UnknownCell(c) => write!(f, "unknown cell {c:?}"),
             SpecError::UnknownPiece(p) => write!(f, "unknown piece {p:?}"),
-            SpecError::Size(s) => write!(f, "{s}"),
+            SpecError::Size(s) | SpecError::Options(s) => write!(f, "{s}"),
         }
     }
 }
@@ -147,10 +207,14 @@ pub struct Spec<const W: usize> {
     pub attacks: AttackTables<W>,
     /// Promotion per (player, kind), index `player * kinds + kind`.
     pub promotions: Vec<Option<Promotion<W>>>,
-    /// Castling moves, in FEN order.
-    pub castlings: Vec<Castling<W>>,
-    /// Per cell, the castling rights lost when a move starts or ends there.
-    pub castling_loss: Vec<u16>,
+    /// The ruleset's castling moves, in FEN order (none where castling follows the start
+    /// files, [`Spec::free_castling`]).
+    pub castlings: CastlingTable<W>,
+    /// Castling from the files the king and rooks start on (Chess960), if the ruleset has it.
+    pub free_castling: Option<FreeCastling>,
+    /// The castling tables built for positions under [`Spec::free_castling`], by their
+    /// rights: one per array met, kept for the process.
+    free_tables: Mutex<HashMap<Vec<FreeRight>, &'static CastlingTable<W>>>,
     /// The royal kinds (checkmating or capturing the player's one royal piece decides).
     pub royal_kinds: Vec<Kind>,
     /// Kinds that may capture en passant.
@@ -251,6 +315,134 @@ impl<const W: usize> Spec<W> {
     pub fn cell(&self, label: &str) -> Option<Cell> {
         self.geometry.cell_by_label(label)
     }
+
+    /// The castling table of a position under [`Spec::free_castling`] whose rights are
+    /// `rights` (at most one per player and side, the king and the rook on the player's
+    /// back rank, which the FEN reader has checked), built the first time it is asked for.
+    /// Castlings are listed as X-FEN writes them: the first player's, then the second's,
+    /// each from the rook on the highest file down.
+    pub fn free_castling_table(
+        &'static self,
+        rights: &[FreeRight],
+    ) -> Result<&'static CastlingTable<W>, SpecError> {
+        let Some(free) = self.free_castling else {
+            return Ok(&self.castlings);
+        };
+        let mut rights = rights.to_vec();
+        let file = |cell: Cell| self.geometry.coords(cell).0;
+        rights.sort_by_key(|&(player, _, rook)| (player, std::cmp::Reverse(file(rook))));
+        let mut tables = self.free_tables.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = tables.get(&rights) {
+            return Ok(table);
+        }
+        let kinds = (self.symbol_kind("K")?, self.symbol_kind("R")?);
+        let mut list = Vec::new();
+        let mut keys = Vec::new();
+        for &(player, king_from, rook_from) in &rights {
+            let side = usize::from(file(rook_from) < file(king_from));
+            let rank = self.geometry.coords(king_from).1;
+            let on_rank = |x: i32| {
+                self.geometry
+                    .at(x, rank)
+                    .ok_or_else(|| SpecError::UnknownCell(format!("file {x} of rank {rank}")))
+            };
+            let (king_to, rook_to) = (on_rank(free.king_to[side])?, on_rank(free.rook_to[side])?);
+            let symbol = match (player, side) {
+                (0, 0) => 'K',
+                (0, _) => 'Q',
+                (_, 0) => 'k',
+                _ => 'q',
+            };
+            let mut castling = compile_castling::<W>(
+                &self.geometry,
+                player,
+                symbol,
+                [king_from, king_to, rook_from, rook_to],
+                false,
+                kinds,
+            )?;
+            castling.move_to = rook_from;
+            list.push(castling);
+            // A key per (player, king cell, rook cell), so rights to different rooks hash
+            // differently.
+            let mut rng = crate::zobrist::SplitMix64::new(
+                seed_for(self.id)
+                    ^ ((player as u64) << 32)
+                    ^ ((king_from.index() as u64) << 16)
+                    ^ rook_from.index() as u64,
+            );
+            keys.push(rng.next_u64());
+        }
+        let table: &'static CastlingTable<W> = Box::leak(Box::new(CastlingTable::new(
+            list,
+            self.geometry.len(),
+            keys,
+        )));
+        tables.insert(rights, table);
+        Ok(table)
+    }
+
+    fn symbol_kind(&self, symbol: &str) -> Result<Kind, SpecError> {
+        self.pieces
+            .iter()
+            .position(|p| p.symbol == symbol)
+            .map(|k| k as Kind)
+            .ok_or_else(|| SpecError::UnknownPiece(symbol.to_string()))
+    }
+}
+
+/// Compiles one castling: king and rook from and to.
+fn compile_castling<const W: usize>(
+    geometry: &Geometry,
+    player: Player,
+    symbol: char,
+    [king_from, king_to, rook_from, rook_to]: [Cell; 4],
+    safe_between: bool,
+    kinds: (Kind, Kind),
+) -> Result<Castling<W>, SpecError> {
+    let between = |a: Cell, b: Cell| -> Result<CellSet<W>, SpecError> {
+        if a == b {
+            return Ok(CellSet::EMPTY);
+        }
+        geometry
+            .between(a, b)
+            .map(CellSet::from_cells)
+            .ok_or_else(|| {
+                SpecError::UnknownCell(format!(
+                    "{} is not on a line with {}",
+                    geometry.label(a),
+                    geometry.label(b)
+                ))
+            })
+    };
+    // Every cell a man passes or lands on, the last included.
+    let span = |a: Cell, b: Cell| -> Result<CellSet<W>, SpecError> {
+        let mut s = between(a, b)?;
+        s.insert(b);
+        Ok(s)
+    };
+    let mut must_be_empty = span(king_from, king_to)? | span(rook_from, rook_to)?;
+    must_be_empty |= between(king_from, rook_from).unwrap_or_default();
+    must_be_empty.remove(king_from);
+    must_be_empty.remove(rook_from);
+    let mut king_path = span(king_from, king_to)?;
+    king_path.insert(king_from);
+    if safe_between {
+        king_path |= between(king_from, rook_from).unwrap_or_default();
+        king_path.remove(rook_from);
+    }
+    Ok(Castling {
+        kinds,
+        player,
+        symbol,
+        king_from,
+        king_to,
+        move_to: king_to,
+        rook_from,
+        rook_to,
+        must_be_empty,
+        king_path,
+    })
 }
 
 /// The orientation of each player in a two-player game on a lattice: the second player sits
@@ -263,6 +455,7 @@ pub struct SpecBuilder {
     geometry: Geometry,
     pieces: Vec<PieceType>,
     castlings: Vec<CastlingDef>,
+    free_castling: Option<FreeCastling>,
     start_fen: String,
     options: RuleOptions,
     draw_rules: DrawRules,
@@ -285,6 +478,7 @@ impl SpecBuilder {
             geometry,
             pieces: Vec::new(),
             castlings: Vec::new(),
+            free_castling: None,
             start_fen: String::new(),
             options: RuleOptions::default(),
             draw_rules: DrawRules::default(),
@@ -366,6 +560,18 @@ impl SpecBuilder {
     /// Adds a castling move.
     pub fn castling(mut self, def: CastlingDef) -> Self {
         self.castlings.push(def);
+        self
+    }
+
+    /// Castling from the files the king and rooks start on, as Chess960 has it, instead of
+    /// the castlings given with [`SpecBuilder::castling`]: king and rook land on files
+    /// `king_to` and `rook_to` (letters, the side of the higher files first).
+    pub fn free_castling(mut self, king_to: [char; 2], rook_to: [char; 2]) -> Self {
+        let file = |c: char| c as i32 - 'a' as i32;
+        self.free_castling = Some(FreeCastling {
+            king_to: king_to.map(file),
+            rook_to: rook_to.map(file),
+        });
         self
     }
 
@@ -503,56 +709,18 @@ impl SpecBuilder {
                 .ok_or_else(|| SpecError::UnknownCell(label.to_string()))
         };
         let mut castlings = Vec::new();
-        let mut castling_loss = vec![0u16; cells_n];
-        for (i, def) in self.castlings.iter().enumerate() {
-            let [kf, kt, rf, rt] = &def.cells;
-            let (king_from, king_to, rook_from, rook_to) =
-                (cell(kf)?, cell(kt)?, cell(rf)?, cell(rt)?);
-            let span = |a: Cell, b: Cell| -> Result<CellSet<W>, SpecError> {
-                let mut s = CellSet::from_cells(self.geometry.between(a, b).ok_or_else(|| {
-                    SpecError::UnknownCell(format!("{} is not on a line with {}", kf, rf))
-                })?);
-                s.insert(b);
-                Ok(s)
-            };
-            let mut must_be_empty = span(king_from, king_to)? | span(rook_from, rook_to)?;
-            must_be_empty |= CellSet::from_cells(
-                self.geometry
-                    .between(king_from, rook_from)
-                    .unwrap_or_default(),
-            );
-            must_be_empty.remove(king_from);
-            must_be_empty.remove(rook_from);
-            let mut king_path = span(king_from, king_to)?;
-            king_path.insert(king_from);
-            if def.safe_between {
-                king_path |= CellSet::from_cells(
-                    self.geometry
-                        .between(king_from, rook_from)
-                        .unwrap_or_default(),
-                );
-                king_path.remove(rook_from);
+        if self.free_castling.is_none() {
+            for def in &self.castlings {
+                let [kf, kt, rf, rt] = &def.cells;
+                castlings.push(compile_castling::<W>(
+                    &self.geometry,
+                    def.player,
+                    def.symbol,
+                    [cell(kf)?, cell(kt)?, cell(rf)?, cell(rt)?],
+                    def.safe_between,
+                    (symbol_kind("K")?, symbol_kind("R")?),
+                )?);
             }
-            castling_loss[king_from.index()] |= 1 << i;
-            castling_loss[rook_from.index()] |= 1 << i;
-            let by_symbol = |sym: &str| {
-                self.pieces
-                    .iter()
-                    .position(|p| p.symbol == sym)
-                    .map(|k| k as Kind)
-                    .ok_or_else(|| SpecError::UnknownPiece(sym.to_string()))
-            };
-            castlings.push(Castling {
-                kinds: (by_symbol("K")?, by_symbol("R")?),
-                player: def.player,
-                symbol: def.symbol,
-                king_from,
-                king_to,
-                rook_from,
-                rook_to,
-                must_be_empty,
-                king_path,
-            });
         }
 
         // En passant: quiet straight advances of pieces with `e` captures whose length is in
@@ -632,6 +800,7 @@ impl SpecBuilder {
             })
             .collect();
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
+        let castlings = CastlingTable::new(castlings, cells_n, zobrist.castling.clone());
         let eval = self.eval_tables(&moves, &promotions, players)?;
         Ok(Spec {
             id: self.id,
@@ -642,7 +811,8 @@ impl SpecBuilder {
             attacks,
             promotions,
             castlings,
-            castling_loss,
+            free_castling: self.free_castling,
+            free_tables: Mutex::default(),
             royal_kinds,
             en_passant_capturers,
             en_passant_kinds,

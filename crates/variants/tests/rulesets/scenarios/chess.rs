@@ -223,3 +223,79 @@ fn shredder_and_x_fen_castling_fields_name_the_same_rights() {
         assert!(refused.is_err(), "{bad} was accepted");
     }
 }
+
+fn chess960(fen: &str) -> ChessPosition {
+    ChessPosition::from_fen_with(&common::options::<ChessPosition>(&["chess960=on"]), fen)
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn chess960_after(fen: &str, moves: &[&str]) -> String {
+    game_after::<ChessPosition>(Some(fen), &["chess960=on"], moves)
+        .position()
+        .fen()
+}
+
+#[test]
+fn scenario_14_chess960_castling_is_the_king_taking_its_rook() {
+    let fen = "4k3/8/8/8/8/8/8/RK5R w HA - 0 1";
+    let position = chess960(fen);
+    let moves = legal_texts(&position);
+    for mv in ["b1a1", "b1c1", "b1h1"] {
+        assert!(moves.contains(&mv.to_string()), "{mv}: {moves:?}");
+    }
+    assert_eq!(
+        chess960_after(fen, &["b1a1"]),
+        "4k3/8/8/8/8/8/8/2KR3R b - - 1 1"
+    );
+    assert_eq!(
+        chess960_after(fen, &["b1h1"]),
+        "4k3/8/8/8/8/8/8/R4RK1 b - - 1 1"
+    );
+    let san = |text: &str| {
+        let mv = position.parse_move(text).unwrap();
+        chaturanga_notation::san::to_san(&position, mv).unwrap()
+    };
+    assert_eq!(san("b1a1"), "O-O-O");
+    assert_eq!(san("b1h1"), "O-O");
+}
+
+#[test]
+fn scenario_15_chess960_castling_where_the_king_stays() {
+    let fen = "4k3/8/8/8/8/8/8/6KR w H - 0 1";
+    assert!(legal_texts(&chess960(fen)).contains(&"g1h1".to_string()));
+    assert_eq!(
+        chess960_after(fen, &["g1h1"]),
+        "4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+    );
+}
+
+#[test]
+fn scenario_16_chess960_attacked_cells_on_the_kings_path_only() {
+    let f1 = legal_texts(&chess960("4k3/8/8/8/8/8/5r2/RK5R w HA - 0 1"));
+    assert!(!f1.contains(&"b1h1".to_string()), "{f1:?}");
+    assert!(f1.contains(&"b1a1".to_string()), "{f1:?}");
+    let d1 = legal_texts(&chess960("3rk3/8/8/8/8/8/8/RK5R w HA - 0 1"));
+    assert!(!d1.contains(&"b1h1".to_string()), "{d1:?}");
+    assert!(d1.contains(&"b1a1".to_string()), "{d1:?}");
+}
+
+#[test]
+fn scenario_17_chess960_a_man_on_the_way_stops_castling() {
+    let moves = legal_texts(&chess960("4k3/8/8/8/8/8/8/RKN4R w HA - 0 1"));
+    assert!(!moves.contains(&"b1a1".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"b1h1".to_string()), "{moves:?}");
+}
+
+#[test]
+fn scenario_18_chess960_x_fen_and_shredder_fen_name_the_same_rooks() {
+    let x_fen = "rr2k3/8/8/8/8/8/8/RR2K1R1 w KBb - 0 1";
+    for field in ["KBb", "GBb"] {
+        let read = chess960(&x_fen.replace("KBb", field));
+        assert_eq!(read.fen(), x_fen, "{field}");
+    }
+    // The b1 rook castles long: king c1, rook d1.
+    assert_eq!(
+        chess960_after(x_fen, &["e1b1"]),
+        "rr2k3/8/8/8/8/8/8/R1KR2R1 b b - 1 1"
+    );
+}
