@@ -255,10 +255,10 @@ enum Fens {
     /// Only the halfmove clock (the fifth field) differs.
     ClockOnly,
     /// Only the en passant field differs: ours is `-`, Fairy-Stockfish's names a cell that no
-    /// legal move captures onto. The rules' overview (docs/rules/README.md, Decision 1)
-    /// writes a target only when the player to move has a legal en passant capture onto it;
-    /// Fairy-Stockfish writes it whenever one of that player's pawns attacks the cell, even
-    /// a pinned one (`Position::do_move`). Seen in Capablanca chess.
+    /// legal move captures onto. The rules' overview (docs/rules/README.md, "Positions, perft
+    /// and results" 1) writes a target only when the player to move has a legal en passant
+    /// capture onto it; Fairy-Stockfish writes it whenever one of that player's pawns
+    /// attacks the cell, even a pinned one (`Position::do_move`). Seen in Capablanca chess.
     DeadEnPassant,
     Different,
 }
