@@ -158,6 +158,10 @@ pub enum Command {
         /// move].
         #[arg(long, value_name = "SIDES")]
         engine_plays: Option<String>,
+        /// Turn the board half round: by default it faces the person playing (the second
+        /// player's side at the bottom when he plays the second player).
+        #[arg(long)]
+        flip: bool,
     },
     /// Perft speed from each start position, and a fixed-depth search (both unless one is
     /// chosen).

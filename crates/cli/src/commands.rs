@@ -71,9 +71,18 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             game,
             limits,
             engine_plays,
+            flip,
         } => {
             let stdin = std::io::stdin();
-            crate::play::play(&variant, game, limits, engine_plays, &mut stdin.lock(), out)?;
+            crate::play::play(
+                &variant,
+                game,
+                limits,
+                engine_plays,
+                flip,
+                &mut stdin.lock(),
+                out,
+            )?;
         }
         Command::Replay { file } => crate::records::replay(&file, out)?,
         Command::Rules { variant } => {

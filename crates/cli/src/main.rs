@@ -8,7 +8,9 @@ mod cli;
 mod commands;
 mod error;
 mod play;
+mod reader;
 mod records;
+mod screen;
 
 use std::process::ExitCode;
 

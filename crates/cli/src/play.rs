@@ -4,9 +4,12 @@
 use crate::cli::{GameArgs, SearchArgs};
 use crate::commands::{record_text, setup};
 use crate::error::CliError;
+use crate::reader::read_line;
+use crate::screen::{self, Look, Seat};
 use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
 use chaturanga_notation::san;
-use chaturanga_rules::{Game, Position, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_rules::scene::{MoveShape, Viewer};
+use chaturanga_rules::{Game, PieceStyle, Position, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_session::{Hosted, RecordFormat, Table, read_move};
 use chaturanga_variants::{VariantInfo, Visitor, visit};
 use std::io::{BufRead, Read, Write};
@@ -37,8 +40,13 @@ fn limits_of(args: &SearchArgs, default_time: Duration) -> Limits {
     }
 }
 
-/// A move as people read it: SAN where the ruleset has it, else its coordinate text.
+/// A move as people read it: SAN where the ruleset has it and its men are chess men, else
+/// its coordinate text. SAN is the chess family's notation: shogi and xiangqi players (and
+/// their programs, USI and UCCI) write moves as cells (`7g7f`, `P*7e`), not `P7f`, `P@7e`.
 fn move_label<P: Position>(position: &P, mv: P::Move) -> String {
+    if position.legend().style != PieceStyle::Western {
+        return position.move_text(mv);
+    }
     san::to_san(position, mv).unwrap_or_else(|_| position.move_text(mv))
 }
 
@@ -152,12 +160,14 @@ fn private_views<P: Position>(position: &P) -> bool {
     first.is_some() && (1..position.players()).any(|p| position.player_view(p) != first)
 }
 
-/// Runs `play`: a game in the terminal, reading commands and moves from `input`.
+/// Runs `play`: a game in the terminal, reading commands and moves from `input`; `flip`
+/// turns the boards half round from where they face the person playing.
 pub fn play(
     variant: &str,
     game: GameArgs,
     limits: SearchArgs,
     engine_plays: Option<String>,
+    flip: bool,
     input_lines: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -167,6 +177,7 @@ pub fn play(
             game,
             limits: limits_of(&limits, PLAY_DEFAULT_TIME),
             engine_plays,
+            flip,
             input: input_lines,
             out,
         },
@@ -177,6 +188,7 @@ struct PlaySession<'a> {
     game: GameArgs,
     limits: Limits,
     engine_plays: Option<String>,
+    flip: bool,
     input: &'a mut dyn BufRead,
     out: &'a mut dyn Write,
 }
@@ -215,7 +227,11 @@ fn engine_seats<P: Position>(position: &P, text: Option<&str>) -> Result<Vec<boo
 
 const PLAY_HELP: &str = "\
 commands:
-  <move>        a move in coordinate notation (e2e4), SAN (Nf3) or the ruleset's own notation
+  <move>        a move: its cells (e2e4; any case, `-` and `x` may be written), with the
+                piece a man promotes to (e7e8q) or `+` (shogi: 7c7b+), a drop as piece@cell
+                or piece*cell (P@e4, P*5e), SAN (Nf3, O-O) where the ruleset has it, or the
+                ruleset's own notation (xiangqi's WXF, shogi's KIF and CSA); the parts of a
+                turn of several moves may be given at once, separated by `;`
   go            the engine moves for the player to move
   undo          take back to your previous turn (the engine's reply too)
   resign        give up the game; with three players `resign PLAYER`, in favour of PLAYER,
@@ -224,12 +240,158 @@ commands:
                 live Chex game, where no draw is claimed, the draw of a man from the stack
   moves         the legal moves
   board         the position again
+  flip          turn the board half round (and back)
+  legend        the pieces: how each is shown, its name and how it moves
   fen           the position as FEN
   pgn           the game so far as a record
   save FILE     write the game to FILE (KIF or CSA when FILE ends in .kif or .csa, the
                 ruleset's own record where it has one (bughouse: BPGN), else PGN)
   help          this text
-  quit          leave";
+  quit          leave
+
+on the board: [x] the last move, (x) a royal man in check, ? a cell you cannot see into";
+
+/// Examples of moves the player to move could type now, in every way the ruleset reads
+/// them, taken from the legal moves.
+fn move_examples<P: Position>(position: &P) -> String {
+    let mut legal = Vec::new();
+    position.legal_moves(&mut legal);
+    let shapes: Vec<_> = legal.iter().map(|&m| (m, position.move_shape(m))).collect();
+    let mut lines = Vec::new();
+    let mut add = |text: String, what: &str| lines.push(format!("  {text:<14}{what}"));
+    // A plain move of the man the player has most of (a pawn, mostly), else any move.
+    let scene = position.scene(Viewer::Arbiter);
+    let mover = position.side_to_move();
+    let man_on = |label: &str| {
+        scene
+            .boards
+            .iter()
+            .flat_map(|b| &b.men)
+            .find(|m| m.cell == label && m.owner == mover)
+            .map(|m| m.piece.clone())
+    };
+    let how_many = |piece: &Option<String>| {
+        scene
+            .boards
+            .iter()
+            .flat_map(|b| &b.men)
+            .filter(|m| m.owner == mover && Some(&m.piece) == piece.as_ref())
+            .count()
+    };
+    let plain = |s: &MoveShape| {
+        s.from.is_some()
+            && s.to.is_some()
+            && s.promotion.is_none()
+            && s.split.is_none()
+            && s.via.is_empty()
+    };
+    let mut best: Option<(usize, P::Move)> = None;
+    for (mv, shape) in &shapes {
+        if plain(shape) {
+            let count = how_many(&shape.from.as_deref().and_then(man_on));
+            if best.is_none_or(|(c, _)| count > c) {
+                best = Some((count, *mv));
+            }
+        }
+    }
+    let first = best
+        .map(|(_, mv)| mv)
+        .or_else(|| shapes.first().map(|(m, _)| *m));
+    if let Some(mv) = first {
+        let text = position.move_text(mv);
+        let what = if position.move_shape(mv).from.is_some() {
+            "the cells, from and to"
+        } else {
+            "a move"
+        };
+        add(text.clone(), what);
+        let other_case = if text.to_lowercase() != text {
+            text.to_lowercase()
+        } else {
+            text.to_uppercase()
+        };
+        if other_case != text {
+            add(other_case, "the same in other letters");
+        }
+        // SAN where moves are shown so (and a hidden game's SAN tells no check).
+        let written = move_label(position, mv);
+        if position.player_view(0).is_none() && written != text {
+            add(written, "SAN");
+        }
+        for &notation in position.notations() {
+            if let Some(written) = position.write_move(notation, mv) {
+                add(written, notation);
+            }
+        }
+        let mut after = position.clone();
+        after.play_unchecked(mv);
+        if after.side_to_move() == position.side_to_move() && after.count_legal_moves() > 0 {
+            let mut next = Vec::new();
+            after.legal_moves(&mut next);
+            if let Some(&second) = next.first() {
+                add(
+                    format!("{text};{}", after.move_text(second)),
+                    "a whole turn: its parts, separated by ;",
+                );
+            }
+        }
+    }
+    if let Some(&(mv, ref shape)) = shapes
+        .iter()
+        .find(|(m, s)| s.drop.is_some() && Some(*m) != first)
+    {
+        let text = position.move_text(mv);
+        let other = if text.contains('@') {
+            text.replacen('@', "*", 1)
+        } else {
+            text.replacen('*', "@", 1)
+        };
+        add(
+            text,
+            &format!(
+                "a drop of {} (also {other})",
+                shape.drop.as_deref().unwrap_or("a man")
+            ),
+        );
+    }
+    if let Some(&(mv, _)) = shapes
+        .iter()
+        .find(|(m, s)| Some(*m) != first && s.promotion.is_some())
+    {
+        add(position.move_text(mv), "a promotion");
+    }
+    if let Some(&(mv, _)) = shapes
+        .iter()
+        .find(|(m, s)| Some(*m) != first && s.split.is_some())
+    {
+        add(position.move_text(mv), "a split: how many men move");
+    }
+    if let Some(&(mv, ref shape)) = shapes.iter().find(|(_, s)| !s.via.is_empty()) {
+        add(
+            position.move_text(mv),
+            &format!("a move through {}", shape.via.join(", ")),
+        );
+    }
+    let mut parts: Vec<&str> = shapes.iter().filter_map(|(_, s)| s.part).collect();
+    parts.sort_unstable();
+    parts.dedup();
+    // The part of the turn due goes in the heading, so the first line below is a move.
+    let part = if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; this part of the turn: the {}", parts.join(" or the "))
+    };
+    let mut out = format!(
+        "moves {} could type now ({} legal{part}):\n",
+        position.player_name(position.side_to_move()),
+        legal.len()
+    );
+    for line in lines {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
 
 /// What one input line asks for.
 enum Request {
@@ -267,6 +429,100 @@ fn read_request(input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Request,
     }
 }
 
+/// Who sees the board and from where: the viewer whose scene is drawn, and the player at
+/// the bottom.
+fn viewpoint<P: Position>(game: &Game<P>, seats: &[bool], flip: bool) -> (Viewer, Seat) {
+    let position = game.position();
+    let humans: Vec<usize> = (0..seats.len()).filter(|&p| !seats[p]).collect();
+    let to_move = position.side_to_move();
+    // Private views: a person sees only his own view (the player to move, or the person
+    // playing the engine); engine against engine, and a finished game, show everything.
+    let private = private_views(position) && matches!(game.status(), Status::Ongoing { .. });
+    let viewer = if !private {
+        Viewer::Arbiter
+    } else if !seats[to_move] {
+        Viewer::Player(to_move)
+    } else {
+        humans
+            .first()
+            .map_or(Viewer::Arbiter, |&p| Viewer::Player(p))
+    };
+    let player = match (viewer, humans.as_slice()) {
+        (Viewer::Player(p), _) => p,
+        (_, [only]) => *only,
+        _ => 0,
+    };
+    (viewer, Seat { player, flip })
+}
+
+/// The board as the person sees it, and who is to move.
+fn screen_text<P: Ruleset>(
+    table: &Hosted<P>,
+    legend: &chaturanga_rules::Legend,
+    viewer: Viewer,
+    seat: Seat,
+) -> String {
+    let game = table.game();
+    let position = game.position();
+    let look = Look {
+        legend,
+        names: (0..position.players())
+            .map(|p| position.player_name(p))
+            .collect(),
+        teams: (0..position.players()).map(|p| position.team(p)).collect(),
+    };
+    let scene = position.scene(viewer);
+    let last = table.last_move(viewer);
+    let mut out = screen::draw(&scene, &look, seat, last.as_ref());
+    if let Some(seen) = table.last_move_seen(viewer) {
+        let mover = position.player_name(seen.mover);
+        // A move the viewer sees is labelled as `moves` lists them (where everything is
+        // public; else as the viewer may know it).
+        let ply = game.moves().len() - 1;
+        let label = match seen.text {
+            Some(_) if !private_views(position) => {
+                Some(move_label(&game.positions()[ply], game.moves()[ply]))
+            }
+            text => seen.shown.or(text),
+        };
+        match label {
+            Some(text) => out.push_str(&format!("last move: {text} ({mover})\n")),
+            None => out.push_str(&format!("last move: {mover} has moved (unseen)\n")),
+        }
+    }
+    match game.status() {
+        Status::Over(outcome) => out.push_str(&format!("game over: {outcome}\n")),
+        Status::Ongoing { .. } => {
+            let to_move = position.side_to_move();
+            // Parts of the turn already played by the player to move, and the part due
+            // where the legal moves name it (Avalanche's push).
+            let played = (0..game.moves().len())
+                .rev()
+                .take_while(|&i| game.positions()[i].side_to_move() == to_move)
+                .count();
+            let mut due: Vec<&str> = game
+                .legal_moves()
+                .into_iter()
+                .filter_map(|mv| position.move_shape(mv).part)
+                .collect();
+            due.sort_unstable();
+            due.dedup();
+            let mut line = format!("{} to move", position.player_name(to_move));
+            match (played, due.as_slice()) {
+                (0, _) => {}
+                (n, [part]) => line.push_str(&format!(" (part {} of the turn: the {part})", n + 1)),
+                (n, _) => line.push_str(&format!(" (part {} of the turn)", n + 1)),
+            }
+            if position.is_check() {
+                line.push_str(", in check");
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 impl<'a> Visitor for PlaySession<'a> {
     type Output = Result<(), CliError>;
 
@@ -275,40 +531,43 @@ impl<'a> Visitor for PlaySession<'a> {
             game: args,
             limits,
             engine_plays,
+            mut flip,
             input,
             out,
         } = self;
         let mut table = setup::<P>(info, &args)?;
         let seats = engine_seats(table.game().position(), engine_plays.as_deref())?;
         let mut engine = Engine::<P>::new(HASH_MB);
-        writeln!(
-            out,
-            "{} ({}); type `help` for the commands",
-            info.name, info.id
-        )?;
+        let legend = table.game().position().legend();
+        {
+            let position = table.game().position();
+            let (viewer, _) = viewpoint(table.game(), &seats, flip);
+            let look = Look {
+                legend: &legend,
+                names: (0..position.players())
+                    .map(|p| position.player_name(p))
+                    .collect(),
+                teams: (0..position.players()).map(|p| position.team(p)).collect(),
+            };
+            writeln!(
+                out,
+                "{} ({}); men: {}; type `help` for the commands, `legend` for the pieces",
+                info.name,
+                info.id,
+                screen::owners_key(&position.scene(viewer), &look)
+            )?;
+        }
         let mut show_board = true;
         loop {
             let game = table.game();
             let status = game.status();
+            let (viewer, seat) = viewpoint(game, &seats, flip);
             if show_board {
-                // Private views: a person sees only his own view (the player to move, or the
-                // person playing the engine); engine against engine shows everything.
-                let to_move = game.position().side_to_move();
-                let viewer = if seats[to_move] {
-                    seats.iter().position(|&engine| !engine)
-                } else {
-                    Some(to_move)
-                };
-                let view = viewer
-                    .filter(|_| private_views(game.position()))
-                    .and_then(|p| game.position().player_view(p));
-                match view {
-                    Some(view) => writeln!(out, "\n{view}")?,
-                    None => writeln!(out, "\n{}", game.position().diagram())?,
-                }
-                if let Status::Over(outcome) = &status {
-                    writeln!(out, "game over: {outcome}")?;
-                }
+                writeln!(
+                    out,
+                    "\n{}",
+                    screen_text(&table, &legend, viewer, seat).trim_end()
+                )?;
                 show_board = false;
             }
             let to_move = game.position().side_to_move();
@@ -332,8 +591,32 @@ impl<'a> Visitor for PlaySession<'a> {
             let (word, rest) = text.split_once(' ').unwrap_or((&text, ""));
             match word {
                 "quit" | "exit" => break,
-                "help" => writeln!(out, "{PLAY_HELP}")?,
+                "help" => {
+                    writeln!(out, "{PLAY_HELP}")?;
+                    if matches!(status, Status::Ongoing { .. }) {
+                        write!(out, "\n{}", move_examples(game.position()))?;
+                    }
+                }
                 "board" => show_board = true,
+                "flip" => {
+                    flip = !flip;
+                    show_board = true;
+                }
+                "legend" => {
+                    let position = game.position();
+                    let look = Look {
+                        legend: &legend,
+                        names: (0..position.players())
+                            .map(|p| position.player_name(p))
+                            .collect(),
+                        teams: (0..position.players()).map(|p| position.team(p)).collect(),
+                    };
+                    write!(
+                        out,
+                        "{}",
+                        screen::legend_text(&position.scene(viewer), &look)
+                    )?;
+                }
                 "fen" => match game
                     .position()
                     .player_view(to_move)
@@ -429,21 +712,27 @@ impl<'a> Visitor for PlaySession<'a> {
                         ActionResult::Quit => break,
                     }
                 }
-                // A whole compound turn, its parts separated by `;` (Avalanche).
-                _ if text.contains(';') => match table.play(&text) {
-                    Ok(_) => show_board = true,
-                    Err(e) => writeln!(out, "error: {e}")?,
-                },
-                // Read first for the hint where the text names no legal move.
-                _ => match read_move(game.position(), &text) {
-                    Ok(_) => match table.play(&text) {
-                        Ok(_) => show_board = true,
-                        Err(e) => writeln!(out, "error: {e}")?,
-                    },
-                    Err(e) => writeln!(
-                        out,
-                        "error: {e} (type `moves` for the legal moves, `help` for commands)"
-                    )?,
+                // A move, or the parts of a turn, in any way the reader takes them.
+                _ => match read_line(game.position(), viewer, &text) {
+                    Ok(moves) => {
+                        let mut at = game.position().clone();
+                        let texts: Vec<String> = moves
+                            .iter()
+                            .map(|&mv| {
+                                let text = at.move_text(mv);
+                                at.play_unchecked(mv);
+                                text
+                            })
+                            .collect();
+                        for text in texts {
+                            if let Err(e) = table.play(&text) {
+                                writeln!(out, "error: {e}")?;
+                                break;
+                            }
+                        }
+                        show_board = true;
+                    }
+                    Err(e) => writeln!(out, "error: {e}; `moves` lists the legal moves")?,
                 },
             }
         }

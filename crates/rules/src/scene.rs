@@ -77,6 +77,12 @@ pub struct SceneBoard {
     pub fog: Vec<String>,
     /// Labels of royal men in check.
     pub check: Vec<String>,
+    /// The player who sits at the bottom of the board's drawing (on the side of its lowest
+    /// rank), where that is not the board's first player: Gess's White, whose stones start on
+    /// the low ranks while Black moves first. `None`: the board's first player, as the
+    /// drawing is made ([`chaturanga_geometry::Geometry::to_json`]). Front ends turn the
+    /// board from there to put a viewer's side at the bottom.
+    pub bottom: Option<usize>,
 }
 
 impl SceneBoard {
@@ -88,6 +94,7 @@ impl SceneBoard {
             hands: Vec::new(),
             fog: Vec::new(),
             check: Vec::new(),
+            bottom: None,
         }
     }
 }

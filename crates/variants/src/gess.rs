@@ -629,16 +629,24 @@ impl Position for GessPosition {
         )
     }
 
-    /// Stones are `S`, owned by the player (0 = Black, who moves first).
+    /// Stones are `S`, owned by the player (0 = Black, who moves first). White's stones
+    /// start on the low ranks: White sits at the bottom of the drawing.
     fn scene(&self, _viewer: Viewer) -> Scene {
         let g = &self.spec.geometry;
-        Scene::single(scene::board_scene(
+        let mut board = scene::board_scene(
             g,
             g.cells().filter_map(|cell| {
                 self.stone_at(cell)
                     .map(|p| (cell, "S".to_string(), p as usize))
             }),
-        ))
+        );
+        board.bottom = Some(1);
+        Scene::single(board)
+    }
+
+    /// Black (player 0) moves first, as the FEN's side field says (`b`).
+    fn player_name(&self, player: usize) -> &'static str {
+        ["black", "white"].get(player).copied().unwrap_or("player")
     }
 
     fn legend(&self) -> chaturanga_rules::Legend {
