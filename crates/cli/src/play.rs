@@ -472,7 +472,10 @@ fn screen_text<P: Ruleset>(
         teams: (0..position.players()).map(|p| position.team(p)).collect(),
     };
     let scene = position.scene(viewer);
-    let last = table.last_move(viewer);
+    let last = table.last_move(viewer).map(|shape| {
+        let before = &game.positions()[game.moves().len() - 1];
+        screen::carry_shape(shape, &before.scene(viewer), &scene)
+    });
     let mut out = screen::draw(&scene, &look, seat, last.as_ref());
     if let Some(seen) = table.last_move_seen(viewer) {
         let mover = position.player_name(seen.mover);

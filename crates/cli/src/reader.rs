@@ -440,9 +440,17 @@ impl<'a, P: Position> Diagnosis<'a, P> {
                 format!("a promotion: add the piece, {}", listed(&same_path))
             } else if promotes {
                 format!("no promotion {suffix:?} here: {}", listed(&same_path))
-            } else if splits {
+            } else if splits && suffix.is_empty() {
+                // Were the whole tower's move legal, the text would have read as it.
                 format!(
-                    "say how many men move: {} (the whole tower: {from}{to})",
+                    "the whole tower cannot go to {to}; say how many men move: {}",
+                    listed(&same_path)
+                )
+            } else if !suffix.is_empty() {
+                // A suffix the move does not take (`b1c3/2` where only the whole tower
+                // can go): say what is written instead.
+                format!(
+                    "not with {suffix:?}: from {from} to {to} is {}",
                     listed(&same_path)
                 )
             } else {

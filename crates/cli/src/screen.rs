@@ -306,6 +306,64 @@ fn last_cells(last: Option<&MoveShape>, index: usize, geometry: &Geometry) -> Ha
     cells
 }
 
+/// The last move's shape in the labels of the board after it. A move is named in the board
+/// before it; where the board is built anew for each position and grows (Chex's frame), its
+/// labels move with the edge: the shift is the one that carries the most men of the board
+/// before onto the same men after (none on a board that keeps its cells).
+pub fn carry_shape(shape: MoveShape, before: &Scene, after: &Scene) -> MoveShape {
+    let (Some(old), Some(new)) = (
+        before.boards.get(shape.board),
+        after.boards.get(shape.board),
+    ) else {
+        return shape;
+    };
+    let (was, is) = (old.shape.geometry(), new.shape.geometry());
+    if std::ptr::eq(was, is) {
+        return shape;
+    }
+    let coords = |label: &str| was.cell_by_label(label).map(|c| was.coords(c));
+    let now: HashMap<(i32, i32), (&str, usize)> = new
+        .men
+        .iter()
+        .filter_map(|m| {
+            is.cell_by_label(&m.cell)
+                .map(|c| (is.coords(c), (m.piece.as_str(), m.owner)))
+        })
+        .collect();
+    let carried = |(dx, dy): (i32, i32)| {
+        old.men
+            .iter()
+            .filter(|m| {
+                coords(&m.cell).is_some_and(|(x, y)| {
+                    now.get(&(x + dx, y + dy)) == Some(&(m.piece.as_str(), m.owner))
+                })
+            })
+            .count()
+    };
+    // No shift unless another carries more men (a board that has not grown).
+    let mut best = ((0, 0), carried((0, 0)));
+    for dx in -2..=2 {
+        for dy in -2..=2 {
+            let count = carried((dx, dy));
+            if count > best.1 {
+                best = ((dx, dy), count);
+            }
+        }
+    }
+    let (dx, dy) = best.0;
+    let carry = |label: &String| -> Option<String> {
+        let (x, y) = coords(label)?;
+        is.at(x + dx, y + dy).map(|c| is.label(c).to_string())
+    };
+    MoveShape {
+        from: shape.from.as_ref().and_then(carry),
+        to: shape.to.as_ref().and_then(carry),
+        via: shape.via.iter().filter_map(carry).collect(),
+        area: shape.area.iter().filter_map(carry).collect(),
+        ..shape
+    }
+}
+
 /// What a board shows in each cell, before marks: a man, `?` for fog, `.` for empty.
 struct Contents {
     by_label: HashMap<String, String>,

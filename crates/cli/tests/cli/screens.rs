@@ -454,6 +454,16 @@ fn one_reader_for_every_ruleset_says_illegal_malformed_and_what_is_missing() {
         "{text}"
     );
     assert!(text.contains("last move: a8=Q"), "{text}");
+    // Makarenko: a split the move does not take, a split to name.
+    let text = run(with("makarenko", &[]), "b1c3/2\na1b2\n");
+    assert!(
+        text.contains("error: illegal move \"b1c3/2\": not with \"/2\": from b1 to c3 is b1c3;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("error: illegal move \"a1b2\": the whole tower cannot go to b2; say how many men move: a1b2/1 or a1b2/2;"),
+        "{text}"
+    );
     // Three-player chess takes its capital labels in lower case.
     let text = run(with("threeplayer", &[]), "e2e4\n");
     assert!(text.contains("last move: E2E4 (white)"), "{text}");
@@ -542,4 +552,18 @@ xx
         "{text}"
     );
     assert!(text.contains("error: malformed move \"xx\""), "{text}");
+}
+
+#[test]
+fn a_growing_board_marks_the_man_where_he_now_stands() {
+    // Chex names a placement in the frame before it; the frame then grows past a1 and the
+    // labels move: the mark follows the man, not the old label.
+    let text = play(&["chex", "--engine-plays", "none"], "K@b2\nP@a1\nquit\n");
+    let after = text
+        .rsplit_once("\nlast move: P@a1 (black)")
+        .expect("played")
+        .0;
+    let board = first_board(after.rsplit_once("black> ").expect("black's turn").1);
+    assert!(board.iter().any(|l| l.contains("[p]")), "{text}");
+    assert!(!board.iter().any(|l| l.contains("[.]")), "{text}");
 }
