@@ -146,6 +146,14 @@ pub enum ArenaError {
         /// Why.
         source: PlayerError,
     },
+    /// A player and the runner do not speak the same notation (a setup error: the player's
+    /// protocol or dialect is not the one given); the match stops.
+    Notation {
+        /// The player's name.
+        name: String,
+        /// What was said ([`PlayerError::Notation`]).
+        source: PlayerError,
+    },
     /// The referee's game did not end (a bug).
     Unfinished,
     /// Writing the report or the games failed.
@@ -171,6 +179,7 @@ impl fmt::Display for ArenaError {
             }
             ArenaError::Player { index, source } => write!(f, "player {}: {source}", index + 1),
             ArenaError::StartGame { name, source } => write!(f, "{name}: {source}"),
+            ArenaError::Notation { name, source } => write!(f, "setup error: {name}: {source}"),
             ArenaError::Unfinished => write!(f, "the game did not end"),
             ArenaError::Io(e) => write!(f, "cannot write output: {e}"),
         }
@@ -185,9 +194,9 @@ impl std::error::Error for ArenaError {
             ArenaError::Openings { source, .. } | ArenaError::PgnFile { source, .. } => {
                 Some(source)
             }
-            ArenaError::Player { source, .. } | ArenaError::StartGame { source, .. } => {
-                Some(source)
-            }
+            ArenaError::Player { source, .. }
+            | ArenaError::StartGame { source, .. }
+            | ArenaError::Notation { source, .. } => Some(source),
             ArenaError::Io(e) => Some(e),
             ArenaError::NotTwoPlayers { .. }
             | ArenaError::NoOpenings(_)
@@ -602,6 +611,12 @@ fn play_game(
                     termination = format!("rules infraction: {} ({e})", cut(&mv));
                     infraction = Some((player, Infraction::IllegalMove));
                 }
+            }
+            Err(e @ PlayerError::Notation { .. }) => {
+                return Err(ArenaError::Notation {
+                    name: names[player].clone(),
+                    source: e,
+                });
             }
             Err(PlayerError::Timeout) => {
                 referee.end(loser, Reason::TimeForfeit);

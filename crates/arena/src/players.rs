@@ -7,10 +7,11 @@
 //! stateless (UCI, USI).
 
 use super::clock::{Clocks, gnushogi_level, xboard_level};
-use chaturanga_engine::Limits;
+use chaturanga_engine::{Level, Limits};
 use chaturanga_protocol::Protocol;
+use chaturanga_protocol::fairy::Dialect;
 use chaturanga_rules::clock::TimeControl;
-use chaturanga_session::{GameSession, SessionError, from_xboard, open, to_xboard};
+use chaturanga_session::{GameSession, SessionError, from_fairy, from_xboard, open, to_xboard};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -46,6 +47,16 @@ pub enum PlayerError {
     Open(SessionError),
     /// Our engine's session refused the referee's game.
     Replay(SessionError),
+    /// The engine writes its moves in another notation than its protocol's here: its move
+    /// is not legal as the protocol reads it, but is in the notation named.
+    Notation {
+        /// The move as the engine wrote it.
+        said: String,
+        /// The notation the runner reads the protocol in.
+        expected: &'static str,
+        /// The notation in which the move is legal.
+        reads_as: &'static str,
+    },
 }
 
 impl fmt::Display for PlayerError {
@@ -62,6 +73,15 @@ impl fmt::Display for PlayerError {
             PlayerError::Start(e) => write!(f, "cannot start: {e}"),
             PlayerError::Open(e) => write!(f, "cannot start: {e}"),
             PlayerError::Replay(e) => write!(f, "protocol error: {e}"),
+            PlayerError::Notation {
+                said,
+                expected,
+                reads_as,
+            } => write!(
+                f,
+                "notation mismatch: its move {said:?} is not legal in {expected}, but is in \
+                 {reads_as}; the engine speaks another dialect of its protocol"
+            ),
         }
     }
 }
@@ -117,6 +137,8 @@ pub enum PlayerSpec {
         depth: Option<u32>,
         /// Node cap per move.
         nodes: Option<u64>,
+        /// Strength level (`chaturanga_engine::Level`), full strength when `None`.
+        level: Option<Level>,
     },
     /// An external engine speaking one of the engine protocols.
     External {
@@ -149,7 +171,7 @@ impl std::str::FromStr for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads `chaturanga[:hash=64,depth=8,nodes=100000]` or `uci:CMD`, `usi:CMD`,
+    /// Reads `chaturanga[:hash=64,depth=8,nodes=100000,level=1-8]` or `uci:CMD`, `usi:CMD`,
     /// `xboard:CMD`, `gnushogi:CMD`. External engines take settings before the colon:
     /// `xboard,depth=4,option=Allow repeats=1:CMD` (a depth cap for XBoard and GNU Shogi
     /// engines; a node budget per move, `nodes=N`, for UCI and USI engines; engine options,
@@ -250,6 +272,7 @@ impl PlayerSpec {
                 hash_mb,
                 depth,
                 nodes,
+                level,
             } => Box::new(OwnEngine {
                 label: label.to_string(),
                 rule_options: rule_options.to_vec(),
@@ -257,6 +280,7 @@ impl PlayerSpec {
                 hash_mb: *hash_mb,
                 depth: *depth,
                 nodes: *nodes,
+                level: *level,
             }),
             PlayerSpec::External {
                 protocol,
@@ -297,6 +321,7 @@ fn parse_own(settings: &str) -> Result<PlayerSpec, String> {
     let mut hash_mb = 64;
     let mut depth = None;
     let mut nodes = None;
+    let mut level = None;
     for setting in settings.split(',').filter(|s| !s.is_empty()) {
         let (key, value) = setting
             .split_once('=')
@@ -320,13 +345,27 @@ fn parse_own(settings: &str) -> Result<PlayerSpec, String> {
                 )
             }
             "nodes" => nodes = Some(value.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?),
-            other => return Err(format!("unknown setting {other:?} (hash, depth, nodes)")),
+            "level" => {
+                level = Some(Level::new(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|l| (Level::MIN.number()..=Level::MAX.number()).contains(l))
+                        .ok_or_else(bad)?,
+                ))
+            }
+            other => {
+                return Err(format!(
+                    "unknown setting {other:?} (hash, depth, nodes, level)"
+                ));
+            }
         }
     }
     Ok(PlayerSpec::Own {
         hash_mb,
         depth,
         nodes,
+        level,
     })
 }
 
@@ -338,6 +377,7 @@ struct OwnEngine {
     hash_mb: usize,
     depth: Option<u32>,
     nodes: Option<u64>,
+    level: Option<Level>,
 }
 
 impl Player for OwnEngine {
@@ -362,6 +402,7 @@ impl Player for OwnEngine {
             session
                 .set_rule_options(&self.rule_options)
                 .map_err(PlayerError::Open)?;
+            session.set_level(self.level);
             session.new_game();
         }
         Ok(())
@@ -523,13 +564,16 @@ impl Drop for EngineProcess {
     }
 }
 
-/// A UCI or USI engine: stateless, sent the whole game before every move.
+/// A UCI or USI engine: stateless, sent the whole game before every move. UCI is spoken in
+/// Fairy-Stockfish's dialect (its coordinates and FENs in the shogi family), USI in USI's.
 struct UciEngine {
     process: EngineProcess,
     protocol: Protocol,
     name: String,
     /// Searches this many nodes per move instead of following the clock.
     nodes: Option<u64>,
+    /// How moves and positions are written for the game being played.
+    dialect: Dialect,
 }
 
 impl UciEngine {
@@ -556,6 +600,7 @@ impl UciEngine {
             protocol,
             name,
             nodes,
+            dialect: Dialect::ours(),
         })
     }
 
@@ -580,6 +625,10 @@ impl Player for UciEngine {
     ) -> Result<(), PlayerError> {
         let info = game.variant();
         let name = info.fairy_stockfish.unwrap_or(info.id);
+        self.dialect = match self.protocol {
+            Protocol::Uci => Dialect::uci(game),
+            _ => Dialect::ours(),
+        };
         // An engine plays its protocol's default ruleset until told otherwise.
         if info.id != self.protocol.default_variant() {
             let option = if self.protocol == Protocol::Usi {
@@ -605,9 +654,16 @@ impl Player for UciEngine {
         } else {
             "fen"
         };
-        let mut position = format!("position {fen_word} {}", game.start_fen());
+        let dialect = self.dialect;
+        // The start position is given as a FEN (our start may not be the engine's, as in
+        // Capablanca chess); an SFEN start has no halfmove clock, so it is 0.
+        let mut position = format!(
+            "position {fen_word} {}",
+            dialect.fen_text(&game.start_fen(), 0)
+        );
         if !moves.is_empty() {
             position.push_str(" moves ");
+            let moves: Vec<String> = moves.iter().map(|m| dialect.move_out(m)).collect();
             position.push_str(&moves.join(" "));
         }
         self.process.send(&position)?;
@@ -625,7 +681,22 @@ impl Player for UciEngine {
             Ok(mv) if mv == "resign" || mv == "(none)" || mv == "0000" || mv.is_empty() => {
                 Err(PlayerError::Resigned)
             }
-            Ok(mv) => Ok(mv),
+            Ok(mv) => {
+                let ours = dialect.move_in(&mv);
+                let expected = match (self.protocol, dialect.translates()) {
+                    (Protocol::Usi, _) => "USI's notation",
+                    (_, true) => "Fairy-Stockfish's UCI notation",
+                    _ => "UCI's notation",
+                };
+                match other_reading(game, &mv, &ours) {
+                    Some(reads_as) => Err(PlayerError::Notation {
+                        said: mv,
+                        expected,
+                        reads_as,
+                    }),
+                    None => Ok(ours),
+                }
+            }
             Err(PlayerError::Timeout) => {
                 // Collect the late answer so the next position starts clean.
                 let _ = self.process.send("stop");
@@ -639,6 +710,31 @@ impl Player for UciEngine {
             Err(e) => Err(e),
         }
     }
+}
+
+/// Where an engine's move `said`, read as `ours` by its protocol's dialect, is not legal
+/// but is legal read in another dialect (our coordinate notation, which is USI's in the
+/// shogi family; Fairy-Stockfish's UCI; XBoard's), that dialect's name: the engine and the
+/// runner disagree on notation, which is a setup error, not the engine's rules infraction.
+fn other_reading(game: &dyn GameSession, said: &str, ours: &str) -> Option<&'static str> {
+    let legal = game.legal_moves();
+    if legal.iter().any(|m| m == ours) {
+        return None;
+    }
+    let geometry = game.geometry();
+    let plain = if game.variant().usi {
+        "USI's notation"
+    } else {
+        "our coordinate notation"
+    };
+    [
+        (plain, said.to_string()),
+        ("Fairy-Stockfish's UCI notation", from_fairy(geometry, said)),
+        ("XBoard's notation", from_xboard(geometry, said)),
+    ]
+    .into_iter()
+    .find(|(_, reading)| reading != ours && legal.contains(reading))
+    .map(|(name, _)| name)
 }
 
 /// An XBoard engine, kept in step move by move.
@@ -801,7 +897,15 @@ impl Player for XBoardEngine {
                 .pass_move()
                 .ok_or_else(|| PlayerError::Protocol("a null move with no pass".to_string()));
         }
-        Ok(from_xboard(geometry, &theirs))
+        let ours = from_xboard(geometry, &theirs);
+        match other_reading(game, &theirs, &ours) {
+            Some(reads_as) => Err(PlayerError::Notation {
+                said: theirs,
+                expected: "XBoard's notation",
+                reads_as,
+            }),
+            None => Ok(ours),
+        }
     }
 
     fn game_over(&mut self, result: &str) {
@@ -946,6 +1050,48 @@ mod tests {
         assert_eq!(gnushogi_move("1. 7g7f"), None);
         assert_eq!(gnushogi_move("Clocks: 1000 1000"), None);
         assert_eq!(gnushogi_move("x. ... 7g7f"), None);
+    }
+
+    #[test]
+    fn a_move_in_another_dialect_is_a_notation_mismatch() {
+        let shogi = open("shogi", 1).unwrap();
+        let uci = Dialect::uci(shogi.as_ref());
+        // USI's 7g7f sent over UCI, where Fairy-Stockfish's dialect writes c3c4.
+        let ours = uci.move_in("7g7f");
+        assert_eq!(
+            other_reading(shogi.as_ref(), "7g7f", &ours),
+            Some("USI's notation")
+        );
+        assert_eq!(
+            other_reading(shogi.as_ref(), "c3c4", &uci.move_in("c3c4")),
+            None
+        );
+        // An illegal move in every dialect is the engine's own infraction.
+        assert_eq!(
+            other_reading(shogi.as_ref(), "c3c5", &uci.move_in("c3c5")),
+            None
+        );
+        // Fairy-Stockfish's coordinates sent over USI.
+        assert_eq!(
+            other_reading(shogi.as_ref(), "c3c4", "c3c4"),
+            Some("Fairy-Stockfish's UCI notation")
+        );
+        // Chess: the dialects agree.
+        let chess = open("chess", 1).unwrap();
+        assert_eq!(other_reading(chess.as_ref(), "e2e4", "e2e4"), None);
+    }
+
+    #[test]
+    fn a_level_is_read_for_our_engine() {
+        match PlayerSpec::parse("chaturanga:level=3,hash=8").unwrap() {
+            PlayerSpec::Own { level, hash_mb, .. } => {
+                assert_eq!(level, Some(Level::new(3)));
+                assert_eq!(hash_mb, 8);
+            }
+            other => panic!("not our engine: {other:?}"),
+        }
+        assert!(PlayerSpec::parse("chaturanga:level=0").is_err());
+        assert!(PlayerSpec::parse("chaturanga:level=9").is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! their choices put to a vote.
 
 mod hidden;
+mod level;
 mod limits;
 mod maxn;
 mod ordering;
@@ -19,6 +20,7 @@ mod search;
 mod tt;
 
 pub use hidden::{DEFAULT_SAMPLES, Sampling};
+pub use level::Level;
 pub use limits::{Clock, Limits};
 pub use score::Score;
 pub use search::{Engine, MAX_MULTI_PV, Multiplayer, SearchInfo, SearchResult};

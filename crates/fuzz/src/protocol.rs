@@ -13,8 +13,8 @@
 //! every handshake and ping gets exactly one answer.
 
 use crate::case::MAX_INPUT;
-use chaturanga_protocol::{FAILED_SEARCH, Protocol, uci::uci_name};
-use chaturanga_session::{open, to_xboard};
+use chaturanga_protocol::{FAILED_SEARCH, Protocol, fairy::Dialect, uci::uci_name};
+use chaturanga_session::to_xboard;
 use chaturanga_variants::implemented;
 use std::io::{Cursor, Write};
 use std::sync::{Arc, Mutex};
@@ -151,15 +151,22 @@ fn costly(words: &[&str]) -> bool {
 pub fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut seeds = Vec::new();
     for info in implemented() {
-        let Ok(mut session) = open(info.id, 1) else {
+        // The game UCI's name for the ruleset means (Fairy-Stockfish's, where its game is
+        // ours under other options).
+        let Ok((mut session, _)) = chaturanga_protocol::uci::open_variant(uci_name(info)) else {
             continue;
         };
         let start = session.fen();
         let moves = crate::seeds::first_moves(session.as_mut(), 2);
         let after = session.fen();
         let name = uci_name(info);
-        let played = moves.join(" ");
-        let engine_script = |hello: &str, fen_word: &str| {
+        // UCI speaks Fairy-Stockfish's dialect (its coordinates and FENs in the shogi
+        // family), USI our notation.
+        let engine_script = |hello: &str, fen_word: &str, dialect: &Dialect| {
+            let played: Vec<String> = moves.iter().map(|m| dialect.move_out(m)).collect();
+            let played = played.join(" ");
+            let after = dialect.fen_text(&after, 0);
+            let start = dialect.fen_text(&start, 0);
             format!(
                 "{hello}\nsetoption name UCI_Variant value {name}\nisready\n\
                  position startpos moves {played}\ngo depth 2\nd\nisready\ngo infinite\nstop\n\
@@ -167,13 +174,14 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
                  {start}\ngo depth 1\nquit\n"
             )
         };
+        let uci = Dialect::uci(session.as_ref());
         seeds.push((
             format!("{}-uci", info.id),
-            format!("uci\n{}", engine_script("uci", "fen")).into_bytes(),
+            format!("uci\n{}", engine_script("uci", "fen", &uci)).into_bytes(),
         ));
         seeds.push((
             format!("{}-usi", info.id),
-            format!("usi\n{}", engine_script("usi", "sfen")).into_bytes(),
+            format!("usi\n{}", engine_script("usi", "sfen", &Dialect::ours())).into_bytes(),
         ));
         let geometry = session.geometry();
         let xboard_moves: Vec<String> = moves

@@ -6,6 +6,7 @@
 //! thread and the command loop both print, and a [`Searcher`] that lends the game session
 //! to a search thread and takes it back when the search ends or is stopped.
 
+pub mod fairy;
 pub mod uci;
 pub mod usi;
 pub mod xboard;

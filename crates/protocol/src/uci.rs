@@ -1,17 +1,25 @@
 //! `chaturanga uci`: the Universal Chess Interface, for every ruleset.
 //!
-//! The ruleset is chosen with the `UCI_Variant` option (Fairy-Stockfish's names where that
-//! engine has the game, our ids otherwise; both are accepted). Moves are in our coordinate
-//! notation, which is UCI's for the chess family (`e2e4`, `e7e8q`, `a10a9` on ten-rank
-//! boards, `P@e4` drops). When a variant is chosen, an `info string variant …` line tells
-//! the GUI its geometry and start position, as Fairy-Stockfish does for variants a GUI may
-//! not know.
+//! UCI here is Fairy-Stockfish's dialect, so that clients written for that engine work
+//! unchanged (`crate::fairy`): the ruleset is chosen with the `UCI_Variant` option
+//! (Fairy-Stockfish's names and aliases where that engine has the game, our ids
+//! otherwise), announced with its `info string variant … startpos …` line, and moves and
+//! FENs are written as it writes them: our coordinate notation for the chess family
+//! (`e2e4`, `e7e8q`, `a10a9` on ten-rank boards, `P@e4` drops), and its file-letter
+//! coordinates and bracketed hands for the shogi family (`c3c4`, `P@e5`,
+//! `…/LNSGKGSNL[Pp] w - - 0 1`) where USI writes `7g7f` and SFEN.
+//!
+//! The search runs on one thread: `Threads` is offered with a maximum of 1. `UCI_Chess960`
+//! plays Chess960 where the ruleset has it (chess's `chess960=on`: any start array, FENs in
+//! Shredder-FEN or X-FEN, castling as the king taking its rook); in the other rulesets with
+//! castling it only writes castling that way.
 
 use super::{
     DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
     info_line, number, position_words,
 };
-use chaturanga_engine::{Clock, Limits, MAX_MULTI_PV};
+use crate::fairy::{Dialect, announcement};
+use chaturanga_engine::{Clock, Level, Limits, MAX_MULTI_PV};
 use chaturanga_session::{GameSession, open};
 use chaturanga_variants::{FAIRY_STOCKFISH_ALIASES, VariantInfo, implemented};
 use std::sync::mpsc::Receiver;
@@ -37,40 +45,24 @@ pub fn variant_id(name: &str) -> Option<&'static str> {
         .map(|v| v.id)
 }
 
-/// A session for a GUI's variant name: one of [`variant_id`]'s, or one of Fairy-Stockfish's
-/// names for a ruleset under other rule options (`antichess`).
-pub fn open_variant(name: &str) -> Result<Box<dyn GameSession>, String> {
-    if let Some(id) = variant_id(name) {
-        return open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string());
-    }
+/// A session for a GUI's variant name, and the name as the GUI should see it: one of
+/// Fairy-Stockfish's names for a ruleset under other rule options (`antichess`; these come
+/// first, since they mean that engine's game), or one of [`variant_id`]'s.
+pub fn open_variant(name: &str) -> Result<(Box<dyn GameSession>, &'static str), String> {
     let wanted = name.trim().to_ascii_lowercase();
-    let alias = FAIRY_STOCKFISH_ALIASES
-        .iter()
-        .find(|a| a.name == wanted)
-        .ok_or_else(|| format!("unknown variant {:?}", cut(name)))?;
-    let mut session = open(alias.ruleset, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
-    let options: Vec<String> = alias.options.iter().map(|o| o.to_string()).collect();
-    session
-        .set_rule_options(&options)
-        .map_err(|e| e.to_string())?;
-    session.reset(None).map_err(|e| e.to_string())?;
-    Ok(session)
-}
-
-/// The `info string variant` line describing a ruleset to a GUI.
-pub fn variant_announcement(session: &dyn GameSession) -> String {
-    let info = session.variant();
-    let mut text = format!(
-        "info string variant {} players {}",
-        uci_name(info),
-        session.players()
-    );
-    if let Some(geometry) = session.geometry() {
-        let (files, ranks) = geometry.bounding_box();
-        text.push_str(&format!(" files {files} ranks {ranks}"));
+    if let Some(alias) = FAIRY_STOCKFISH_ALIASES.iter().find(|a| a.name == wanted) {
+        let mut session = open(alias.ruleset, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+        let options: Vec<String> = alias.options.iter().map(|o| o.to_string()).collect();
+        session
+            .set_rule_options(&options)
+            .map_err(|e| e.to_string())?;
+        session.reset(None).map_err(|e| e.to_string())?;
+        return Ok((session, alias.name));
     }
-    text.push_str(&format!(" startpos {}", session.start_fen()));
-    text
+    let id = variant_id(name).ok_or_else(|| format!("unknown variant {:?}", cut(name)))?;
+    let session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
+    let shown = uci_name(session.variant());
+    Ok((session, shown))
 }
 
 /// Sets the game to `fen` (or the start) and plays `moves`; on any error the previous game
@@ -79,7 +71,7 @@ pub fn set_position(
     session: &mut dyn GameSession,
     fen: Option<&str>,
     moves: &[&str],
-    translate: fn(&mut dyn GameSession, &str) -> String,
+    translate: &dyn Fn(&mut dyn GameSession, &str) -> String,
 ) -> Result<(), String> {
     let old_start = session.start_fen();
     let old_moves = session.moves_played();
@@ -115,6 +107,10 @@ pub struct Go {
     pub ponder: bool,
     /// What was wrong with the command, for `info string` lines.
     pub complaints: Vec<String>,
+    /// `go mate N` (UCI): a mate in at most N moves is looked for; the search goes to the
+    /// depth of such a mate (`2N - 1` plies) and stops once it has found one. USI's `go mate`
+    /// takes a time instead and is read by the USI front end.
+    pub mate: Option<u32>,
 }
 
 impl Go {
@@ -162,6 +158,7 @@ pub fn read_go(words: &[&str], to_move: usize, overhead: Duration) -> Go {
         },
         ponder: false,
         complaints: Vec::new(),
+        mate: None,
     };
     let limits = &mut go.limits;
     let mut times = [None::<u64>; 2];
@@ -193,8 +190,12 @@ pub fn read_go(words: &[&str], to_move: usize, overhead: Duration) -> Go {
                 "depth" => limits.depth = Some(n.clamp(1, 200) as u32),
                 "nodes" => limits.nodes = Some(n.max(1)),
                 "movetime" => limits.move_time = Some(ms),
-                // Searching to a depth that finds a mate in that many moves.
-                _ => limits.depth = Some(n.clamp(1, 100) as u32 * 2),
+                // Searching to the depth of a mate in that many moves.
+                _ => {
+                    let moves = n.clamp(1, 100) as u32;
+                    go.mate = Some(moves);
+                    limits.depth = Some(2 * moves - 1);
+                }
             }
             continue;
         }
@@ -248,7 +249,10 @@ struct Uci {
     searcher: Searcher,
     out: Output,
     overhead: Duration,
-    chess960: bool,
+    /// The ruleset's name as the GUI chose it (`antichess` for losing chess under options).
+    variant_name: &'static str,
+    /// How moves and positions are written.
+    dialect: Dialect,
     /// Lines searched and reported (MultiPV), kept when `UCI_Variant` opens another ruleset.
     multi_pv: usize,
     /// The limits of the search to run at `ponderhit`, while pondering.
@@ -256,6 +260,96 @@ struct Uci {
     /// Why the last `position` was refused, until one is accepted: a `go` then must not
     /// search the game that was there before.
     refused_position: Option<String>,
+    /// The strength options.
+    strength: Strength,
+    /// `UCI_Chess960`.
+    chess960: bool,
+    /// The rule options the GUI chose (`RuleOptions`, or those a variant name implies),
+    /// which `UCI_Chess960` completes.
+    rule_options: Vec<String>,
+}
+
+/// UCI's strength options, as Stockfish has them: `Skill Level` 0-20 (20: full strength),
+/// or with `UCI_LimitStrength` an Elo, both mapped onto the engine's levels
+/// ([`Level::from_skill`], [`Level::from_elo`]). USI has the same as `Skill_Level`,
+/// `USI_LimitStrength` and `USI_Elo`, as Fairy-Stockfish's USI does.
+#[derive(Clone, Copy, Debug)]
+pub struct Strength {
+    /// `Skill Level`.
+    pub skill: i32,
+    /// `UCI_LimitStrength`.
+    pub limit: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+}
+
+/// Highest `Skill Level`: full strength.
+pub const MAX_SKILL: i32 = 20;
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            skill: MAX_SKILL,
+            limit: false,
+            elo: Level::MAX.elo(),
+        }
+    }
+}
+
+impl Strength {
+    /// The level the options ask for (`None`: full strength).
+    pub fn level(&self) -> Option<Level> {
+        if self.limit {
+            Some(Level::from_elo(self.elo))
+        } else {
+            Level::from_skill(self.skill)
+        }
+    }
+
+    /// The options' declarations, with `prefix` (`UCI_` or `USI_`) and a space or `_` in
+    /// `Skill Level`.
+    pub fn declarations(prefix: &str, space: &str) -> Vec<String> {
+        vec![
+            format!(
+                "option name Skill{space}Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"
+            ),
+            format!("option name {prefix}LimitStrength type check default false"),
+            format!(
+                "option name {prefix}Elo type spin default {} min {} max {}",
+                Level::MAX.elo(),
+                Level::MIN.elo(),
+                Level::MAX.elo()
+            ),
+        ]
+    }
+
+    /// Sets the option `name` (lower case, words joined by one space or `_`, the `UCI_` or
+    /// `USI_` prefix dropped) to `value`; `Ok(false)` when `name` is none of them.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        match name {
+            "skill level" | "skill_level" => {
+                self.skill = value
+                    .trim()
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|s| (-20..=MAX_SKILL).contains(s))
+                    .ok_or_else(|| format!("Skill Level must be 0 to {MAX_SKILL}"))?;
+            }
+            "limitstrength" => self.limit = parse_check(value)?,
+            "elo" => {
+                self.elo = value
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|e| (Level::MIN.elo()..=Level::MAX.elo()).contains(e))
+                    .ok_or_else(|| {
+                        format!("Elo must be {} to {}", Level::MIN.elo(), Level::MAX.elo())
+                    })?;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
 }
 
 /// Runs the UCI loop until `quit` or end of input.
@@ -267,14 +361,20 @@ pub fn run(lines: Receiver<Line>, out: Output) {
             return;
         }
     };
+    let dialect = Dialect::uci(session.as_ref());
+    let variant_name = uci_name(session.variant());
     let mut uci = Uci {
         searcher: Searcher::new(session),
         out,
         overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
-        chess960: false,
+        variant_name,
+        dialect,
         multi_pv: 1,
         pondering: None,
         refused_position: None,
+        strength: Strength::default(),
+        chess960: false,
+        rule_options: Vec::new(),
     };
     command_loop(&mut uci, lines);
 }
@@ -317,7 +417,7 @@ impl Uci {
             "ponderhit" => {
                 if let Some(limits) = self.pondering.take() {
                     self.searcher.abandon();
-                    self.search(limits, false);
+                    self.search(limits, false, None);
                 }
                 Ok(())
             }
@@ -343,8 +443,17 @@ impl Uci {
                 Err("d shows the position between searches; send stop first".to_string())
             }
             "d" => {
+                let dialect = self.dialect;
                 let session = self.searcher.session(false);
-                let text = format!("{}Fen: {}", session.diagram(), session.fen());
+                let mut text = format!(
+                    "{}Fen: {}",
+                    session.diagram(),
+                    dialect.fen_out(session.as_ref())
+                );
+                // Fairy-Stockfish shows a shogi-family position as SFEN too.
+                if dialect.translates() {
+                    text.push_str(&format!("\nSfen: {}", session.fen()));
+                }
                 for line in text.lines() {
                     self.out.line(line);
                 }
@@ -363,11 +472,14 @@ impl Uci {
         self.out
             .line(&format!("id name Chaturanga {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Chaturanga developers");
-        let current = uci_name(self.searcher.session(true).variant());
-        let names: Vec<&str> = implemented()
+        let current = self.variant_name;
+        let mut names: Vec<&str> = implemented()
             .map(uci_name)
             .chain(FAIRY_STOCKFISH_ALIASES.iter().map(|a| a.name))
             .collect();
+        // An alias may share our id's name (it then means Fairy-Stockfish's game).
+        let mut seen = std::collections::HashSet::new();
+        names.retain(|n| seen.insert(*n));
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!(
             "option name UCI_Variant type combo default {current}{vars}"
@@ -386,6 +498,9 @@ impl Uci {
         self.out.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
+        for declaration in Strength::declarations("UCI_", " ") {
+            self.out.line(&declaration);
+        }
         self.out
             .line("option name RuleOptions type string default <empty>");
         self.out.line("uciok");
@@ -393,22 +508,40 @@ impl Uci {
 
     fn set_option(&mut self, text: &str) -> Result<(), String> {
         let (name, value) = option_name_value(text)?;
+        let lower = name.to_ascii_lowercase();
         let session = self.searcher.session(true);
-        match name.to_ascii_lowercase().as_str() {
+        if self
+            .strength
+            .set(lower.strip_prefix("uci_").unwrap_or(&lower), &value)?
+        {
+            session.set_level(self.strength.level());
+            return Ok(());
+        }
+        match lower.as_str() {
             "uci_variant" => {
-                *session = open_variant(&value)?;
+                let (opened, name) = open_variant(&value)?;
+                *session = opened;
                 session.set_multi_pv(self.multi_pv);
+                session.set_level(self.strength.level());
                 self.refused_position = None;
-                let line = variant_announcement(session.as_ref());
-                self.out.line(&line);
+                self.variant_name = name;
+                self.dialect = Dialect::uci(session.as_ref());
+                self.rule_options.clear();
+                if self.chess960 && has_chess960(session.as_ref()) {
+                    self.apply_rule_options()?;
+                }
+                let session = self.searcher.session(true);
+                if let Some(line) = announcement(session.as_ref(), name, &self.dialect) {
+                    self.out.line(&line);
+                }
             }
             "uci_chess960" => {
-                self.chess960 = parse_check(&value)?;
-                if self.chess960 {
-                    self.out.line(
-                        "info string UCI_Chess960: castling is read and written as the king \
-                         taking its own rook",
-                    );
+                let on = parse_check(&value)?;
+                if on != self.chess960 {
+                    self.chess960 = on;
+                    if has_chess960(session.as_ref()) {
+                        self.apply_rule_options()?;
+                    }
                 }
             }
             "hash" => {
@@ -448,31 +581,44 @@ impl Uci {
                 self.overhead = Duration::from_millis(ms);
             }
             "ruleoptions" => {
-                let options: Vec<String> = value
+                self.rule_options = value
                     .split_whitespace()
                     .filter(|w| *w != "<empty>")
                     .map(str::to_string)
                     .collect();
-                session
-                    .set_rule_options(&options)
-                    .map_err(|e| e.to_string())?;
-                session.reset(None).map_err(|e| e.to_string())?;
+                self.apply_rule_options()?;
             }
             _ => return Err(format!("unknown option {:?}", cut(&name))),
         }
         Ok(())
     }
 
+    /// Sets the GUI's rule options, with `chess960=on` where `UCI_Chess960` asks for it and
+    /// the ruleset has that option, and starts a game under them.
+    fn apply_rule_options(&mut self) -> Result<(), String> {
+        let session = self.searcher.session(true);
+        let mut options = self.rule_options.clone();
+        if self.chess960 && has_chess960(session.as_ref()) {
+            options.retain(|o| !o.starts_with("chess960="));
+            options.push("chess960=on".to_string());
+        }
+        session
+            .set_rule_options(&options)
+            .map_err(|e| e.to_string())?;
+        session.reset(None).map_err(|e| e.to_string())
+    }
+
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
         let (fen, moves) = position_words(words, "fen")?;
-        let chess960 = self.chess960;
+        let dialect = self.dialect;
+        let fen = fen.map(|f| dialect.fen_in(&f)).transpose()?;
         let session = self.searcher.session(true);
-        let translate = if chess960 {
-            castling::from_king_takes_rook
-        } else {
-            as_given
+        // Castling written as the king taking its rook (`e1h1`) is read too, as
+        // Fairy-Stockfish does where the king's own move would be ambiguous.
+        let translate = move |session: &mut dyn GameSession, mv: &str| {
+            castling::from_king_takes_rook(session, &dialect.move_in(mv))
         };
-        set_position(session.as_mut(), fen.as_deref(), moves, translate)
+        set_position(session.as_mut(), fen.as_deref(), moves, &translate)
     }
 
     /// Starts the search a `go` asks for. Every `go` but `go perft` gets a `bestmove`, even
@@ -494,32 +640,51 @@ impl Uci {
             self.out.line("bestmove (none)");
             return Ok(());
         }
+        // A mate search is the full engine's; the strength options apply to every other.
+        let level = go.mate.map_or(self.strength.level(), |_| None);
+        self.searcher.session(true).set_level(level);
         let (limits, holds) = go.plan(&mut self.pondering);
-        self.search(limits, holds);
+        self.search(limits, holds, go.mate);
         Ok(())
     }
 
     /// Searches the position; the decision is the `bestmove` line (after `stop` if the
-    /// search `holds`).
-    fn search(&mut self, limits: Limits, holds: bool) {
-        let chess960 = self.chess960;
+    /// search `holds`). With `mate`, the search stops once it has found a mate in at most
+    /// that many moves.
+    fn search(&mut self, limits: Limits, holds: bool, mate: Option<u32>) {
+        let dialect = self.dialect;
+        // Where the ruleset has no Chess960 of its own, UCI_Chess960 only writes castling
+        // as the king taking its rook.
+        let king_takes_rook = self.chess960 && !has_chess960(self.searcher.session(true).as_ref());
         let out = self.out.clone();
         let done_out = self.out.clone();
+        let stop = self.searcher.session(true).stop_flag();
         self.searcher.start(
             limits,
             holds,
-            move |thinking| out.line(&info_line(thinking, &thinking.pv)),
+            move |thinking| {
+                let pv: Vec<String> = thinking.pv.iter().map(|m| dialect.move_out(m)).collect();
+                out.line(&info_line(thinking, &pv));
+                if let (Some(wanted), Some(found)) = (mate, thinking.score.mate_in_moves())
+                    && thinking.multipv == 1
+                    && (1..=wanted as i32).contains(&found)
+                {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            },
             move |session, decision| {
                 let mut shown = |text: &str| {
-                    if chess960 {
-                        castling::to_king_takes_rook(session, text)
+                    let text = dialect.move_out(text);
+                    if king_takes_rook {
+                        castling::to_king_takes_rook(session, &text)
                     } else {
-                        text.to_string()
+                        text
                     }
                 };
                 let line = match (&decision.best, &decision.ponder) {
-                    (Some(best), Some(ponder)) if !chess960 => {
-                        format!("bestmove {} ponder {ponder}", shown(best))
+                    // The ponder move would be written in the position after the best one.
+                    (Some(best), Some(ponder)) if !king_takes_rook => {
+                        format!("bestmove {} ponder {}", shown(best), shown(ponder))
                     }
                     (Some(best), _) => format!("bestmove {}", shown(best)),
                     (None, _) => {
@@ -538,8 +703,13 @@ impl Uci {
             return Err(format!("perft depth must be at most {MAX_PERFT_DEPTH}"));
         }
         let start = Instant::now();
+        let dialect = self.dialect;
         let session = self.searcher.session(true);
-        let mut split = session.perft_divide(depth.max(1));
+        let mut split: Vec<(String, u64)> = session
+            .perft_divide(depth.max(1))
+            .into_iter()
+            .map(|(mv, n)| (dialect.move_out(&mv), n))
+            .collect();
         split.sort();
         let mut total = 0;
         for (mv, n) in &split {
@@ -579,7 +749,13 @@ pub fn as_given(_session: &mut dyn GameSession, text: &str) -> String {
     text.to_string()
 }
 
-fn parse_check(value: &str) -> Result<bool, String> {
+/// Whether the ruleset plays Chess960 under a rule option (`chess960`).
+fn has_chess960(session: &dyn GameSession) -> bool {
+    session.option_specs().iter().any(|s| s.name == "chess960")
+}
+
+/// Reads a UCI check option's value.
+pub fn parse_check(value: &str) -> Result<bool, String> {
     match value.trim() {
         "true" => Ok(true),
         "false" => Ok(false),

@@ -4,14 +4,25 @@
 //! `P*5e`, `8h2b+`), so positions and moves pass through unchanged. Sente is the first
 //! player, so `btime`/`binc` are the first player's clock (UCI's `wtime`). The ruleset is
 //! chosen with `USI_Variant` (shogi by default; every ruleset is accepted, as
-//! Fairy-Stockfish does).
+//! Fairy-Stockfish does), and its strength with `Skill_Level`, `USI_LimitStrength` and
+//! `USI_Elo` as in Fairy-Stockfish's USI (the engine's levels, [`crate::uci::Strength`]).
+//!
+//! `go mate TIME` (or `infinite`) looks for a mate with the full engine's search within the
+//! time, and answers as USI says: `checkmate` and the mating line, `checkmate timeout` when
+//! none was found in time, `checkmate nomate` when the player to move has no move at all.
+//! The search is the ordinary one, so a mate it finds need not check at every move as a
+//! tsume's does. Tsume positions, where the attacker has no king, are refused: the rules
+//! require each player's king (`docs/protocols.md`).
 
-use super::uci::{as_given, open_variant, option_name_value, read_go, set_position, uci_name};
+use super::fairy::{Dialect, announcement};
+use super::uci::{
+    Strength, as_given, open_variant, option_name_value, read_go, set_position, uci_name,
+};
 use super::{
     DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
     info_line, position_words,
 };
-use chaturanga_engine::Limits;
+use chaturanga_engine::{Limits, Score};
 use chaturanga_session::open;
 use chaturanga_variants::implemented;
 use std::sync::mpsc::Receiver;
@@ -26,6 +37,8 @@ struct Usi {
     pondering: Option<Limits>,
     /// Why the last `position` was refused, until one is accepted.
     refused_position: Option<String>,
+    /// The strength options.
+    strength: Strength,
 }
 
 /// Runs the USI loop until `quit` or end of input.
@@ -42,6 +55,7 @@ pub fn run(lines: Receiver<Line>, out: Output) {
         out,
         pondering: None,
         refused_position: None,
+        strength: Strength::default(),
     };
     command_loop(&mut usi, lines);
 }
@@ -142,16 +156,32 @@ impl Usi {
         ));
         self.out
             .line("option name USI_Ponder type check default false");
+        for declaration in Strength::declarations("USI_", "_") {
+            self.out.line(&declaration);
+        }
         self.out.line("usiok");
     }
 
     fn set_option(&mut self, text: &str) -> Result<(), String> {
         let (name, value) = option_name_value(text)?;
         let session = self.searcher.session(true);
+        let lower = name.to_ascii_lowercase();
+        if self
+            .strength
+            .set(lower.strip_prefix("usi_").unwrap_or(&lower), &value)?
+        {
+            return Ok(());
+        }
         match name.as_str() {
             "USI_Variant" | "UCI_Variant" => {
-                *session = open_variant(&value)?;
+                let (opened, name) = open_variant(&value)?;
+                *session = opened;
                 self.refused_position = None;
+                // Fairy-Stockfish announces a variant over USI too, in its UCI FEN.
+                let dialect = Dialect::uci(session.as_ref());
+                if let Some(line) = announcement(session.as_ref(), name, &dialect) {
+                    self.out.line(&line);
+                }
             }
             "USI_Hash" | "Hash" => {
                 let mb = value
@@ -170,16 +200,17 @@ impl Usi {
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
         let (fen, moves) = position_words(words, "sfen")?;
         let session = self.searcher.session(true);
-        set_position(session.as_mut(), fen.as_deref(), moves, as_given)
+        set_position(session.as_mut(), fen.as_deref(), moves, &as_given)
     }
 
     /// Starts the search a `go` asks for; every `go` gets a `bestmove`.
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
         if words.get(1) == Some(&"mate") {
-            self.out.line("checkmate notimplemented");
-            return Ok(());
+            return self.mate(words);
         }
+        let level = self.strength.level();
         let session = self.searcher.session(true);
+        session.set_level(level);
         let uci_words: Vec<&str> = words.iter().map(|w| as_uci_word(w)).collect();
         let go = read_go(
             &uci_words,
@@ -207,6 +238,70 @@ impl Usi {
         }
         let (limits, holds) = go.plan(&mut self.pondering);
         self.search(limits, holds);
+        Ok(())
+    }
+
+    /// `go mate TIME` or `go mate infinite`: the full engine's search until it finds a mate
+    /// for the player to move, the time is up or `stop`; answered with `checkmate …`.
+    fn mate(&mut self, words: &[&str]) -> Result<(), String> {
+        let limits = match words.get(2).copied() {
+            None | Some("infinite") => Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Some(ms) => match ms.parse::<u64>() {
+                Ok(ms) => Limits::move_time(Duration::from_millis(ms.max(1))),
+                Err(_) => {
+                    self.out.line(&format!(
+                        "info string error: bad time for go mate: {:?}",
+                        cut(ms)
+                    ));
+                    self.out.line("checkmate timeout");
+                    return Ok(());
+                }
+            },
+        };
+        if let Some(why) = &self.refused_position {
+            self.out.line(&format!(
+                "info string error: no position to search (the last was refused: {why})"
+            ));
+            self.out.line("checkmate nomate");
+            return Ok(());
+        }
+        let session = self.searcher.session(true);
+        session.set_level(None);
+        if session.legal_moves().is_empty() {
+            self.out.line("checkmate nomate");
+            return Ok(());
+        }
+        let stop = session.stop_flag();
+        let out = self.out.clone();
+        let done_out = self.out.clone();
+        let found = std::sync::Arc::new(std::sync::Mutex::new(None::<Vec<String>>));
+        let line = found.clone();
+        self.searcher.start(
+            limits,
+            false,
+            move |thinking| {
+                out.line(&info_line(thinking, &thinking.pv));
+                if thinking.multipv == 1
+                    && matches!(thinking.score, Score::Win { plies } if plies > 0)
+                    && !thinking.pv.is_empty()
+                {
+                    if let Ok(mut line) = line.lock() {
+                        *line = Some(thinking.pv.clone());
+                    }
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            },
+            move |_, _| {
+                let mate = found.lock().ok().and_then(|mut line| line.take());
+                done_out.line(&match mate {
+                    Some(moves) => format!("checkmate {}", moves.join(" ")),
+                    None => "checkmate timeout".to_string(),
+                });
+            },
+        );
         Ok(())
     }
 

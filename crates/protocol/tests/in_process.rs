@@ -478,3 +478,260 @@ fn fairy_stockfish_antichess_is_losing_chess_with_its_options() {
     );
     uci.close();
 }
+
+#[test]
+fn uci_speaks_fairy_stockfish_coordinates_and_fens_in_the_shogi_family() {
+    let mut uci = Session::start(Protocol::Uci);
+    // Shogi is one of XBoard's own variants: Fairy-Stockfish does not announce it.
+    uci.send("setoption name UCI_Variant value shogi");
+    uci.send("isready");
+    let lines = uci.lines_until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string variant")),
+        "{lines:?}"
+    );
+    uci.send("position startpos moves c3c4 g7g6 b2g7+ h8g7");
+    uci.send("d");
+    let fen = uci.expect(|l| l.starts_with("Fen: "));
+    assert_eq!(
+        fen,
+        "Fen: lnsgkgsnl/1r7/ppppppbpp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[b] w - - 0 3"
+    );
+    let sfen = uci.expect(|l| l.starts_with("Sfen: "));
+    assert_eq!(
+        sfen,
+        "Sfen: lnsgkgsnl/1r7/ppppppbpp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b b 5"
+    );
+    uci.send("go perft 1");
+    let split = uci.lines_until(|l| l.starts_with("Nodes searched"));
+    assert!(split.iter().any(|l| l == "h2c2: 1"), "{split:?}");
+    assert!(!split.iter().any(|l| l.starts_with("2h")), "{split:?}");
+    // Its FENs are read, in both of its forms, and its drops and promotions.
+    uci.send("position fen 4k4/9/9/9/9/9/9/9/4K4[Pb] w - - 0 1 moves P@e5 B@e4");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: 4k4/9/9/9/4P4/4b4/9/9/4K4[] w - - 0 2"
+    );
+    uci.send("position fen 4k4/9/9/9/9/9/9/9/4K4[-] w 0 1 moves e1d2");
+    uci.send("go depth 3");
+    let best = uci.expect(|l| l.starts_with("bestmove "));
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(
+        mv.len() >= 4 && mv.as_bytes()[0].is_ascii_lowercase(),
+        "not in Fairy-Stockfish's coordinates: {best}"
+    );
+    uci.send("setoption name UCI_Variant value minishogi");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("info string variant")),
+        "info string variant minishogi files 5 ranks 5 pocket 5 template shogi startpos \
+         rbsgk/4p/5/P4/KGSBR[-] w 0 1"
+    );
+    uci.close();
+}
+
+#[test]
+fn fairy_stockfish_names_mean_its_games() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("uci");
+    let options = uci.lines_until(|l| l == "uciok");
+    let variants = options
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .unwrap();
+    assert_eq!(variants.matches(" var capablanca").count(), 1, "{variants}");
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false")
+    );
+    // Capablanca's final array, not the catalogue's.
+    uci.send("setoption name UCI_Variant value capablanca");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    );
+    uci.send("setoption name UCI_Variant value chess");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("info string variant")),
+        "info string variant chess files 8 ranks 8 pocket 0 template fairy startpos \
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    // Chess960 is chess under `chess960=on`; its castling fields and moves are read.
+    uci.send("setoption name UCI_Chess960 value true");
+    uci.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
+    );
+    uci.send("setoption name UCI_Chess960 value false");
+    uci.send("isready");
+    let lines = uci.lines_until(|l| l == "readyok");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    uci.close();
+}
+
+#[test]
+fn uci_go_mate_finds_the_mate_and_stops() {
+    let mut uci = Session::start(Protocol::Uci);
+    // The back-rank mate in one.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    uci.send(&format!("position fen {fen}"));
+    uci.send("go mate 1");
+    let lines = uci.lines_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
+    // The search went no deeper than a mate in one needs.
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    // A mate in two: the queen's sacrifice on b8, then the rook takes back with mate.
+    let two = "r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1";
+    uci.send(&format!("position fen {two}"));
+    uci.send("go mate 2");
+    let lines = uci.lines_until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 2 ")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove b2b8 ponder a8b8");
+    uci.close();
+}
+
+#[test]
+fn strength_options_are_offered_and_play_legal_moves() {
+    for (protocol, hello, ready, skill, limit, elo) in [
+        (
+            Protocol::Uci,
+            "uci",
+            "uciok",
+            "Skill Level",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+        ),
+        (
+            Protocol::Usi,
+            "usi",
+            "usiok",
+            "Skill_Level",
+            "USI_LimitStrength",
+            "USI_Elo",
+        ),
+    ] {
+        let mut session = Session::start(protocol);
+        session.send(hello);
+        let options = session.lines_until(|l| l == ready);
+        for name in [skill, limit, elo] {
+            assert!(
+                options
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {name} type"))),
+                "{name}: {options:?}"
+            );
+        }
+        for setting in [
+            format!("setoption name {skill} value 0"),
+            format!("setoption name {skill} value 20"),
+            format!("setoption name {limit} value true"),
+            format!("setoption name {elo} value 900"),
+        ] {
+            session.send(&setting);
+            session.send("go depth 4");
+            let lines = session.lines_until(|l| l.starts_with("bestmove "));
+            let last = lines.last().unwrap();
+            assert!(
+                last != "bestmove (none)" && last != "bestmove resign",
+                "{setting}: {lines:?}"
+            );
+            assert!(
+                !lines.iter().any(|l| l.contains("error")),
+                "{setting}: {lines:?}"
+            );
+        }
+        session.send(&format!("setoption name {skill} value 21"));
+        session.expect(|l| l.starts_with("info string error") && l.contains("Skill Level"));
+        session.close();
+    }
+    // Level 1 (Skill Level 0) does not always play the best move: over a few searches of a
+    // quiet position it answers with more than one move.
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("setoption name Skill Level value 0");
+    let mut answers = std::collections::HashSet::new();
+    for _ in 0..12 {
+        uci.send("position startpos moves e2e4 e7e5");
+        uci.send("go depth 1");
+        answers.insert(uci.expect(|l| l.starts_with("bestmove ")));
+    }
+    assert!(answers.len() > 1, "{answers:?}");
+    uci.close();
+}
+
+#[test]
+fn usi_go_mate_answers_checkmate_timeout_or_nomate() {
+    let mut usi = Session::start(Protocol::Usi);
+    usi.send("usi");
+    usi.expect(|l| l == "usiok");
+    // Black mates at once with the gold drop G*5b, protected by the pawn on 5c.
+    usi.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    usi.send("go mate 10000");
+    let answer = usi.expect(|l| l.starts_with("checkmate"));
+    assert_eq!(answer, "checkmate G*5b");
+    // No move at all: no mate.
+    usi.send("position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2");
+    usi.send("go mate 1000");
+    usi.expect(|l| l == "checkmate nomate");
+    // A quiet position: no mate within the time.
+    usi.send("position startpos");
+    usi.send("go mate 300");
+    usi.expect(|l| l == "checkmate timeout");
+    // `go mate infinite` ends at `stop`.
+    usi.send("go mate infinite");
+    usi.expect(|l| l.starts_with("info depth"));
+    usi.send("stop");
+    usi.expect(|l| l == "checkmate timeout");
+    usi.close();
+}
+
+#[test]
+fn uci_chess960_reads_shredder_and_x_fen_and_castles_king_takes_rook() {
+    let mut uci = Session::start(Protocol::Uci);
+    uci.send("setoption name UCI_Chess960 value true");
+    // Array 0 (BBQNNRKR) after its knights left and the f-rook went to d1: White may
+    // castle short with the king staying on g1 (king takes rook, `g1h1`); `g1f1` is the
+    // king's step.
+    let fen = "bbqnnrkr/pppppp1p/6p1/8/8/3N1N2/PPPPPPPP/BBQR2KR w Hhf - 0 3";
+    uci.send(&format!("position fen {fen}"));
+    uci.send("go perft 1");
+    let split = uci.lines_until(|l| l.starts_with("Nodes searched"));
+    assert!(split.iter().any(|l| l == "g1h1: 1"), "{split:?}");
+    assert!(split.iter().any(|l| l == "g1f1: 1"), "{split:?}");
+    uci.send(&format!("position fen {fen} moves g1h1"));
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: bbqnnrkr/pppppp1p/6p1/8/8/3N1N2/PPPPPPPP/BBQR1RK1 b kq - 1 3"
+    );
+    // X-FEN: a file letter where two rooks stand on one wing.
+    uci.send("position fen rr2k3/8/8/8/8/8/8/RR2K1R1 w GBb - 0 1 moves g1f1");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: rr2k3/8/8/8/8/8/8/RR2KR2 b Bb - 1 1"
+    );
+    // A real array searches and answers a legal move.
+    uci.send("position fen nrbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQNKR w HBhb - 0 1");
+    uci.send("go depth 3");
+    let best = uci.expect(|l| l.starts_with("bestmove "));
+    assert!(!best.contains("(none)"), "{best}");
+    // Without the option the same array has no castling to read.
+    uci.send("setoption name UCI_Chess960 value false");
+    uci.send("position fen nrbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQNKR w HBhb - 0 1");
+    uci.expect(|l| l.starts_with("info string error") && l.contains("castling"));
+    uci.close();
+}

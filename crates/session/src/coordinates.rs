@@ -10,7 +10,7 @@
 use chaturanga_geometry::{Geometry, Lattice};
 
 /// Lowest lattice coordinates and the rank count of a square board.
-fn frame(geometry: &Geometry) -> Option<(i32, i32, i32)> {
+pub(crate) fn frame(geometry: &Geometry) -> Option<(i32, i32, i32)> {
     if geometry.lattice() != Lattice::Square {
         return None;
     }
@@ -21,7 +21,10 @@ fn frame(geometry: &Geometry) -> Option<(i32, i32, i32)> {
 }
 
 /// Cuts a move text into cell labels and the text between them.
-fn split_labels<'t>(geometry: &Geometry, text: &'t str) -> Vec<Result<(i32, i32), &'t str>> {
+pub(crate) fn split_labels<'t>(
+    geometry: &Geometry,
+    text: &'t str,
+) -> Vec<Result<(i32, i32), &'t str>> {
     let mut pieces = Vec::new();
     let mut rest = text;
     let mut plain_start = 0;

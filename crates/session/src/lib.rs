@@ -11,15 +11,17 @@
 //! transposition table stays with the session between moves.
 
 mod coordinates;
+mod fairy;
 pub mod load;
 pub mod table;
 
 pub use coordinates::{from_xboard, to_xboard};
+pub use fairy::{fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy, to_fairy};
 pub use table::{
     Hosted, LegalMove, RecordFormat, SearchTask, SeenMove, Table, open_table, option_specs,
 };
 
-use chaturanga_engine::{Engine, Limits, Sampling, Score, SearchInfo};
+use chaturanga_engine::{Engine, Level, Limits, Sampling, Score, SearchInfo};
 use chaturanga_geometry::Geometry;
 use chaturanga_notation::san;
 use chaturanga_rules::{
@@ -148,6 +150,9 @@ pub trait GameSession: Send {
     fn players(&self) -> usize;
     /// The player to move (0 = first).
     fn side_to_move(&self) -> usize;
+    /// Plies since the last capture or pawn move (the halfmove clock of a chess FEN, which
+    /// an SFEN does not write).
+    fn quiet_plies(&self) -> u32;
     /// A player's name (`white`, `sente`).
     fn player_name(&self, player: usize) -> &'static str;
     /// Moves played since the start.
@@ -180,6 +185,9 @@ pub trait GameSession: Send {
     /// How many lines searches find and report per iteration (UCI's MultiPV; 1 to
     /// [`chaturanga_engine::MAX_MULTI_PV`]); the move chosen is the first line's.
     fn set_multi_pv(&mut self, lines: usize);
+    /// Plays at a strength level from now on ([`Level`]: its bounds on every search, and its
+    /// choice among several lines), or at full strength (`None`, the default).
+    fn set_level(&mut self, level: Option<Level>);
     /// Forgets what the engine learnt.
     fn new_game(&mut self);
     /// Perft split by root move, in coordinate notation.
@@ -215,6 +223,8 @@ impl Visitor for Open {
             table: Hosted::new(info, &options, None)?,
             options,
             engine: Engine::new(self.hash_mb),
+            level: None,
+            searches: 0,
         }))
     }
 }
@@ -224,6 +234,10 @@ struct Session<P: Ruleset> {
     options: RuleOptions,
     table: Hosted<P>,
     engine: Engine<P>,
+    /// The strength level searches play at (`None`: full strength).
+    level: Option<Level>,
+    /// Searches so far, which seed a level's choices.
+    searches: u64,
 }
 
 /// Reads a legal move in coordinate notation, the ruleset's own notations, or SAN.
@@ -342,6 +356,10 @@ impl<P: Ruleset> GameSession for Session<P> {
         self.table.side_to_move()
     }
 
+    fn quiet_plies(&self) -> u32 {
+        self.table.game().position().quiet_plies()
+    }
+
     fn player_name(&self, player: usize) -> &'static str {
         self.table.player_name(player)
     }
@@ -419,9 +437,26 @@ impl<P: Ruleset> GameSession for Session<P> {
         };
         // Through the player's view where the ruleset hides information: the engine never
         // reads what the player to move cannot see.
-        let result =
-            self.engine
-                .search_hidden(self.table.game(), limits, &Sampling::default(), &mut report);
+        let sampling = Sampling::default();
+        let result = match self.level {
+            Some(level) => {
+                // A level's choices differ from search to search and game to game, and a
+                // match replays the same way.
+                self.searches += 1;
+                let seed = root.hash() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                self.engine.search_at_level(
+                    self.table.game(),
+                    level,
+                    limits,
+                    &sampling,
+                    seed,
+                    &mut report,
+                )
+            }
+            None => self
+                .engine
+                .search_hidden(self.table.game(), limits, &sampling, &mut report),
+        };
         let line = legal_line(&root, &result.pv);
         let best = result.best.map(|mv| {
             if root.whole_turns() {
@@ -454,6 +489,10 @@ impl<P: Ruleset> GameSession for Session<P> {
 
     fn set_multi_pv(&mut self, lines: usize) {
         self.engine.set_multi_pv(lines);
+    }
+
+    fn set_level(&mut self, level: Option<Level>) {
+        self.level = level;
     }
 
     fn new_game(&mut self) {

@@ -582,7 +582,41 @@ impl Position for BughousePosition {
             .find(|&m| self.move_text(m) == text)
             .ok_or_else(|| MoveError::Illegal(excerpt(text)))
     }
+
+    /// `bpgn`: the SAN of the bughouse record (`Nf3`, `P@e4`, `e8=Q`, `#` for the bughouse
+    /// mate), so that people and programs may write moves as the records do.
+    fn notations(&self) -> &'static [&'static str] {
+        &[BPGN_NOTATION]
+    }
+
+    fn write_move(&self, notation: &str, mv: BughouseMove) -> Option<String> {
+        (notation == BPGN_NOTATION)
+            .then(|| bpgn::board_san(&self.boards[mv.board as usize % 2], mv.mv).ok())
+            .flatten()
+    }
+
+    /// Reads the record's SAN on the board of the player to move (with the record's
+    /// leniency: check marks, `x` and `=` may be left out).
+    fn read_move(&self, notation: &str, text: &str) -> Result<BughouseMove, MoveError> {
+        if notation != BPGN_NOTATION {
+            return Err(MoveError::Malformed(format!(
+                "no {} notation here",
+                excerpt(notation)
+            )));
+        }
+        if self.outcome.is_some() {
+            return Err(MoveError::Illegal(excerpt(text)));
+        }
+        let board = self.slot % 2;
+        bpgn::find_move(&self.boards[board], text).map(|mv| BughouseMove {
+            board: board as u8,
+            mv,
+        })
+    }
 }
+
+/// The name of the bughouse record's SAN among the position's notations.
+const BPGN_NOTATION: &str = "bpgn";
 
 /// The rule options of bughouse.
 const OPTIONS: &[OptionSpec] = &[

@@ -229,14 +229,35 @@ pub struct Alias {
 }
 
 /// Fairy-Stockfish's names for our rulesets under options other than their defaults (its
-/// names for the defaults are [`VariantInfo::fairy_stockfish`]). Its `giveaway`, `suicide`
-/// and `losers` are not here: they castle, count pieces at a stalemate, or make capture a
-/// duty only where it is not check, none of which our losing chess does.
-pub const FAIRY_STOCKFISH_ALIASES: &[Alias] = &[Alias {
-    name: "antichess",
-    ruleset: "losing",
-    options: &["en-passant=on", "king-promotion=on"],
-}];
+/// names for the defaults are [`VariantInfo::fairy_stockfish`]). Where a name is also one
+/// of our ids, its game differs from our default (`capablanca`: Capablanca's final array,
+/// ours the catalogue's; `torishogi`: two swallows on a file, and the repeater loses;
+/// `minishogi`: a repetition loses for Black): a client of Fairy-Stockfish's dialect (UCI,
+/// USI) means its game, so the alias comes first there. Its `giveaway`, `suicide` and
+/// `losers` are not here: they castle, count pieces at a stalemate, or make capture a duty
+/// only where it is not check, none of which our losing chess does.
+pub const FAIRY_STOCKFISH_ALIASES: &[Alias] = &[
+    Alias {
+        name: "antichess",
+        ruleset: "losing",
+        options: &["en-passant=on", "king-promotion=on"],
+    },
+    Alias {
+        name: "capablanca",
+        ruleset: "capablanca",
+        options: &["setup=standard"],
+    },
+    Alias {
+        name: "minishogi",
+        ruleset: "minishogi",
+        options: &["repetition=sente-loses"],
+    },
+    Alias {
+        name: "torishogi",
+        ruleset: "torishogi",
+        options: &["swallows-per-file=2", "repetition=repeater-loses"],
+    },
+];
 
 /// The implemented rulesets.
 pub fn implemented() -> impl Iterator<Item = &'static VariantInfo> {

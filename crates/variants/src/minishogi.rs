@@ -66,6 +66,7 @@ impl Rules<1, 10> for Minishogi {
             .values(sf::MINISHOGI_VALUES)
             .start(START_SFEN)
             .build()
+            .map(sf::drops_reset_quiet_plies)
     }
 
     fn outcome_without_moves(position: &MinishogiPosition) -> Outcome {

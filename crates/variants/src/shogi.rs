@@ -93,6 +93,7 @@ impl Rules<2, 14> for Shogi {
         .values(crate::shogi_family::SHOGI_VALUES)
         .start(START_SFEN)
         .build()
+        .map(sf::drops_reset_quiet_plies)
     }
 
     fn outcome_without_moves(position: &ShogiPosition) -> Outcome {

@@ -51,6 +51,15 @@ pub const fn max_plies(default: &'static str) -> OptionSpec {
     }
 }
 
+/// A drop cannot be undone, like a capture: it resets the quiet plies (the window in which
+/// repetitions are looked for, and the halfmove clock Fairy-Stockfish's FEN writes).
+pub fn drops_reset_quiet_plies<const W: usize>(
+    mut spec: chaturanga_rules::standard::Spec<W>,
+) -> chaturanga_rules::standard::Spec<W> {
+    spec.drops_reset_quiet_plies = true;
+    spec
+}
+
 /// The sennichite draw rules: the fourth occurrence ends the game, and the game-length cap.
 pub fn draw_rules(max_plies: u32) -> DrawRules {
     DrawRules {

@@ -63,6 +63,7 @@ impl Rules<1, 9> for YariShogi {
             .notation(Notation::Shogi)
             .start(START_SFEN)
             .build()
+            .map(sf::drops_reset_quiet_plies)
     }
 
     fn outcome_without_moves(position: &YariShogiPosition) -> Outcome {

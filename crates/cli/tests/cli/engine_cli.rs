@@ -163,7 +163,11 @@ fn play_saves_the_game_in_the_format_the_file_names() {
     assert!(saved.contains("1. e4 e5 0-1"), "{saved}");
     let script = format!("7g7f\n3c3d\nsave {}\nquit\n", kif.display());
     play(&["shogi", "--engine-plays", "none"], script.as_bytes());
-    let saved = std::fs::read_to_string(&kif).unwrap();
+    // A `.kif` file is in Shift_JIS, as the format expects: not UTF-8, and read back as KIF.
+    let bytes = std::fs::read(&kif).unwrap();
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let (format, saved) = chaturanga_notation::files::read(Some("game.kif"), &bytes).unwrap();
+    assert_eq!(format.name(), "kif");
     assert!(saved.contains("７六歩(77)"), "{saved}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -356,9 +360,9 @@ fn play_of_a_live_chex_game_shows_the_public_board_and_moves() {
         ],
         script.as_bytes(),
     );
-    assert!(text.contains("drawn, to be placed: "), "{text}");
+    assert!(text.contains("\ndrawn "), "{text}");
     assert!(text.contains("black plays draw"), "{text}");
-    assert!(text.contains("white's stack: "), "{text}");
+    assert!(text.contains("white's reserve: "), "{text}");
     assert!(!text.contains("illegal"), "{text}");
     // The record is not withheld (its moves are all public).
     assert!(!text.contains("hidden moves"), "{text}");

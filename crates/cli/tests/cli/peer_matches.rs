@@ -132,3 +132,60 @@ fn a_node_budget_is_sent_as_go_nodes() {
     assert!(goes.iter().all(|l| *l == "go nodes 300"), "{sent}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// In the shogi family the runner speaks UCI in Fairy-Stockfish's dialect (`c3c4`, its FEN),
+/// and so does our UCI server: a match between them runs clean.
+#[test]
+fn uci_in_the_shogi_family_is_fairy_stockfish_dialect() {
+    smoke(
+        "minishogi",
+        &ourselves("uci"),
+        "chaturanga",
+        &["--max-plies", "20"],
+    );
+}
+
+/// An engine whose moves are legal only in another notation (USI's `7g7f` over UCI, as our
+/// UCI wrote shogi once) is a setup error of the match, not the engine's illegal move.
+#[test]
+fn a_notation_mismatch_is_a_setup_error() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("chaturanga-dialect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+         uci) echo 'id name usi-speaker'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) echo 'bestmove 7g7f';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
+        .args([
+            "match",
+            "shogi",
+            "--first",
+            &format!("uci:{}", script.display()),
+            "--second",
+            "chaturanga:nodes=1000",
+            "--games",
+            "2",
+            "--tc",
+            "st=0.1",
+        ])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stderr.contains("setup error") && stderr.contains("notation mismatch"),
+        "{stderr}\n{stdout}"
+    );
+    assert!(!stdout.contains("rules infraction"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

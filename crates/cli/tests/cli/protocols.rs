@@ -120,13 +120,17 @@ fn uci_handshake_lists_every_ruleset_and_the_options() {
         .iter()
         .find(|l| l.starts_with("option name UCI_Variant type combo"))
         .expect("UCI_Variant");
-    // The 29 rulesets and Fairy-Stockfish's names for rulesets under other options.
+    // The 29 rulesets and Fairy-Stockfish's names for rulesets under other options (those
+    // that are also one of our ids once).
     let vars = variants.matches(" var ").count();
-    assert_eq!(
-        vars,
-        29 + chaturanga_variants::FAIRY_STOCKFISH_ALIASES.len(),
-        "{variants}"
-    );
+    let ids: Vec<&str> = chaturanga_variants::implemented()
+        .map(|v| v.fairy_stockfish.unwrap_or(v.id))
+        .collect();
+    let new_names = chaturanga_variants::FAIRY_STOCKFISH_ALIASES
+        .iter()
+        .filter(|a| !ids.contains(&a.name))
+        .count();
+    assert_eq!(vars, 29 + new_names, "{variants}");
     for name in [
         "chess",
         "xiangqi",
@@ -138,7 +142,8 @@ fn uci_handshake_lists_every_ruleset_and_the_options() {
         assert!(variants.contains(&format!(" var {name}")), "{name}");
     }
     for option in [
-        "UCI_Chess960",
+        "Skill Level",
+        "UCI_LimitStrength",
         "Hash",
         "Threads",
         "MultiPV",
@@ -187,12 +192,8 @@ fn uci_perft_matches_known_counts_in_two_rulesets() {
     let mut e = Engine::start("uci");
     e.send("go perft 3");
     assert_eq!(e.line_starting("Nodes searched"), "Nodes searched: 8902");
+    // Xiangqi is one of XBoard's own variants, which Fairy-Stockfish does not announce.
     e.send("setoption name UCI_Variant value xiangqi");
-    let announcement = e.line_starting("info string variant");
-    assert!(
-        announcement.contains("xiangqi") && announcement.contains("files 9 ranks 10"),
-        "{announcement}"
-    );
     e.send("position startpos");
     e.send("go perft 2");
     assert_eq!(e.line_starting("Nodes searched"), "Nodes searched: 1920");
@@ -268,9 +269,8 @@ fn uci_reports_bad_input_and_keeps_the_last_good_position() {
 }
 
 #[test]
-fn uci_chess960_castling_is_the_king_taking_its_rook() {
+fn uci_reads_castling_written_as_the_king_taking_its_rook() {
     let mut e = Engine::start("uci");
-    e.send("setoption name UCI_Chess960 value true");
     e.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1h1 e8a8");
     e.send("d");
     let fen = e.line_starting("Fen:");
@@ -308,8 +308,9 @@ fn usi_plays_shogi_in_sfen_and_resigns_when_mated() {
     e.send(&format!("position sfen {mated}"));
     e.send("go byoyomi 100");
     assert_eq!(e.line_starting("bestmove"), "bestmove resign");
+    // Mated already: no mate to find.
     e.send("go mate 3");
-    e.line_starting("checkmate notimplemented");
+    e.line_starting("checkmate nomate");
     e.send("position sfen garbage");
     e.line_starting("info string error");
     e.quit();

@@ -637,7 +637,7 @@ impl Replayed {
 
 /// Finds the legal move on `board` that `text` names: the record's SAN (checked without check
 /// marks, then without `x` and `=`), or coordinate notation.
-fn find_move(board: &BoardPosition, text: &str) -> Result<Move, MoveError> {
+pub(crate) fn find_move(board: &BoardPosition, text: &str) -> Result<Move, MoveError> {
     let cut = || text.chars().take(40).collect::<String>();
     let body = text.trim_end_matches(['+', '#', '!', '?']);
     if body.is_empty() || !body.is_ascii() {
