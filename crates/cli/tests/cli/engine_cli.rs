@@ -12,7 +12,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 /// Runs `play` with `script` as its input and returns its output.
-fn play(args: &[&str], script: &[u8]) -> String {
+pub(crate) fn play(args: &[&str], script: &[u8]) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
         .arg("play")
         .args(args)

@@ -9,30 +9,11 @@
 
 use chaturanga_session::open_table;
 use chaturanga_variants::implemented;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 /// Runs `play` with `args` and `script` as input; returns its output.
 fn play(args: &[&str], script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("input written");
-    let out = child.wait_with_output().expect("the binary ends");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "play {args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    crate::engine_cli::play(args, script.as_bytes())
 }
 
 /// What the test needs to know of a ruleset, from the library (the session's referee,
