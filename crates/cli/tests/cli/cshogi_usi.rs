@@ -9,8 +9,6 @@
 //! The test needs `python3` (or `CHATURANGA_PYTHON`) with cshogi; it fails, with
 //! instructions, when they are missing: it never skips.
 
-use std::process::Command;
-
 const INSTALL: &str = "install the oracles with `python3 -m pip install -r tests/oracles/requirements.txt` (cshogi==1.1.0), or set CHATURANGA_PYTHON to a Python that has them";
 
 /// Games against the random mover (half with our engine as Black), and their cap.
@@ -19,44 +17,23 @@ const MAX_PLIES: usize = 200;
 
 #[test]
 fn cshogi_plays_full_games_with_only_the_executable_path() {
-    let python = std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/oracles/cshogi_usi_games.py"
-    );
     let csa_dir =
         std::env::temp_dir().join(format!("chaturanga-cshogi-usi-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&csa_dir);
-    let output = Command::new(&python)
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_chaturanga"))
-        .args([
+    let stdout = crate::python_client::run(
+        "cshogi_usi_games.py",
+        &[
             "20261204",
             &GAMES.to_string(),
             &MAX_PLIES.to_string(),
             // Milliseconds a move (byoyomi): short, the games are many plies.
             "50",
-        ])
-        .arg(&csa_dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {python}: {e}; install Python 3 and {INSTALL}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "cshogi's games failed ({INSTALL}):\n{stderr}\n{stdout}"
+            &csa_dir.display().to_string(),
+        ],
+        INSTALL,
     );
     let _ = std::fs::remove_dir_all(&csa_dir);
-    // The name cshogi read from our `usi` answer: the protocol was chosen from that line.
-    assert!(
-        stdout.lines().any(|l| l.starts_with("name\tChaturanga ")),
-        "{stdout}"
-    );
-    let games: Vec<Vec<&str>> = stdout
-        .lines()
-        .filter(|l| l.starts_with("game\t"))
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let games = crate::python_client::games(&stdout);
     assert_eq!(games.len(), GAMES + 1, "{stdout}");
     for (n, game) in games.iter().enumerate() {
         let [_, number, side, plies, ending, sfen] = game[..] else {

@@ -8,6 +8,7 @@ mod engine_cli;
 mod fairy_stockfish_conformance;
 mod peer_matches;
 mod protocols;
+mod python_client;
 mod python_clients;
 mod record_readers;
 mod screens;

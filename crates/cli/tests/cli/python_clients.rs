@@ -10,8 +10,6 @@
 //! The test needs `python3` (or `CHATURANGA_PYTHON`) with python-chess; it fails, with
 //! instructions, when they are missing: it never skips.
 
-use std::process::Command;
-
 const INSTALL: &str = "install the oracles with `python3 -m pip install -r tests/oracles/requirements.txt`, or set CHATURANGA_PYTHON to a Python that has them";
 
 /// Games against the random mover per variant (besides one against itself), and their cap.
@@ -20,38 +18,18 @@ const MAX_PLIES: usize = 600;
 
 #[test]
 fn python_chess_plays_chess960_and_antichess_against_us() {
-    let python = std::env::var("CHATURANGA_PYTHON").unwrap_or_else(|_| "python3".to_string());
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/oracles/python_chess_uci_games.py"
-    );
-    let output = Command::new(&python)
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_chaturanga"))
-        .args([
+    let stdout = crate::python_client::run(
+        "python_chess_uci_games.py",
+        &[
             "20261204",
             &GAMES.to_string(),
             &MAX_PLIES.to_string(),
             // Milliseconds a move: short, the games are many plies.
             "30",
-        ])
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {python}: {e}; install Python 3 and {INSTALL}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "python-chess's games failed ({INSTALL}):\n{stderr}\n{stdout}"
+        ],
+        INSTALL,
     );
-    assert!(
-        stdout.lines().any(|l| l.starts_with("name\tChaturanga ")),
-        "{stdout}"
-    );
-    let games: Vec<Vec<&str>> = stdout
-        .lines()
-        .filter(|l| l.starts_with("game\t"))
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let games = crate::python_client::games(&stdout);
     assert_eq!(games.len(), 2 * (GAMES + 1) + 1, "{stdout}");
     let mut castlings = [0, 0];
     for game in &games {
