@@ -27,7 +27,7 @@ run() {
   case $variant in shogi | minishogi) protocol=usi ;; esac
   [ "$variant" = capablanca ] && options=(--option setup=standard)
   local tag="$variant-odds$odds-seed$seed"
-  "$ours" match "$variant" --first "chaturanga,tc=$our_tc" --second "$protocol:$fsf" \
+  "$ours" match "$variant" --first chaturanga --first-tc "$our_tc" --second "$protocol:$fsf" \
     --games "$games" --tc "$tc" --random-plies 6 --seed "$seed" \
     --pgn "target/strength/$tag.pgn" "${options[@]}" >"target/strength/$tag.log" 2>&1
   printf '%s (odds %s):\n' "$variant" "$odds"

@@ -132,27 +132,34 @@ pub fn gnushogi_level(control: &TimeControl) -> String {
     }
 }
 
-/// Both players' clocks during a game, on real time.
+/// Both players' clocks during a game, on real time. Each side may have its own control (time
+/// odds); both are then of the same kind.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    clock: Clock,
+    /// Side `s` keeps its time in `clocks[s]`, at index `s`.
+    clocks: [Clock; 2],
     /// Grace beyond the clock before a flag counts (process start-up, pipes).
     margin: Duration,
     started: Option<Instant>,
 }
 
 impl Clocks {
-    /// Fresh clocks.
+    /// Fresh clocks, both sides under `control`.
     pub fn new(control: TimeControl, margin: Duration) -> Self {
+        Clocks::with_odds([control, control], margin)
+    }
+
+    /// Fresh clocks, each side under its own control.
+    pub fn with_odds(controls: [TimeControl; 2], margin: Duration) -> Self {
         Clocks {
-            clock: Clock::new(control, 2),
+            clocks: controls.map(|c| Clock::new(c, 2)),
             margin,
             started: None,
         }
     }
 
-    fn control(&self) -> TimeControl {
-        self.clock.control()
+    fn control(&self, side: usize) -> TimeControl {
+        self.clocks[side.min(1)].control()
     }
 
     /// Starts the mover's clock.
@@ -160,33 +167,43 @@ impl Clocks {
         self.started = Some(Instant::now());
     }
 
+    fn available(&self, side: usize) -> Duration {
+        self.clocks[side].time_available(side)
+    }
+
     /// Stops the mover's clock; `false` when the flag fell (beyond the margin).
     pub fn stop(&mut self, mover: usize) -> bool {
         let used = self.started.take().map_or(Duration::ZERO, |t| t.elapsed());
         let side = mover.min(1);
-        let available = self.clock.time_available(side);
+        let available = self.available(side);
         let in_time = used <= available + self.margin;
         // A move within the margin is charged as if made at the last moment.
         let charged = used.min(available.saturating_sub(Duration::from_nanos(1)));
-        let _ = self.clock.complete_turn(side, charged);
+        let _ = self.clocks[side].complete_turn(side, charged);
         in_time
     }
 
     /// When the mover's flag falls (with the margin), for waiting on an engine.
     pub fn deadline(&self, mover: usize) -> Instant {
         let start = self.started.unwrap_or_else(Instant::now);
-        start + self.clock.time_available(mover.min(1)) + self.margin
+        start + self.available(mover.min(1)) + self.margin
     }
 
     /// Main time left on a clock.
     fn remaining(&self, side: usize) -> Duration {
-        self.clock.time(side.min(1)).main
+        let side = side.min(1);
+        self.clocks[side].time(side).main
+    }
+
+    fn moves_to_go(&self, side: usize) -> Option<u32> {
+        let side = side.min(1);
+        self.clocks[side].moves_to_go(side)
     }
 
     /// Our engine's limits for the mover.
     pub fn limits_for(&self, mover: usize) -> Limits {
         let side = mover.min(1);
-        let control = self.control();
+        let control = self.control(side);
         match control.fixed_per_move() {
             Some(t) => Limits {
                 move_time: Some(t),
@@ -198,7 +215,7 @@ impl Clocks {
                     // Our budget adds the increment itself; the clock shows it already
                     // included, as UCI GUIs do.
                     increment: control.increment,
-                    moves_to_go: self.clock.moves_to_go(side),
+                    moves_to_go: self.moves_to_go(side),
                     byoyomi: control.byo_yomi.map_or(Duration::ZERO, |b| b.period),
                 }),
                 overhead: Duration::from_millis(20),
@@ -207,11 +224,11 @@ impl Clocks {
         }
     }
 
-    /// UCI's (or USI's, `usi`) `go` command for the clocks.
-    pub fn go_command(&self, usi: bool) -> String {
+    /// UCI's (or USI's, `usi`) `go` command for the mover's clocks.
+    pub fn go_command(&self, mover: usize, usi: bool) -> String {
         let ms = |d: Duration| d.as_millis();
         let (first, second) = if usi { ("b", "w") } else { ("w", "b") };
-        let control = self.control();
+        let control = self.control(mover);
         match control.fixed_per_move() {
             Some(t) if usi => format!("go byoyomi {}", ms(t)),
             Some(t) => format!("go movetime {}", ms(t)),
@@ -220,10 +237,10 @@ impl Clocks {
                     "go {first}time {} {second}time {} {first}inc {} {second}inc {}",
                     ms(self.remaining(0)),
                     ms(self.remaining(1)),
-                    ms(control.increment),
-                    ms(control.increment)
+                    ms(self.control(0).increment),
+                    ms(self.control(1).increment)
                 );
-                if let Some(n) = self.clock.moves_to_go(0) {
+                if let Some(n) = self.moves_to_go(mover) {
                     text.push_str(&format!(" movestogo {n}"));
                 }
                 if let (true, Some(b)) = (usi, control.byo_yomi) {
@@ -239,7 +256,7 @@ impl Clocks {
     pub fn xboard_time(&self, mover: usize) -> Option<String> {
         let side = mover.min(1);
         let cs = |d: Duration| d.as_millis() / 10;
-        match self.control().fixed_per_move() {
+        match self.control(side).fixed_per_move() {
             Some(_) => None,
             None => Some(format!(
                 "time {}\notim {}",
@@ -248,6 +265,13 @@ impl Clocks {
             )),
         }
     }
+}
+
+/// Whether two controls may face each other in one game: a fixed time per move on one side
+/// and a running clock on the other cannot be told to an engine in one `go` command.
+pub fn same_kind(a: &TimeControl, b: &TimeControl) -> bool {
+    a.fixed_per_move().is_some() == b.fixed_per_move().is_some()
+        && a.moves_per_session.is_some() == b.moves_per_session.is_some()
 }
 
 #[cfg(test)]
@@ -289,13 +313,13 @@ mod tests {
             TimeControl::sessions(2, Duration::from_secs(60)),
             Duration::ZERO,
         );
-        assert_eq!(clocks.clock.moves_to_go(0), Some(2));
+        assert_eq!(clocks.moves_to_go(0), Some(2));
         clocks.start();
         assert!(clocks.stop(0));
-        assert_eq!(clocks.clock.moves_to_go(0), Some(1));
+        assert_eq!(clocks.moves_to_go(0), Some(1));
         clocks.start();
         assert!(clocks.stop(0));
-        assert_eq!(clocks.clock.moves_to_go(0), Some(2));
+        assert_eq!(clocks.moves_to_go(0), Some(2));
         assert!(clocks.remaining(0) > Duration::from_secs(119));
     }
 
@@ -327,16 +351,15 @@ mod tests {
             TimeControl::fischer(Duration::from_secs(10), Duration::from_secs(1)),
             Duration::ZERO,
         );
-        clocks
-            .clock
+        clocks.clocks[1]
             .complete_turn(1, Duration::from_secs(6))
             .unwrap();
         assert_eq!(
-            clocks.go_command(false),
+            clocks.go_command(0, false),
             "go wtime 10000 btime 5000 winc 1000 binc 1000"
         );
         assert_eq!(
-            clocks.go_command(true),
+            clocks.go_command(1, true),
             "go btime 10000 wtime 5000 binc 1000 winc 1000"
         );
         assert_eq!(
@@ -360,8 +383,49 @@ mod tests {
             TimeControl::per_move(Duration::from_millis(100)),
             Duration::ZERO,
         );
-        assert_eq!(per_move.go_command(true), "go byoyomi 100");
-        assert_eq!(per_move.go_command(false), "go movetime 100");
+        assert_eq!(per_move.go_command(0, true), "go byoyomi 100");
+        assert_eq!(per_move.go_command(1, false), "go movetime 100");
         assert_eq!(per_move.xboard_time(0), None);
+    }
+
+    #[test]
+    fn each_side_may_have_its_own_clock() {
+        let mut clocks = Clocks::with_odds(
+            [
+                TimeControl::fischer(Duration::from_secs(20), Duration::from_millis(200)),
+                TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100)),
+            ],
+            Duration::ZERO,
+        );
+        assert_eq!(
+            clocks.go_command(0, false),
+            "go wtime 20000 btime 10000 winc 200 binc 100"
+        );
+        clocks.clocks[1]
+            .complete_turn(1, Duration::from_secs(1))
+            .unwrap();
+        assert_eq!(
+            clocks.go_command(1, true),
+            "go btime 20000 wtime 9100 binc 200 winc 100"
+        );
+        assert_eq!(
+            clocks.xboard_time(1).as_deref(),
+            Some("time 910\notim 2000")
+        );
+        let limits = clocks.limits_for(0).clock.expect("a clock");
+        assert_eq!(limits.remaining, Duration::from_secs(20));
+        assert_eq!(limits.increment, Duration::from_millis(200));
+        assert!(same_kind(
+            &parse_time_control("10+0.1").unwrap(),
+            &parse_time_control("20+0").unwrap()
+        ));
+        assert!(!same_kind(
+            &parse_time_control("10+0.1").unwrap(),
+            &parse_time_control("st=1").unwrap()
+        ));
+        assert!(!same_kind(
+            &parse_time_control("10+0.1").unwrap(),
+            &parse_time_control("40/60").unwrap()
+        ));
     }
 }

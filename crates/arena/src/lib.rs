@@ -55,6 +55,9 @@ pub struct MatchSettings {
     pub games: u32,
     /// Clocks.
     pub time_control: TimeControl,
+    /// A player's own clock instead of [`MatchSettings::time_control`] (time odds, for
+    /// measuring what a stronger opponent's time is worth); of the same kind.
+    pub player_time_controls: [Option<TimeControl>; 2],
     /// Grace beyond the clock before a flag counts.
     pub time_margin: Duration,
     /// Openings file.
@@ -74,6 +77,11 @@ pub struct MatchSettings {
 }
 
 impl MatchSettings {
+    /// The clock match player `player` (0 or 1) plays under.
+    pub fn control_of(&self, player: usize) -> TimeControl {
+        self.player_time_controls[player.min(1)].unwrap_or(self.time_control)
+    }
+
     /// The settings of a match of `variant` between `players` with the defaults: two games
     /// at 10 seconds plus 0.1 per move, a margin of half a second, no openings, a ply cap
     /// of 1000, seed 1.
@@ -83,6 +91,7 @@ impl MatchSettings {
             players,
             games: 2,
             time_control: TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100)),
+            player_time_controls: [None, None],
             time_margin: Duration::from_millis(500),
             openings: None,
             random_plies: 0,
@@ -154,6 +163,9 @@ pub enum ArenaError {
         /// What was said ([`PlayerError::Notation`]).
         source: PlayerError,
     },
+    /// The players' own clocks are of different kinds (a fixed time per move against a
+    /// running clock), which no `go` command can tell an engine.
+    MixedClocks,
     /// The referee's game did not end (a bug).
     Unfinished,
     /// Writing the report or the games failed.
@@ -180,6 +192,11 @@ impl fmt::Display for ArenaError {
             ArenaError::Player { index, source } => write!(f, "player {}: {source}", index + 1),
             ArenaError::StartGame { name, source } => write!(f, "{name}: {source}"),
             ArenaError::Notation { name, source } => write!(f, "setup error: {name}: {source}"),
+            ArenaError::MixedClocks => write!(
+                f,
+                "the players' clocks must be of one kind (both a time per move, both \
+                 sessions, or both base+increment)"
+            ),
             ArenaError::Unfinished => write!(f, "the game did not end"),
             ArenaError::Io(e) => write!(f, "cannot write output: {e}"),
         }
@@ -200,6 +217,7 @@ impl std::error::Error for ArenaError {
             ArenaError::Io(e) => Some(e),
             ArenaError::NotTwoPlayers { .. }
             | ArenaError::NoOpenings(_)
+            | ArenaError::MixedClocks
             | ArenaError::Unfinished => None,
         }
     }
@@ -338,6 +356,9 @@ struct GameRecord {
 
 /// Runs a match, reporting progress and the result to `out`.
 pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaError> {
+    if !clock::same_kind(&settings.control_of(0), &settings.control_of(1)) {
+        return Err(ArenaError::MixedClocks);
+    }
     let mut referee = open(&settings.variant, 1).map_err(ArenaError::Referee)?;
     if referee.players() != 2 {
         return Err(ArenaError::NotTwoPlayers {
@@ -374,7 +395,17 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         names[1],
         settings.variant,
         settings.games,
-        time_control_text(&settings.time_control)
+        if settings.control_of(0) == settings.control_of(1) {
+            time_control_text(&settings.time_control)
+        } else {
+            format!(
+                "{} for {}, {} for {}",
+                time_control_text(&settings.control_of(0)),
+                names[0],
+                time_control_text(&settings.control_of(1)),
+                names[1]
+            )
+        }
     )?;
     let mut random = Random(settings.seed);
     let mut tally = Tally::default();
@@ -573,13 +604,13 @@ fn play_game(
     let mut infraction = None;
     for &p in &seat {
         players[p]
-            .start_game(referee, &settings.time_control, opening.fen.is_some())
+            .start_game(referee, &settings.control_of(p), opening.fen.is_some())
             .map_err(|source| ArenaError::StartGame {
                 name: names[p].clone(),
                 source,
             })?;
     }
-    let mut clocks = Clocks::new(settings.time_control, settings.time_margin);
+    let mut clocks = Clocks::with_odds(seat.map(|p| settings.control_of(p)), settings.time_margin);
     let mut termination = String::from("normal");
     loop {
         if referee.finished().is_some() {
@@ -655,17 +686,25 @@ fn play_game(
     let first_quarters = finished.quarters.get(first_side).copied().unwrap_or(2);
     // Named as the ruleset names its players: shogi's first player, sente, is Black.
     let player_tag = |p: usize| pgn::player_tag(referee.player_name(p), p).to_string();
-    let tags = vec![
+    let mut tags = vec![
         ("Event".to_string(), "chaturanga match".to_string()),
         ("Round".to_string(), round.to_string()),
         (player_tag(0), names[seat[0]].clone()),
         (player_tag(1), names[seat[1]].clone()),
-        (
-            "TimeControl".to_string(),
-            time_control_text(&settings.time_control),
-        ),
-        ("Termination".to_string(), termination.clone()),
     ];
+    let controls = seat.map(|p| settings.control_of(p));
+    if controls[0] == controls[1] {
+        tags.push(("TimeControl".to_string(), time_control_text(&controls[0])));
+    } else {
+        // Time odds, tagged as cutechess-cli does.
+        for (side, control) in controls.iter().enumerate() {
+            tags.push((
+                format!("{}TimeControl", player_tag(side)),
+                time_control_text(control),
+            ));
+        }
+    }
+    tags.push(("Termination".to_string(), termination.clone()));
     let pgn = referee.pgn(&tags).ok();
     Ok(GameRecord {
         first_quarters,

@@ -669,7 +669,7 @@ impl Player for UciEngine {
         self.process.send(&position)?;
         let go = match self.nodes {
             Some(nodes) => format!("go nodes {nodes}"),
-            None => clocks.go_command(self.protocol == Protocol::Usi),
+            None => clocks.go_command(game.side_to_move(), self.protocol == Protocol::Usi),
         };
         self.process.send(&go)?;
         let deadline = clocks.deadline(game.side_to_move());

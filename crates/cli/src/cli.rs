@@ -195,6 +195,9 @@ pub enum Command {
     /// Play two engines against each other; prints W-D-L, Elo ± 95 % and infractions.
     #[command(args_override_self = true)]
     Match(Box<MatchArgs>),
+    /// Tune the evaluation's weights from self-play games (see docs/tuning.md).
+    #[command(subcommand)]
+    Tune(TuneCommand),
     /// Speak UCI on standard input and output (UCI_Variant: every ruleset).
     Uci,
     /// Speak USI on standard input and output (USI_Variant: the shogi family first).
@@ -216,6 +219,62 @@ pub enum Command {
             value_parser = |text: &str| Ok::<_, std::convert::Infallible>(Database::parse(text))
         )]
         db: Database,
+    },
+}
+
+/// The tuner's two steps.
+#[derive(Debug, Subcommand)]
+pub enum TuneCommand {
+    /// Play self-play games and write their positions with the results.
+    Generate {
+        /// Ruleset id (a two-player ruleset).
+        #[arg(value_name = "variant")]
+        variant: String,
+        /// Games to play.
+        #[arg(long, value_name = "N", default_value_t = 100,
+              value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        games: u32,
+        /// Nodes searched per move.
+        #[arg(long, value_name = "N", default_value_t = 5_000,
+              value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        nodes: u64,
+        /// Random plies at the start of each game.
+        #[arg(long, value_name = "N", default_value_t = 8,
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_RANDOM_PLIES)))]
+        random_plies: u32,
+        /// Plies after which a game is a draw.
+        #[arg(long, value_name = "N", default_value_t = 400,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLIES)))]
+        max_plies: u32,
+        /// Seed of the random openings.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        seed: u64,
+        /// A rule option of the ruleset (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE", action = ArgAction::Append)]
+        options: Vec<String>,
+        /// Where to write the positions.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Fit the weights of the ruleset's family to the results of the positions in a file and
+    /// print the family's new weights file (or write it with --out).
+    Fit {
+        /// Ruleset id of the positions.
+        #[arg(value_name = "variant")]
+        variant: String,
+        /// The positions, as `tune generate` writes them.
+        #[arg(value_name = "FILE")]
+        positions: PathBuf,
+        /// Passes of gradient descent.
+        #[arg(long, value_name = "N", default_value_t = 2_000,
+              value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        iterations: u32,
+        /// A rule option of the ruleset (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE", action = ArgAction::Append)]
+        options: Vec<String>,
+        /// Write the weights file here.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -296,6 +355,12 @@ pub struct MatchArgs {
     /// Time control.
     #[arg(long = "tc", value_name = "TC", default_value = "10+0.1", value_parser = parse_time_control)]
     pub time_control: TimeControl,
+    /// The first player's own time control (time odds), of the same kind as the other's.
+    #[arg(long = "first-tc", value_name = "TC", value_parser = parse_time_control)]
+    pub first_time_control: Option<TimeControl>,
+    /// The second player's own time control.
+    #[arg(long = "second-tc", value_name = "TC", value_parser = parse_time_control)]
+    pub second_time_control: Option<TimeControl>,
     /// Openings file: one per line, a FEN (with `moves ...` after it if wished) or moves
     /// from the start.
     #[arg(long, value_name = "FILE")]
@@ -344,6 +409,7 @@ impl MatchArgs {
         MatchSettings {
             games: self.games.max(1),
             time_control: self.time_control,
+            player_time_controls: [self.first_time_control, self.second_time_control],
             time_margin: Duration::from_millis(self.time_margin),
             openings: self.openings,
             random_plies: self.random_plies,

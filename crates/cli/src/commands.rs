@@ -27,6 +27,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             chaturanga_server::run(config).map_err(CliError::Serve)?;
         }
         Command::Match(args) => chaturanga_arena::run(&args.settings(), out)?,
+        Command::Tune(command) => crate::tune::run(command, out)?,
         Command::Variants { all } => {
             if all {
                 for v in CATALOGUE {

@@ -73,6 +73,15 @@ pub enum CliError {
     Serve(Box<dyn Error>),
     /// A match could not be played.
     Match(ArenaError),
+    /// Tuning the evaluation failed.
+    Tune(chaturanga_tuner::TuneError),
+    /// A file could not be created or written.
+    WriteFile {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
     /// A record file could not be read.
     ReadFile {
         /// The file.
@@ -96,7 +105,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
-            CliError::Io(_) | CliError::Match(ArenaError::Io(_)) => 74,
+            CliError::Io(_) | CliError::WriteFile { .. } | CliError::Match(ArenaError::Io(_)) => 74,
             _ => 1,
         }
     }
@@ -157,8 +166,10 @@ impl fmt::Display for CliError {
             ),
             CliError::Serve(e) => write!(f, "serve: {e}"),
             CliError::Match(e) => write!(f, "{e}"),
+            CliError::Tune(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "cannot write output: {e}"),
             CliError::ReadFile { file, source } => write!(f, "cannot read {file}: {source}"),
+            CliError::WriteFile { file, source } => write!(f, "cannot write {file}: {source}"),
             CliError::Load { file, source } => write!(f, "{file}: {source}"),
         }
     }
@@ -174,8 +185,9 @@ impl Error for CliError {
             CliError::San(e) => Some(e),
             CliError::Serve(e) => Some(e.as_ref()),
             CliError::Match(e) => Some(e),
+            CliError::Tune(e) => Some(e),
             CliError::Io(e) => Some(e),
-            CliError::ReadFile { source, .. } => Some(source),
+            CliError::ReadFile { source, .. } | CliError::WriteFile { source, .. } => Some(source),
             CliError::Load { source, .. } => Some(source),
             CliError::Usage(_)
             | CliError::UnknownNotation { .. }
@@ -216,6 +228,12 @@ impl From<SetupError> for CliError {
 impl From<SessionError> for CliError {
     fn from(e: SessionError) -> Self {
         CliError::Session(e)
+    }
+}
+
+impl From<chaturanga_tuner::TuneError> for CliError {
+    fn from(e: chaturanga_tuner::TuneError) -> Self {
+        CliError::Tune(e)
     }
 }
 

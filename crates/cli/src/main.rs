@@ -11,6 +11,7 @@ mod play;
 mod reader;
 mod records;
 mod screen;
+mod tune;
 
 use std::process::ExitCode;
 

@@ -14,8 +14,8 @@
 //! | 1     | depth 1         | 8     | 300   | 500    | 1 s      | 600         |
 //! | 2     | depth 2         | 6     | 200   | 350    | 1 s      | 900         |
 //! | 3     | depth 3         | 5     | 120   | 200    | 1 s      | 1200        |
-//! | 4     | 4,000 nodes     | 4     | 70    | 120    | 1 s      | 1450        |
-//! | 5     | 20,000 nodes    | 3     | 35    | 60     | 2 s      | 1700        |
+//! | 4     | depth 4         | 4     | 70    | 120    | 1 s      | 1450        |
+//! | 5     | 40,000 nodes    | 3     | 35    | 60     | 2 s      | 1700        |
 //! | 6     | 100,000 nodes   | 2     | 15    | 30     | 3 s      | 1900        |
 //! | 7     | 500,000 nodes   | 1     | 0     | 0      | 5 s      | 2100        |
 //! | 8     | 2,500,000 nodes | 1     | 0     | 0      | 8 s      | 2300        |
@@ -74,9 +74,12 @@ const ROWS: [Row; 8] = [
         margin: 200,
         elo: 1200,
     },
+    // A node count shared by four lines left each shallower than level 3's depth 3 (level 4
+    // lost to level 3 in self-play with 4,000 nodes): a depth bound gives every line its
+    // depth.
     Row {
-        depth: None,
-        nodes: Some(4_000),
+        depth: Some(4),
+        nodes: None,
         cap_ms: 1_000,
         lines: 4,
         noise: 70,
@@ -85,7 +88,7 @@ const ROWS: [Row; 8] = [
     },
     Row {
         depth: None,
-        nodes: Some(20_000),
+        nodes: Some(40_000),
         cap_ms: 2_000,
         lines: 3,
         noise: 35,

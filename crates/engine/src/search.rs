@@ -1102,7 +1102,7 @@ pub(crate) fn repeats<P: Position>(path: &[u64], pos: &P, hash: u64) -> bool {
     if !pos.repetition_point() {
         return false;
     }
-    let window = pos.quiet_plies() as usize;
+    let window = pos.repetition_window() as usize;
     path[path.len().saturating_sub(window)..].contains(&hash)
 }
 

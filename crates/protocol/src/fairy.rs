@@ -13,7 +13,8 @@
 
 use chaturanga_rules::geometry::Geometry;
 use chaturanga_session::{
-    GameSession, fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy, to_fairy,
+    GameSession, fairy_halfmove_clock, fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy,
+    to_fairy,
 };
 
 /// The variants Fairy-Stockfish does not announce because XBoard knows them (its
@@ -63,6 +64,9 @@ pub struct Dialect {
     geometry: Option<&'static Geometry>,
     /// Whether our notation (SFEN, USI moves) is translated.
     translated: bool,
+    /// The halfmove clock of the client's last FEN, which our SFEN does not keep: it counts
+    /// on until the position's own clock restarts.
+    setup_clock: u32,
 }
 
 impl Dialect {
@@ -71,6 +75,7 @@ impl Dialect {
         Dialect {
             geometry: session.geometry(),
             translated: session.variant().usi,
+            setup_clock: 0,
         }
     }
 
@@ -79,6 +84,7 @@ impl Dialect {
         Dialect {
             geometry: None,
             translated: false,
+            setup_clock: 0,
         }
     }
 
@@ -105,18 +111,32 @@ impl Dialect {
         }
     }
 
-    /// The client's FEN in our notation.
-    pub fn fen_in(&self, theirs: &str) -> Result<String, String> {
+    /// The client's FEN in our notation (`None`: the start position), remembering the clock
+    /// our notation does not write.
+    pub fn fen_in(&mut self, theirs: Option<&str>) -> Result<Option<String>, String> {
+        self.setup_clock = 0;
+        let Some(theirs) = theirs else {
+            return Ok(None);
+        };
         if self.translated {
-            fen_from_fairy(theirs)
+            let ours = fen_from_fairy(theirs)?;
+            self.setup_clock = fairy_halfmove_clock(theirs);
+            Ok(Some(ours))
         } else {
-            Ok(theirs.to_string())
+            Ok(Some(theirs.to_string()))
         }
     }
 
     /// The session's position as the client writes it.
     pub fn fen_out(&self, session: &dyn GameSession) -> String {
-        self.fen_text(&session.fen(), session.quiet_plies())
+        let quiet = session.quiet_plies();
+        // The clock read with the FEN counts on while no move since has restarted it.
+        let clock = if quiet as usize == session.moves_played().len() {
+            quiet + self.setup_clock
+        } else {
+            quiet
+        };
+        self.fen_text(&session.fen(), clock)
     }
 
     /// A FEN of ours, whose halfmove clock is `quiet_plies` where it does not write one

@@ -610,8 +610,8 @@ impl Uci {
 
     fn position(&mut self, words: &[&str]) -> Result<(), String> {
         let (fen, moves) = position_words(words, "fen")?;
+        let fen = self.dialect.fen_in(fen.as_deref())?;
         let dialect = self.dialect;
-        let fen = fen.map(|f| dialect.fen_in(&f)).transpose()?;
         let session = self.searcher.session(true);
         // Castling written as the king taking its rook (`e1h1`) is read too, as
         // Fairy-Stockfish does where the king's own move would be ambiguous.

@@ -513,6 +513,20 @@ fn uci_speaks_fairy_stockfish_coordinates_and_fens_in_the_shogi_family() {
         uci.expect(|l| l.starts_with("Fen: ")),
         "Fen: 4k4/9/9/9/4P4/4b4/9/9/4K4[] w - - 0 2"
     );
+    // The FEN's halfmove clock counts on (SFEN has none), until a promotion restarts it as
+    // in Fairy-Stockfish.
+    uci.send("position fen 4k4/9/9/2S6/9/9/9/9/4K4[] w - - 17 30 moves e1d1 e9d9");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: 3k5/9/9/2S6/9/9/9/9/3K5[] w - - 19 31"
+    );
+    uci.send("position fen 4k4/9/9/2S6/9/9/9/9/4K4[] w - - 17 30 moves e1d1 e9d9 c6c7+");
+    uci.send("d");
+    assert_eq!(
+        uci.expect(|l| l.starts_with("Fen: ")),
+        "Fen: 3k5/9/2+S6/9/9/9/9/9/3K5[] b - - 0 31"
+    );
     uci.send("position fen 4k4/9/9/9/9/9/9/9/4K4[-] w 0 1 moves e1d2");
     uci.send("go depth 3");
     let best = uci.expect(|l| l.starts_with("bestmove "));

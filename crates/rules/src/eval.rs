@@ -7,28 +7,11 @@
 
 use crate::piece::{Kind, PieceType, Player};
 use crate::tables::MoveTables;
+use crate::weights::EvalWeights;
 use chaturanga_geometry::{Cell, CellSet, Geometry};
 
-/// Centipawns per target cell of average mobility, for pieces without a given value. On a
-/// board one third occupied, chess pieces are worth about this much per cell they reach
-/// (knight 4.3 cells, bishop 5.6, rook 8.0, queen 13.6).
-pub const VALUE_PER_MOBILITY: i32 = 80;
 /// Occupied share of the board assumed when computing average mobility.
 const DENSITY: f64 = 0.35;
-/// Opening bonus per cell of mobility above the piece's average, in 1/16 centipawn.
-const CENTRALITY_OPENING: i32 = 48;
-/// Endgame bonus per cell of mobility above the piece's average, in 1/16 centipawn.
-const CENTRALITY_ENDGAME: i32 = 40;
-/// Opening penalty per cell of mobility a royal piece has above its least, in 1/16 cp: kings
-/// shelter in the opening and centralise in the endgame.
-const ROYAL_EXPOSURE_OPENING: i32 = 80;
-/// Endgame bonus per cell of royal mobility above its least, in 1/16 centipawn.
-const ROYAL_CENTRALITY_ENDGAME: i32 = 64;
-/// Share of the promotion gain (in 1/1024) credited per distance to the promotion zone
-/// (index 1: one move away), in the opening; the endgame credits twice as much.
-const ADVANCE_SHARE: [i32; 6] = [0, 100, 50, 25, 12, 6];
-/// Value of a piece in hand relative to the board, in 1/16 (a hand piece can go anywhere).
-const HAND_FACTOR: i32 = 18;
 /// Value used for royal pieces where a value is needed (move ordering, material balance).
 pub const ROYAL_VALUE: i32 = 2000;
 
@@ -92,6 +75,30 @@ pub struct EvalTables {
     pub average_mobility: Vec<i32>,
     /// Per (player, kind, cell): value plus placement of a piece standing there.
     squares: Vec<Tapered>,
+    /// Per (player, kind, cell): expected mobility there, in 1/16 cell (the placement's
+    /// source, kept for the tuner's features).
+    mobility: Vec<i32>,
+    /// Per (player, kind): the least of `mobility` over the board.
+    least_mobility: Vec<i32>,
+    /// Per (player, kind, cell): moves to the promotion zone (`u8::MAX`: none).
+    promotion_distance: Vec<u8>,
+    /// Per (player, kind): what promoting gains, in centipawns.
+    promotion_gain: Vec<i32>,
+    /// The weights the tables were built with, which the evaluation reads too.
+    pub weights: EvalWeights,
+}
+
+/// Where one square's placement value comes from ([`EvalTables::placement_sources`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementSources {
+    /// Expected mobility on the square, in 1/16 cell.
+    pub mobility: i32,
+    /// The least expected mobility of the piece over the board, in 1/16 cell.
+    pub least_mobility: i32,
+    /// Moves to the promotion zone, if the piece promotes and can get there.
+    pub promotion_distance: Option<u32>,
+    /// What promoting gains, in centipawns.
+    pub promotion_gain: i32,
 }
 
 /// What the tables need to know about one piece kind beyond its moves.
@@ -107,12 +114,14 @@ pub struct EvalPiece<'a> {
 }
 
 impl EvalTables {
-    /// Builds the tables for `pieces` (indexed by kind) moving by `moves` on `geometry`.
+    /// Builds the tables for `pieces` (indexed by kind) moving by `moves` on `geometry`,
+    /// under `weights`.
     pub fn build<const W: usize>(
         geometry: &Geometry,
         moves: &MoveTables<W>,
         pieces: &[EvalPiece<'_>],
         players: usize,
+        weights: &EvalWeights,
     ) -> EvalTables {
         let kinds = pieces.len();
         let cells = geometry.len();
@@ -145,7 +154,7 @@ impl EvalTables {
                             .map(|pl| average_mobility[pl * kinds + k])
                             .sum::<i32>()
                             / players.max(1) as i32;
-                        (avg * VALUE_PER_MOBILITY / 16).max(50)
+                        (avg * weights.value_per_mobility / 16).max(50)
                     })
                 }
             })
@@ -156,11 +165,15 @@ impl EvalTables {
             .map(|(p, &v)| if p.royal || p.piece.pawn { 0 } else { v })
             .collect();
         let mut squares = vec![Tapered::default(); players * kinds * cells];
+        let mut least_mobility = vec![0; players * kinds];
+        let mut promotion_distance = vec![u8::MAX; players * kinds * cells];
+        let mut promotion_gain = vec![0; players * kinds];
         for player in 0..players {
             for (kind, piece) in pieces.iter().enumerate() {
                 let pk = player * kinds + kind;
                 let row = &mobility[pk * cells..(pk + 1) * cells];
                 let least = geometry.cells().map(|c| row[c.index()]).min().unwrap_or(0);
+                least_mobility[pk] = least;
                 let distances = promotion_distances(geometry, moves, player, kind, piece);
                 let gain = piece.promotion[player]
                     .as_ref()
@@ -173,19 +186,21 @@ impl EvalTables {
                             .max(0)
                     })
                     .unwrap_or(0);
+                promotion_gain[pk] = gain;
                 for cell in geometry.cells() {
                     let m = row[cell.index()];
                     let mut t = Tapered::flat(values[kind]);
                     if piece.royal {
-                        t.opening -= (m - least) * ROYAL_EXPOSURE_OPENING / 256;
-                        t.endgame += (m - least) * ROYAL_CENTRALITY_ENDGAME / 256;
+                        t.opening -= (m - least) * weights.royal_exposure_opening / 256;
+                        t.endgame += (m - least) * weights.royal_centrality_endgame / 256;
                     } else {
                         let above = m - average_mobility[pk];
-                        t.opening += above * CENTRALITY_OPENING / 256;
-                        t.endgame += above * CENTRALITY_ENDGAME / 256;
+                        t.opening += above * weights.centrality_opening / 256;
+                        t.endgame += above * weights.centrality_endgame / 256;
                     }
                     if let Some(d) = distances[cell.index()] {
-                        let share = ADVANCE_SHARE.get(d as usize).copied().unwrap_or(0);
+                        promotion_distance[pk * cells + cell.index()] = d.min(254) as u8;
+                        let share = weights.advance_share.get(d as usize).copied().unwrap_or(0);
                         t.opening += gain * share / 1024;
                         t.endgame += gain * share * 2 / 1024;
                     }
@@ -193,7 +208,10 @@ impl EvalTables {
                 }
             }
         }
-        let hand_values = values.iter().map(|v| v * HAND_FACTOR / 16).collect();
+        let hand_values = values
+            .iter()
+            .map(|v| v * weights.hand_factor / 16)
+            .collect();
         EvalTables {
             kinds,
             cells,
@@ -203,6 +221,11 @@ impl EvalTables {
             full_phase: 0,
             average_mobility,
             squares,
+            mobility,
+            least_mobility,
+            promotion_distance,
+            promotion_gain,
+            weights: weights.clone(),
         }
     }
 
@@ -216,6 +239,21 @@ impl EvalTables {
     #[inline(always)]
     pub fn square(&self, player: Player, kind: Kind, cell: Cell) -> Tapered {
         self.squares[(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
+    }
+
+    /// Where the placement of `player`'s `kind` on `cell` comes from: the expected mobility
+    /// there and its least over the board (1/16 cell), the moves to the promotion zone and
+    /// what promoting gains.
+    pub fn placement_sources(&self, player: Player, kind: Kind, cell: Cell) -> PlacementSources {
+        let pk = player as usize * self.kinds + kind as usize;
+        let at = pk * self.cells + cell.index();
+        PlacementSources {
+            mobility: self.mobility[at],
+            least_mobility: self.least_mobility[pk],
+            promotion_distance: (self.promotion_distance[at] != u8::MAX)
+                .then_some(u32::from(self.promotion_distance[at])),
+            promotion_gain: self.promotion_gain[pk],
+        }
     }
 
     /// Average mobility of `player`'s `kind`, in 1/16 cell.

@@ -17,6 +17,7 @@ pub mod position;
 pub mod scene;
 pub mod standard;
 pub mod tables;
+pub mod weights;
 pub mod zobrist;
 
 pub use chaturanga_geometry as geometry;
@@ -32,4 +33,6 @@ pub use position::{
     perft_turns, perft_turns_divide,
 };
 pub use scene::{MoveShape, Scene, SceneBoard, Viewer};
+pub use standard::EvalFeatures;
 pub use standard::{FenError, SetupError, SetupProblem};
+pub use weights::EvalWeights;

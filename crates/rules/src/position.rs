@@ -250,6 +250,12 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
     /// Plies since the last irreversible move (capture, pawn move).
     fn quiet_plies(&self) -> u32;
+    /// How many plies back an earlier occurrence of this position may lie: by default the
+    /// quiet plies, since no earlier position can come back across an irreversible move.
+    /// Rulesets where captured men return to play (drops) search further.
+    fn repetition_window(&self) -> u32 {
+        self.quiet_plies()
+    }
     /// The draw rules in force.
     fn draw_rules(&self) -> DrawRules;
     /// Plies played since the start of the game, as far as the position knows (from its move
@@ -365,6 +371,12 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn evaluate(&self, player: usize) -> i32;
     /// What a legal move wins at once and what it risks, for move ordering and quiescence.
     fn move_value(&self, mv: Self::Move) -> crate::eval::MoveValue;
+    /// The evaluation as features of its tunable weights ([`crate::EvalFeatures`]), where
+    /// [`Position::evaluate`] is the shared weighted evaluation; `None` (the default) where it
+    /// is another, which the tuner then cannot fit.
+    fn eval_features(&self) -> Option<crate::EvalFeatures> {
+        None
+    }
     /// What `player` may know of the position, for rulesets with hidden information (Dark
     /// Chess): lines of text, the first a FEN with unseen cells `*`, then what he has been
     /// told. `None` (the default) where every player sees everything.
@@ -874,7 +886,7 @@ impl<P: Position> History<'_, P> {
     /// irreversible move.
     fn repetitions(&self) -> u32 {
         let now = self.len() - 1;
-        let window = self.position().quiet_plies() as usize;
+        let window = self.position().repetition_window() as usize;
         let target = self.hash(now);
         (now.saturating_sub(window)..=now)
             .filter(|&i| self.hash(i) == target)
@@ -884,7 +896,7 @@ impl<P: Position> History<'_, P> {
     /// Index of the first occurrence of the last position within the window.
     fn first_occurrence(&self) -> usize {
         let now = self.len() - 1;
-        let window = self.position().quiet_plies() as usize;
+        let window = self.position().repetition_window() as usize;
         (now.saturating_sub(window)..=now)
             .find(|&i| self.hash(i) == self.hash(now))
             .unwrap_or(now)

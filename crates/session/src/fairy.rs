@@ -147,8 +147,23 @@ pub fn start_to_fairy(sfen: &str) -> String {
     )
 }
 
+/// The halfmove clock of a FEN in Fairy-Stockfish's UCI dialect (0 where it writes none),
+/// which our SFEN cannot carry: the protocol keeps it beside the position.
+pub fn fairy_halfmove_clock(fen: &str) -> u32 {
+    let numbers: Vec<u32> = fen
+        .split_whitespace()
+        .skip(2)
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match numbers[..] {
+        [.., half, _] => half,
+        _ => 0,
+    }
+}
+
 /// A FEN in Fairy-Stockfish's UCI dialect (`board[hand] w - - 0 1`, or its variants'
-/// `board[-] w 0 1`) as our SFEN; the halfmove clock is not kept (SFEN has none).
+/// `board[-] w 0 1`) as our SFEN; the halfmove clock is not kept (SFEN has none: see
+/// [`fairy_halfmove_clock`]).
 pub fn fen_from_fairy(fen: &str) -> Result<String, String> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let [placement, side, rest @ ..] = &fields[..] else {
@@ -256,6 +271,13 @@ mod tests {
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
         let theirs = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1";
         assert_eq!(fen_to_fairy(start, 0), theirs);
+        assert_eq!(fairy_halfmove_clock(theirs), 0);
+        assert_eq!(
+            fairy_halfmove_clock("9/9/9/9/4k4/9/9/9/4K4[] b - - 17 40"),
+            17
+        );
+        assert_eq!(fairy_halfmove_clock("9/9/9/9/4k4/9/9/9/4K4[-] w 3 1"), 3);
+        assert_eq!(fairy_halfmove_clock("9/9/9/9/4k4/9/9/9/4K4[] w"), 0);
         assert_eq!(fen_from_fairy(theirs).unwrap(), start);
         assert_eq!(
             start_to_fairy(start),

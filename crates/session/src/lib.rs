@@ -16,7 +16,9 @@ pub mod load;
 pub mod table;
 
 pub use coordinates::{from_xboard, to_xboard};
-pub use fairy::{fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy, to_fairy};
+pub use fairy::{
+    fairy_halfmove_clock, fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy, to_fairy,
+};
 pub use table::{
     Hosted, LegalMove, RecordFormat, SearchTask, SeenMove, Table, open_table, option_specs,
 };

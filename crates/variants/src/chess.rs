@@ -120,7 +120,10 @@ impl Rules<1, 6> for Chess {
             )
             .start(START_FEN)
         };
-        builder.values(family::ORTHODOX_VALUES).build()
+        builder
+            .values(family::ORTHODOX_VALUES)
+            .weights(crate::weights::family("chess")?)
+            .build()
     }
 
     fn is_dead(position: &ChessPosition) -> bool {

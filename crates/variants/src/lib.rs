@@ -35,6 +35,7 @@ pub mod speed;
 pub mod taktika;
 pub mod threeplayer;
 pub mod torishogi;
+pub mod weights;
 pub mod xiangqi;
 pub mod yarishogi;
 

@@ -88,6 +88,11 @@ impl Rules<1, 6> for Losing {
         locked_bishops(position)
     }
 
+    /// Its own evaluation: the shared weights do not describe it.
+    fn eval_features(_position: &LosingPosition) -> Option<chaturanga_rules::EvalFeatures> {
+        None
+    }
+
     /// Material counts against its owner: the side with less is nearer its goal.
     fn evaluate(position: &LosingPosition, player: u8) -> i32 {
         let values = &position.spec().eval.values;

@@ -91,6 +91,7 @@ impl Rules<2, 14> for Shogi {
         .drop_zone("N", "not-last-two")
         .notation(Notation::Shogi)
         .values(crate::shogi_family::SHOGI_VALUES)
+        .weights(crate::weights::family("shogi")?)
         .start(START_SFEN)
         .build()
         .map(sf::drops_reset_quiet_plies)

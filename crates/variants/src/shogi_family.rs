@@ -51,8 +51,9 @@ pub const fn max_plies(default: &'static str) -> OptionSpec {
     }
 }
 
-/// A drop cannot be undone, like a capture: it resets the quiet plies (the window in which
-/// repetitions are looked for, and the halfmove clock Fairy-Stockfish's FEN writes).
+/// Drops and promotions reset the quiet plies, the halfmove clock Fairy-Stockfish's FEN writes
+/// (no rule of the family reads it; repetitions are looked for over the whole game, see
+/// `Position::repetition_window`).
 pub fn drops_reset_quiet_plies<const W: usize>(
     mut spec: chaturanga_rules::standard::Spec<W>,
 ) -> chaturanga_rules::standard::Spec<W> {

@@ -106,6 +106,7 @@ impl Rules<2, 7> for Xiangqi {
         .style(PieceStyle::Xiangqi)
         .draw_rules(draw_rules)
         .values(VALUES)
+        .weights(crate::weights::family("xiangqi")?)
         .start(START_FEN)
         .build()
     }

@@ -22,7 +22,7 @@
 //! Fairy-Stockfish's names for our rulesets under other options
 //! (`chaturanga_variants::FAIRY_STOCKFISH_ALIASES`). The differences that are not errors are
 //! listed below with their reasons ([`NOT_COMPARED`], [`DROP_MATE_LISTED`], [`compare_fens`],
-//! [`Fens::DeadEnPassant`], [`CLOCK_MAY_DIFFER`]);
+//! [`Fens::DeadEnPassant`]);
 //! any other difference fails the test with both engines' answers.
 
 use chaturanga_variants::{FAIRY_STOCKFISH_ALIASES, implemented};
@@ -238,22 +238,10 @@ impl Drop for Engine {
     }
 }
 
-/// Rulesets where the FENs' halfmove clocks may differ, and why. Fairy-Stockfish's FEN
-/// writes a halfmove clock in every variant; in these no rule reads it (no move-count rule:
-/// the game ends by repetition or the ply cap). Ours differs in two ways, reported as open
-/// notation bugs of our dialect, not of the rules: (1) Fairy-Stockfish resets it also on a
-/// promotion (`Position::do_move`: a piece promotion is irreversible), ours only on a capture
-/// or a drop (`chaturanga_rules::standard`'s quiet plies); (2) ours restarts from 0 after
-/// `position fen` (the FEN goes through SFEN, which has no clock), Fairy-Stockfish keeps the
-/// FEN's. Plies whose FENs differ only there are counted and printed.
-const CLOCK_MAY_DIFFER: &[&str] = &["minishogi", "shogi", "torishogi", "yarishogi"];
-
 /// How two FENs compare.
 #[derive(Debug, PartialEq)]
 enum Fens {
     Same,
-    /// Only the halfmove clock (the fifth field) differs.
-    ClockOnly,
     /// Only the en passant field differs: ours is `-`, Fairy-Stockfish's names a cell that no
     /// legal move captures onto. The rules' overview (docs/rules/README.md, "Positions, perft
     /// and results" 1) writes a target only when the player to move has a legal en passant
@@ -285,7 +273,7 @@ fn compare_fens(ours: &str, theirs: &str, legal: &[String]) -> Fens {
         return Fens::Same;
     }
     let fields = |fen: &str| -> Vec<String> { fen.split(' ').map(str::to_string).collect() };
-    let (mut a, mut b) = (fields(&ours), fields(&theirs));
+    let (mut a, b) = (fields(&ours), fields(&theirs));
     if a.len() != 6 || b.len() != 6 {
         return Fens::Different;
     }
@@ -294,11 +282,6 @@ fn compare_fens(ours: &str, theirs: &str, legal: &[String]) -> Fens {
         if a == b {
             return Fens::DeadEnPassant;
         }
-    }
-    a[4].clear();
-    b[4].clear();
-    if a == b {
-        return Fens::ClockOnly;
     }
     Fens::Different
 }
@@ -358,7 +341,6 @@ struct Tally {
     plies: usize,
     moves: usize,
     drop_mates: usize,
-    clock_only: usize,
     dead_en_passant: usize,
 }
 
@@ -407,9 +389,6 @@ fn fairy_stockfish_agrees_on_moves_and_fens_at_every_ply() {
                 match compare_fens(&ours.fen, &theirs.fen, &ours.moves) {
                     Fens::Same => {}
                     Fens::DeadEnPassant => tally.dead_en_passant += 1,
-                    Fens::ClockOnly if CLOCK_MAY_DIFFER.contains(&variant) => {
-                        tally.clock_only += 1;
-                    }
                     _ => panic!("FENs differ: {context}"),
                 }
                 let our_set: BTreeSet<&String> = ours.moves.iter().collect();
@@ -454,14 +433,9 @@ fn fairy_stockfish_agrees_on_moves_and_fens_at_every_ply() {
         }
         let line = format!(
             "{variant}: {} games, {} plies compared ({} legal moves); Fairy-Stockfish's extra \
-             drop mates: {}; plies whose FENs differ only in the halfmove clock: {}, only in \
-             an en passant cell no capture can use: {}",
-            tally.games,
-            tally.plies,
-            tally.moves,
-            tally.drop_mates,
-            tally.clock_only,
-            tally.dead_en_passant
+             drop mates: {}; plies whose FENs differ only in an en passant cell no capture can \
+             use: {}",
+            tally.games, tally.plies, tally.moves, tally.drop_mates, tally.dead_en_passant
         );
         println!("{line}");
         report.push(line);

@@ -1,35 +1,29 @@
 //! The shared evaluation of standard positions: material and placement from the spec's
-//! [`EvalTables`](crate::eval::EvalTables), pieces in hand, mobility against each piece's
-//! average, and royal safety where the ruleset has a single royal piece to attack.
+//! [`EvalTables`], pieces in hand, mobility against each piece's average, and royal safety
+//! where the ruleset has a single royal piece to attack; its weights are the tables'
+//! [`EvalWeights`](crate::weights::EvalWeights).
+//!
+//! One walk over the board ([`walk`]) feeds either the score or, for the tuner, the
+//! evaluation's features: what each tuned weight is multiplied by ([`EvalFeatures`]).
 
 use super::{Move, Rules, Spec, Special, StandardPosition};
-use crate::eval::{MoveValue, Tapered};
+use crate::eval::{EvalTables, MoveValue, Tapered};
 use crate::piece::{Kind, Player};
 use crate::tables::PieceBoard;
-use chaturanga_geometry::CellSet;
-
-/// Centipawns per cell of mobility above the piece's average, in the opening.
-const MOBILITY_OPENING: i32 = 3;
-/// Centipawns per cell of mobility above the piece's average, in the endgame.
-const MOBILITY_ENDGAME: i32 = 4;
-/// Opening bonus per own piece next to the royal piece.
-const SHELTER: i32 = 8;
-/// Danger units per enemy piece on the board that reaches the royal piece's neighbourhood.
-const BOARD_ATTACKER_UNITS: usize = 2;
-/// Danger units per enemy piece in hand other than pawns: a drop joins an attack in one move.
-const HAND_ATTACKER_UNITS: usize = 1;
-/// Opening penalty by the danger units against the royal piece (two per attacker on the
-/// board, one per piece in the attacker's hand).
-const ROYAL_DANGER: [i32; 16] = [
-    0, 0, 0, 10, 20, 40, 60, 90, 120, 160, 200, 240, 280, 320, 360, 400,
-];
-/// Bonus for having the move (keeps odd and even search depths comparable).
-const TEMPO: i32 = 10;
+use crate::weights::{EvalWeights, TUNED};
+use chaturanga_geometry::{Cell, CellSet};
 
 impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// The shared evaluation from `player`'s point of view, in centipawns.
     pub fn standard_evaluation(&self, player: Player) -> i32 {
         evaluate(self.spec(), self, player, self.turn(), |side, kind| {
+            self.in_hand(side, kind)
+        })
+    }
+
+    /// The shared evaluation's features (see [`EvalFeatures`]), for the tuner.
+    pub fn standard_features(&self) -> EvalFeatures {
+        features(self.spec(), self, self.turn(), |side, kind| {
             self.in_hand(side, kind)
         })
     }
@@ -72,9 +66,6 @@ pub fn board_evaluation<const W: usize, B: PieceBoard<W>>(
 
 /// Material and placement, mobility against each piece's average, pieces in hand (`in_hand`
 /// counts them), royal safety where a side has a single royal piece, and the tempo.
-///
-/// Pieces in hand count towards the game phase: in drop games material never leaves the
-/// game, so the king must not walk out as if the board were emptying.
 fn evaluate<const W: usize, B: PieceBoard<W>>(
     spec: &Spec<W>,
     board: &B,
@@ -83,12 +74,87 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
     in_hand: impl Fn(Player, Kind) -> u8,
 ) -> i32 {
     let tables = &spec.eval;
+    let mut score = Score {
+        tables,
+        sides: [Tapered::default(); 2],
+    };
+    let phase = walk(spec, board, in_hand, &mut score);
+    let mut total = score.sides[player as usize];
+    total -= score.sides[1 - player as usize];
+    let tempo = tables.weights.tempo;
+    total.blend(phase, tables.full_phase) + if to_move == player { tempo } else { -tempo }
+}
+
+/// What the walk over a board reports, term by term, for each side.
+trait Terms {
+    /// `count` pieces of `kind` in `side`'s hand.
+    fn hand(&mut self, side: usize, kind: Kind, count: i32);
+    /// A piece on a cell: its value and placement.
+    fn piece(&mut self, side: usize, kind: Kind, cell: Cell);
+    /// A piece reaching `above` sixteenths of a cell more than its average.
+    fn mobility(&mut self, side: usize, above: i32);
+    /// `count` own pieces next to `side`'s royal piece.
+    fn shelter(&mut self, side: usize, count: i32);
+    /// `side`'s royal piece faces `units` danger units.
+    fn danger(&mut self, side: usize, units: usize);
+}
+
+/// The terms summed into each side's score.
+struct Score<'t> {
+    tables: &'t EvalTables,
+    sides: [Tapered; 2],
+}
+
+impl Terms for Score<'_> {
+    #[inline(always)]
+    fn hand(&mut self, side: usize, kind: Kind, count: i32) {
+        self.sides[side] += Tapered::flat(count * self.tables.hand_values[kind as usize]);
+    }
+
+    #[inline(always)]
+    fn piece(&mut self, side: usize, kind: Kind, cell: Cell) {
+        self.sides[side] += self.tables.square(side as Player, kind, cell);
+    }
+
+    #[inline(always)]
+    fn mobility(&mut self, side: usize, above: i32) {
+        let w = &self.tables.weights;
+        self.sides[side].opening += above * w.mobility_opening / 16;
+        self.sides[side].endgame += above * w.mobility_endgame / 16;
+    }
+
+    #[inline(always)]
+    fn shelter(&mut self, side: usize, count: i32) {
+        self.sides[side].opening += count * self.tables.weights.shelter;
+    }
+
+    #[inline(always)]
+    fn danger(&mut self, side: usize, units: usize) {
+        let table = &self.tables.weights.royal_danger;
+        self.sides[side].opening -= table[units.min(table.len() - 1)];
+    }
+}
+
+/// Walks `board`, reporting every term to `terms`; returns the game phase.
+///
+/// Pieces in hand count towards the game phase: in drop games material never leaves the
+/// game, so the king must not walk out as if the board were emptying.
+#[inline(always)]
+fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
+    spec: &Spec<W>,
+    board: &B,
+    in_hand: impl Fn(Player, Kind) -> u8,
+    terms: &mut T,
+) -> i32 {
+    let tables = &spec.eval;
+    let weights = &tables.weights;
     let occupied = board.cells_of_player(0) | board.cells_of_player(1);
     let empty = spec.cells.without(occupied);
-    let mut score = [Tapered::default(); 2];
     let mut phase = 0;
     let mut danger_units = [0usize; 2];
     let zones = [royal_zone(spec, board, 0), royal_zone(spec, board, 1)];
+    let board_units = weights.board_attacker_units.max(0) as usize;
+    let hand_units = weights.hand_attacker_units.max(0) as usize;
     for side in 0..2u8 {
         let s = side as usize;
         let enemy = board.cells_of_player(1 - side);
@@ -97,10 +163,10 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
             let pawn = spec.pieces[kind].pawn;
             let hand = in_hand(side, k) as i32;
             if hand > 0 {
-                score[s] += Tapered::flat(hand * tables.hand_values[kind]);
+                terms.hand(s, k, hand);
                 phase += hand * tables.phase_weights[kind];
                 if !pawn {
-                    danger_units[s] += hand as usize * HAND_ATTACKER_UNITS;
+                    danger_units[s] += hand as usize * hand_units;
                 }
             }
             let pieces = board.cells_of_kind(k) & board.cells_of_player(side);
@@ -110,38 +176,176 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
             let movable = !pawn && !spec.is_royal(k);
             let average = tables.average_mobility(side, k);
             for cell in pieces {
-                score[s] += tables.square(side, k, cell);
+                terms.piece(s, k, cell);
                 phase += tables.phase_weights[kind];
                 if movable {
                     let (quiet, captures) = spec.moves.reach(side, k, cell, occupied, empty, enemy);
                     let reach = quiet | captures;
-                    let above = reach.count() as i32 * 16 - average;
-                    score[s].opening += above * MOBILITY_OPENING / 16;
-                    score[s].endgame += above * MOBILITY_ENDGAME / 16;
+                    terms.mobility(s, reach.count() as i32 * 16 - average);
                     if let Some(zone) = zones[1 - s]
                         && reach.intersects(zone)
                     {
-                        danger_units[s] += BOARD_ATTACKER_UNITS;
+                        danger_units[s] += board_units;
                     }
                 }
             }
         }
         if let Some(zone) = zones[s] {
-            let shelter = (zone & board.cells_of_player(side)).count() as i32;
-            score[s].opening += shelter * SHELTER;
+            terms.shelter(s, (zone & board.cells_of_player(side)).count() as i32);
         }
     }
     for s in 0..2 {
         // Pieces in hand threaten only a royal piece there is to attack.
         if zones[1 - s].is_some() {
-            let danger = ROYAL_DANGER[danger_units[s].min(ROYAL_DANGER.len() - 1)];
-            score[1 - s].opening -= danger;
+            terms.danger(1 - s, danger_units[s]);
         }
     }
-    let mut total = score[player as usize];
-    total -= score[1 - player as usize];
-    let tempo = if to_move == player { TEMPO } else { -TEMPO };
-    total.blend(phase, tables.full_phase) + tempo
+    phase
+}
+
+/// The evaluation of a position as a sum of tuned weights times their coefficients, plus
+/// what no tuned weight changes, for fitting the weights to game results. From the first
+/// player's point of view, without the tempo's sign: the side to move is in `first_to_move`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalFeatures {
+    /// The game phase of the position (the material left, pieces in hand included).
+    pub phase: i32,
+    /// The phase of a full board.
+    pub full_phase: i32,
+    /// Whether the first player is to move.
+    pub first_to_move: bool,
+    /// What no tuned weight changes: material on the board (first player's minus second's).
+    pub fixed: Tapered,
+    /// Per weight of [`TUNED`], its opening and endgame coefficients (first player's minus
+    /// second's): the weight times each, blended by the phase, is its share of the score.
+    pub terms: Vec<(f64, f64)>,
+    /// The weights the position is evaluated with.
+    pub weights: EvalWeights,
+}
+
+impl EvalFeatures {
+    /// The score with the weights the position is evaluated with: the evaluation itself up
+    /// to the rounding of its tables.
+    pub fn own_score(&self) -> f64 {
+        self.score(&self.weights.tuned())
+    }
+
+    /// The score this makes with tuned values `tuned` (in [`TUNED`]'s order), first player's
+    /// point of view, in centipawns.
+    pub fn score(&self, tuned: &[f64]) -> f64 {
+        let full = f64::from(self.full_phase.max(1));
+        let phase = f64::from(self.phase.clamp(0, self.full_phase.max(1)));
+        let mut opening = f64::from(self.fixed.opening);
+        let mut endgame = f64::from(self.fixed.endgame);
+        for (&(o, e), &w) in self.terms.iter().zip(tuned) {
+            opening += o * w;
+            endgame += e * w;
+        }
+        (opening * phase + endgame * (full - phase)) / full
+    }
+}
+
+/// The coefficients of each tuned weight, per side, gathered by the walk.
+struct Features<'t, const W: usize> {
+    spec: &'t Spec<W>,
+    fixed: [Tapered; 2],
+    terms: [Vec<(f64, f64)>; 2],
+}
+
+/// Where each tuned weight sits in [`TUNED`].
+fn term(name: &str) -> usize {
+    TUNED
+        .iter()
+        .position(|t| *t == name)
+        .unwrap_or_else(|| unreachable!("{name} is a tuned weight"))
+}
+
+impl<const W: usize> Features<'_, W> {
+    fn add(&mut self, side: usize, name: &str, opening: f64, endgame: f64) {
+        let t = &mut self.terms[side][term(name)];
+        t.0 += opening;
+        t.1 += endgame;
+    }
+}
+
+impl<const W: usize> Terms for Features<'_, W> {
+    fn hand(&mut self, side: usize, kind: Kind, count: i32) {
+        let value = f64::from(count * self.spec.eval.values[kind as usize]) / 16.0;
+        self.add(side, "hand_factor", value, value);
+    }
+
+    fn piece(&mut self, side: usize, kind: Kind, cell: Cell) {
+        let tables = &self.spec.eval;
+        self.fixed[side] += Tapered::flat(tables.values[kind as usize]);
+        let at = tables.placement_sources(side as Player, kind, cell);
+        if self.spec.is_royal(kind) {
+            let above = f64::from(at.mobility - at.least_mobility) / 256.0;
+            self.add(side, "royal_exposure_opening", -above, 0.0);
+            self.add(side, "royal_centrality_endgame", 0.0, above);
+        } else {
+            let above =
+                f64::from(at.mobility - tables.average_mobility(side as Player, kind)) / 256.0;
+            self.add(side, "centrality_opening", above, 0.0);
+            self.add(side, "centrality_endgame", 0.0, above);
+        }
+        if let Some(d) = at.promotion_distance
+            && (1..=5).contains(&d)
+        {
+            let gain = f64::from(at.promotion_gain) / 1024.0;
+            let t = &mut self.terms[side][term("advance_share") + d as usize - 1];
+            t.0 += gain;
+            t.1 += 2.0 * gain;
+        }
+    }
+
+    fn mobility(&mut self, side: usize, above: i32) {
+        let cells = f64::from(above) / 16.0;
+        self.add(side, "mobility_opening", cells, 0.0);
+        self.add(side, "mobility_endgame", 0.0, cells);
+    }
+
+    fn shelter(&mut self, side: usize, count: i32) {
+        self.add(side, "shelter", f64::from(count), 0.0);
+    }
+
+    fn danger(&mut self, side: usize, units: usize) {
+        let table = &self.spec.eval.weights.royal_danger;
+        let penalty = f64::from(table[units.min(table.len() - 1)]) / 100.0;
+        self.add(side, "royal_danger", -penalty, 0.0);
+    }
+}
+
+/// The features of a board under `spec` (see [`EvalFeatures`]).
+fn features<const W: usize, B: PieceBoard<W>>(
+    spec: &Spec<W>,
+    board: &B,
+    to_move: Player,
+    in_hand: impl Fn(Player, Kind) -> u8,
+) -> EvalFeatures {
+    let mut features = Features {
+        spec,
+        fixed: [Tapered::default(); 2],
+        terms: [vec![(0.0, 0.0); TUNED.len()], vec![(0.0, 0.0); TUNED.len()]],
+    };
+    let phase = walk(spec, board, in_hand, &mut features);
+    let mut fixed = features.fixed[0];
+    fixed -= features.fixed[1];
+    let mut terms = features.terms[0].clone();
+    for (t, o) in terms.iter_mut().zip(&features.terms[1]) {
+        t.0 -= o.0;
+        t.1 -= o.1;
+    }
+    // The tempo: +1 for the first player when it moves.
+    let tempo = if to_move == 0 { 1.0 } else { -1.0 };
+    terms[term("tempo")] = (tempo, tempo);
+    EvalFeatures {
+        phase,
+        full_phase: spec.eval.full_phase,
+        first_to_move: to_move == 0,
+        fixed,
+        terms,
+        weights: spec.eval.weights.clone(),
+    }
 }
 
 /// The cells next to `player`'s royal piece, when it has exactly one.

@@ -13,7 +13,7 @@ mod movegen;
 mod spec;
 
 pub use diagram::{board_text, pieces_text, scene_men};
-pub use evaluation::board_evaluation;
+pub use evaluation::{EvalFeatures, board_evaluation};
 pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
 pub use spec::{
     Castling, CastlingDef, CastlingTable, FreeCastling, FreeRight, Notation, Promotion,
@@ -125,9 +125,16 @@ pub trait Rules<const W: usize, const K: usize>:
     }
 
     /// Static evaluation from `player`'s point of view (the shared one by default; Losing
-    /// chess inverts material).
+    /// chess inverts material). A ruleset that replaces it replaces
+    /// [`Rules::eval_features`] too.
     fn evaluate(position: &StandardPosition<W, K, Self>, player: Player) -> i32 {
         position.standard_evaluation(player)
+    }
+
+    /// The features of [`Rules::evaluate`] for the tuner: the shared evaluation's by default,
+    /// `None` where the ruleset evaluates otherwise.
+    fn eval_features(position: &StandardPosition<W, K, Self>) -> Option<EvalFeatures> {
+        Some(position.standard_features())
     }
 
     /// Narrows the cells where the player to move may drop `kind` (all of `cells` by default).
@@ -664,7 +671,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         }
         if self.spec.pieces[mv.kind as usize].pawn
             || mv.captured.is_some()
-            || (mv.special == Special::Drop && self.spec.drops_reset_quiet_plies)
+            || (self.spec.drops_reset_quiet_plies
+                && (mv.special == Special::Drop || mv.promotion.is_some()))
         {
             self.quiet_plies = 0;
         } else {
@@ -729,6 +737,17 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         self.quiet_plies
     }
 
+    fn repetition_window(&self) -> u32 {
+        // Where captured men go to hand, a capture, a drop or a promotion (the promoted man
+        // may be captured and dropped again) does not stop the game from coming back to a
+        // position: the whole game is searched, as Fairy-Stockfish does.
+        if self.spec.captures_to_hand {
+            u32::MAX
+        } else {
+            self.quiet_plies
+        }
+    }
+
     fn draw_rules(&self) -> DrawRules {
         self.spec.draw_rules
     }
@@ -777,6 +796,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn evaluate(&self, player: usize) -> i32 {
         R::evaluate(self, player as Player)
+    }
+
+    fn eval_features(&self) -> Option<EvalFeatures> {
+        R::eval_features(self)
     }
 
     fn diagram(&self) -> String {

@@ -6,6 +6,7 @@ use crate::options::RuleOptions;
 use crate::piece::{Kind, PieceType, Player};
 use crate::position::DrawRules;
 use crate::tables::{AttackTables, KindSource, MoveTables, TableError, build_tables};
+use crate::weights::EvalWeights;
 use crate::zobrist::{ZobristKeys, seed_for};
 use chaturanga_geometry::{Cell, CellSet, Geometry, Vector};
 use std::collections::HashMap;
@@ -168,6 +169,8 @@ pub enum SpecError {
     Size(String),
     /// Rule options that do not go together (a user's error, not the module's).
     Options(String),
+    /// The family's evaluation weights file does not read.
+    Weights(crate::weights::WeightsError),
 }
 
 impl fmt::Display for SpecError {
@@ -178,6 +181,7 @@ impl fmt::Display for SpecError {
             SpecError::UnknownCell(c) => write!(f, "unknown cell {c:?}"),
             SpecError::UnknownPiece(p) => write!(f, "unknown piece {p:?}"),
             SpecError::Size(s) | SpecError::Options(s) => write!(f, "{s}"),
+            SpecError::Weights(e) => write!(f, "evaluation {e}"),
         }
     }
 }
@@ -233,8 +237,9 @@ pub struct Spec<const W: usize> {
     pub compulsory_capture: bool,
     /// FEN writes the hands (`[...]`) even when they are empty.
     pub hands_always_shown: bool,
-    /// Whether a drop resets the quiet-ply counter like a pawn move or capture (Fairy-Stockfish's
-    /// crazyhouse and bughouse FEN count so).
+    /// Whether a drop or a promotion resets the quiet-ply counter like a pawn move or capture
+    /// (Fairy-Stockfish's FEN counts so in its drop games; elsewhere the fifty-move rule
+    /// decides, and a piece's promotion that is not a pawn move does not reset it).
     pub drops_reset_quiet_plies: bool,
     /// Captured pieces go to the captor's hand (shogi).
     pub captures_to_hand: bool,
@@ -466,6 +471,7 @@ pub struct SpecBuilder {
     hand_order: Vec<String>,
     notation: Notation,
     values: Vec<(String, i32)>,
+    weights: EvalWeights,
     castling_field: bool,
     style: PieceStyle,
 }
@@ -489,6 +495,7 @@ impl SpecBuilder {
             hand_order: Vec::new(),
             notation: Notation::Chess,
             values: Vec::new(),
+            weights: EvalWeights::default(),
             castling_field: true,
             style: PieceStyle::Western,
         }
@@ -516,6 +523,12 @@ impl SpecBuilder {
     /// valued by their mobility.
     pub fn values(mut self, values: &[(&str, i32)]) -> Self {
         self.values = values.iter().map(|&(s, v)| (s.to_string(), v)).collect();
+        self
+    }
+
+    /// The evaluation's weights (the defaults unless the ruleset's family has tuned ones).
+    pub fn weights(mut self, weights: EvalWeights) -> Self {
+        self.weights = weights;
         self
     }
 
@@ -879,7 +892,7 @@ impl SpecBuilder {
                     .collect(),
             })
             .collect();
-        let tables = EvalTables::build(&self.geometry, moves, &pieces, players);
+        let tables = EvalTables::build(&self.geometry, moves, &pieces, players, &self.weights);
         let board = self.start_fen.split(' ').next().unwrap_or("");
         let full = phase_of(&tables, start_kinds(board, &self.pieces));
         Ok(tables.with_full_phase(full))

@@ -313,3 +313,19 @@ fn an_sfen_with_a_king_or_a_promoted_man_in_hand_is_refused() {
     let fine = "7n1/9/7G1/9/9/9/9/9/K7k b 2Pg 1";
     assert_eq!(position::<P>(fine).fen(), fine);
 }
+
+/// Captured men go back into play, so a position may come back after captures and drops: the
+/// repetition is counted over the whole game, not only since the last capture or drop.
+#[test]
+fn sennichite_counts_positions_across_captures_and_drops() {
+    let fen = "8k/9/4g4/9/9/9/4G4/9/K8 b Pp 1";
+    let cycle = [
+        "P*5d", "5c5d", "9i9h", "5d5c", "9h9i", "P*5f", "5g5f", "1a1b", "5f5g", "1b1a",
+    ];
+    let moves = cycle.repeat(3);
+    assert_eq!(status(Some(fen), &[], &moves[..29]), "ongoing");
+    let game = game_after::<P>(Some(fen), &[], &moves);
+    assert_eq!(game.position().fen(), fen.replace(" 1", " 31"));
+    assert_eq!(game.repetitions(), 4);
+    assert_eq!(game.status().to_string(), "1/2-1/2 sennichite");
+}

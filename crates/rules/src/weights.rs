@@ -1,0 +1,340 @@
+//! The weights of the shared evaluation ([`crate::eval`] and the standard positions'
+//! evaluation) as data: one text file per ruleset family, which `chaturanga tune` rewrites
+//! from self-play games.
+//!
+//! A weights file holds one weight per line, `name value…` (an array's values separated by
+//! spaces), with `#` starting a comment. A weight a file leaves out keeps its default, the
+//! hand-set value the evaluation was written with ([`EvalWeights::default`]).
+
+use std::fmt;
+
+/// The weights of the shared evaluation. Units follow the code that reads them: centipawns,
+/// or fractions of them where the name says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    /// The family whose file the weights come from (`crates/variants/weights/NAME.txt`);
+    /// empty for the defaults of a ruleset that has none. Not written in the file.
+    pub family: String,
+    /// Centipawns per cell of average mobility, for pieces without a given value.
+    pub value_per_mobility: i32,
+    /// Opening bonus per cell of a square's mobility above the piece's average, in 1/16 cp.
+    pub centrality_opening: i32,
+    /// Endgame bonus per cell of a square's mobility above the piece's average, in 1/16 cp.
+    pub centrality_endgame: i32,
+    /// Opening penalty per cell of mobility a royal piece's square has above its least, in
+    /// 1/16 cp: kings shelter in the opening.
+    pub royal_exposure_opening: i32,
+    /// Endgame bonus per cell of a royal piece's square mobility above its least, in 1/16 cp.
+    pub royal_centrality_endgame: i32,
+    /// Share of the promotion gain, in 1/1024, credited by the distance to the promotion zone
+    /// (index 1: one move away) in the opening; the endgame credits twice as much.
+    pub advance_share: [i32; 6],
+    /// Value of a piece in hand relative to the board, in 1/16.
+    pub hand_factor: i32,
+    /// Centipawns per cell a piece reaches above its average, in the opening.
+    pub mobility_opening: i32,
+    /// Centipawns per cell a piece reaches above its average, in the endgame.
+    pub mobility_endgame: i32,
+    /// Opening bonus per own piece next to the royal piece.
+    pub shelter: i32,
+    /// Danger units per enemy piece on the board that reaches the royal piece's neighbourhood.
+    pub board_attacker_units: i32,
+    /// Danger units per enemy piece in hand other than pawns (a drop joins an attack at once).
+    pub hand_attacker_units: i32,
+    /// Opening penalty by the danger units against the royal piece.
+    pub royal_danger: [i32; 16],
+    /// Bonus for having the move (keeps odd and even search depths comparable).
+    pub tempo: i32,
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights {
+            family: String::new(),
+            value_per_mobility: 80,
+            centrality_opening: 48,
+            centrality_endgame: 40,
+            royal_exposure_opening: 80,
+            royal_centrality_endgame: 64,
+            advance_share: [0, 100, 50, 25, 12, 6],
+            hand_factor: 18,
+            mobility_opening: 3,
+            mobility_endgame: 4,
+            shelter: 8,
+            board_attacker_units: 2,
+            hand_attacker_units: 1,
+            royal_danger: [
+                0, 0, 0, 10, 20, 40, 60, 90, 120, 160, 200, 240, 280, 320, 360, 400,
+            ],
+            tempo: 10,
+        }
+    }
+}
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError {
+    /// The line, from 1 (0: the whole text).
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "weights line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The weights the tuner fits, in the order of its features: each is a weight of the file but
+/// for `royal_danger`, which the tuner scales as a whole (in percent: 100 leaves it) and
+/// `advance_share`, of which it fits the entries for distances 1 to 5 (five features from
+/// the one named here).
+pub const TUNED: [&str; 15] = [
+    "centrality_opening",
+    "centrality_endgame",
+    "royal_exposure_opening",
+    "royal_centrality_endgame",
+    "advance_share",
+    "advance_share[2]",
+    "advance_share[3]",
+    "advance_share[4]",
+    "advance_share[5]",
+    "hand_factor",
+    "mobility_opening",
+    "mobility_endgame",
+    "shelter",
+    "royal_danger",
+    "tempo",
+];
+
+/// The longest weights text read: the file has a few dozen short lines.
+const MAX_TEXT: usize = 64 * 1024;
+/// The largest magnitude of one weight.
+const MAX_WEIGHT: i32 = 100_000;
+
+impl EvalWeights {
+    /// Every weight's name with its values, in the file's order.
+    fn entries(&self) -> Vec<(&'static str, Vec<i32>)> {
+        vec![
+            ("value_per_mobility", vec![self.value_per_mobility]),
+            ("centrality_opening", vec![self.centrality_opening]),
+            ("centrality_endgame", vec![self.centrality_endgame]),
+            ("royal_exposure_opening", vec![self.royal_exposure_opening]),
+            (
+                "royal_centrality_endgame",
+                vec![self.royal_centrality_endgame],
+            ),
+            ("advance_share", self.advance_share.to_vec()),
+            ("hand_factor", vec![self.hand_factor]),
+            ("mobility_opening", vec![self.mobility_opening]),
+            ("mobility_endgame", vec![self.mobility_endgame]),
+            ("shelter", vec![self.shelter]),
+            ("board_attacker_units", vec![self.board_attacker_units]),
+            ("hand_attacker_units", vec![self.hand_attacker_units]),
+            ("royal_danger", self.royal_danger.to_vec()),
+            ("tempo", vec![self.tempo]),
+        ]
+    }
+
+    /// Sets weight `name` to `values`; `Err` names what is wrong.
+    fn set(&mut self, name: &str, values: &[i32]) -> Result<(), String> {
+        fn one(values: &[i32]) -> Result<i32, String> {
+            match values {
+                [v] => Ok(*v),
+                _ => Err(format!("one value expected, {} given", values.len())),
+            }
+        }
+        fn array<const N: usize>(values: &[i32]) -> Result<[i32; N], String> {
+            values
+                .try_into()
+                .map_err(|_| format!("{N} values expected, {} given", values.len()))
+        }
+        match name {
+            "value_per_mobility" => self.value_per_mobility = one(values)?,
+            "centrality_opening" => self.centrality_opening = one(values)?,
+            "centrality_endgame" => self.centrality_endgame = one(values)?,
+            "royal_exposure_opening" => self.royal_exposure_opening = one(values)?,
+            "royal_centrality_endgame" => self.royal_centrality_endgame = one(values)?,
+            "advance_share" => self.advance_share = array(values)?,
+            "hand_factor" => self.hand_factor = one(values)?,
+            "mobility_opening" => self.mobility_opening = one(values)?,
+            "mobility_endgame" => self.mobility_endgame = one(values)?,
+            "shelter" => self.shelter = one(values)?,
+            "board_attacker_units" => self.board_attacker_units = one(values)?,
+            "hand_attacker_units" => self.hand_attacker_units = one(values)?,
+            "royal_danger" => self.royal_danger = array(values)?,
+            "tempo" => self.tempo = one(values)?,
+            other => {
+                return Err(format!(
+                    "unknown weight {:?}",
+                    other.chars().take(40).collect::<String>()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The tuned weights' values, in [`TUNED`]'s order (`royal_danger` as 100 %).
+    pub fn tuned(&self) -> Vec<f64> {
+        let mut v = vec![
+            self.centrality_opening,
+            self.centrality_endgame,
+            self.royal_exposure_opening,
+            self.royal_centrality_endgame,
+        ];
+        v.extend_from_slice(&self.advance_share[1..=5]);
+        v.extend([
+            self.hand_factor,
+            self.mobility_opening,
+            self.mobility_endgame,
+            self.shelter,
+            100,
+            self.tempo,
+        ]);
+        v.into_iter().map(f64::from).collect()
+    }
+
+    /// These weights with the tuned ones set to `tuned` (in [`TUNED`]'s order, rounded;
+    /// `royal_danger` scales the danger table by that many percent).
+    pub fn with_tuned(&self, tuned: &[f64]) -> EvalWeights {
+        let r = |i: usize| tuned.get(i).map_or(0, |v| v.round() as i32);
+        let mut w = self.clone();
+        w.centrality_opening = r(0);
+        w.centrality_endgame = r(1);
+        w.royal_exposure_opening = r(2);
+        w.royal_centrality_endgame = r(3);
+        for d in 1..=5 {
+            w.advance_share[d] = r(3 + d);
+        }
+        w.hand_factor = r(9);
+        w.mobility_opening = r(10);
+        w.mobility_endgame = r(11);
+        w.shelter = r(12);
+        let scale = tuned.get(13).copied().unwrap_or(100.0);
+        for v in &mut w.royal_danger {
+            *v = (f64::from(*v) * scale / 100.0).round() as i32;
+        }
+        w.tempo = r(14);
+        w
+    }
+
+    /// Reads a weights file: the defaults with the weights it names.
+    pub fn parse(text: &str) -> Result<EvalWeights, WeightsError> {
+        if text.len() > MAX_TEXT {
+            return Err(WeightsError {
+                line: 0,
+                message: format!("longer than {MAX_TEXT} bytes"),
+            });
+        }
+        let mut weights = EvalWeights::default();
+        let mut seen: Vec<String> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let error = |message: String| WeightsError {
+                line: i + 1,
+                message,
+            };
+            let line = raw.split('#').next().unwrap_or("").trim();
+            let mut words = line.split_whitespace();
+            let Some(name) = words.next() else {
+                continue;
+            };
+            let values = words
+                .map(|w| {
+                    w.parse::<i32>()
+                        .ok()
+                        .filter(|v| v.abs() <= MAX_WEIGHT)
+                        .ok_or_else(|| {
+                            error(format!(
+                                "{:?} is not a whole number within ±{MAX_WEIGHT}",
+                                w.chars().take(20).collect::<String>()
+                            ))
+                        })
+                })
+                .collect::<Result<Vec<i32>, _>>()?;
+            if seen.iter().any(|s| s == name) {
+                return Err(error(format!("{name} given twice")));
+            }
+            weights.set(name, &values).map_err(error)?;
+            seen.push(name.to_string());
+        }
+        Ok(weights)
+    }
+
+    /// The weights as a file (every weight, `header` lines as comments first).
+    pub fn to_text(&self, header: &[String]) -> String {
+        let mut text = String::new();
+        for line in header {
+            text.push_str(&format!("# {line}\n"));
+        }
+        for (name, values) in self.entries() {
+            let values: Vec<String> = values.iter().map(i32::to_string).collect();
+            text.push_str(&format!("{name} {}\n", values.join(" ")));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_and_default_what_is_left_out() {
+        let mut w = EvalWeights {
+            tempo: 17,
+            ..EvalWeights::default()
+        };
+        w.royal_danger[15] = 450;
+        let text = w.to_text(&["tuned".to_string()]);
+        assert!(text.starts_with("# tuned\n"));
+        assert_eq!(EvalWeights::parse(&text), Ok(w));
+        assert_eq!(
+            EvalWeights::parse("tempo 12 # more\n\n").map(|w| w.tempo),
+            Ok(12)
+        );
+        assert_eq!(
+            EvalWeights::parse("tempo 12").map(|w| w.shelter),
+            Ok(EvalWeights::default().shelter)
+        );
+    }
+
+    #[test]
+    fn tuned_weights_map_both_ways() {
+        let w = EvalWeights::default();
+        let tuned = w.tuned();
+        assert_eq!(tuned.len(), TUNED.len());
+        assert_eq!(w.with_tuned(&tuned), w);
+        let mut doubled = tuned.clone();
+        doubled[13] = 200.0;
+        doubled[4] = 150.0;
+        let changed = w.with_tuned(&doubled);
+        assert_eq!(changed.royal_danger[15], 800);
+        assert_eq!(changed.advance_share[1], 150);
+        assert_eq!(changed.advance_share[0], 0);
+    }
+
+    #[test]
+    fn bad_weights_files_name_the_line() {
+        for (text, line) in [
+            ("tempo 1\nspeed 3", 2),
+            ("tempo", 1),
+            ("tempo 1 2", 1),
+            ("advance_share 1 2", 1),
+            ("tempo x", 1),
+            ("tempo 99999999", 1),
+            ("tempo 1\ntempo 2", 2),
+        ] {
+            let e = EvalWeights::parse(text).expect_err(text);
+            assert_eq!(e.line, line, "{text}: {e}");
+        }
+        assert_eq!(
+            EvalWeights::parse(&"#".repeat(MAX_TEXT + 1))
+                .unwrap_err()
+                .line,
+            0
+        );
+    }
+}
