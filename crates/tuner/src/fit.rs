@@ -157,10 +157,6 @@ pub fn fit(settings: &FitSettings, positions: &mut dyn BufRead) -> Result<FitRep
     let Some(before) = read.weights else {
         return Err(TuneError::TooFewSamples(0));
     };
-    // The weights must come from a family's file, which the fit can rewrite.
-    if before.family.is_empty() {
-        return Err(TuneError::NoFamily(settings.variant.clone()));
-    }
     let start = before.tuned();
     // The model must be the evaluation the positions are searched with.
     let worst = read
@@ -223,6 +219,17 @@ impl Visitor for Read<'_> {
         let options = RuleOptions::parse(P::option_specs(), self.options).map_err(|e| {
             TuneError::Session(chaturanga_session::SessionError::Setup(e.to_string()))
         })?;
+        // Whether there is anything to fit, before reading a line.
+        let start = P::start_position(&options).map_err(|e| {
+            TuneError::Session(chaturanga_session::SessionError::Setup(e.to_string()))
+        })?;
+        let weights = start
+            .eval_features()
+            .ok_or(TuneError::NotTunable(info.id))?
+            .weights;
+        if weights.family.is_empty() {
+            return Err(TuneError::NoFamily(info.id.to_string()));
+        }
         let mut read = Positions {
             samples: Vec::new(),
             skipped: 0,

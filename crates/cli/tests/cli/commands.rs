@@ -295,3 +295,57 @@ fn without_a_command_the_first_line_chooses_the_protocol() {
         assert!(text.lines().any(|l| l == answer), "{input:?}: {text}");
     }
 }
+
+/// The tuner end to end: self-play positions, then a fit that prints the family's weights
+/// file with what it did; bad positions files and rulesets without a family are errors.
+#[test]
+fn tune_generates_positions_and_fits_a_weights_file() {
+    let dir = std::env::temp_dir().join(format!("chaturanga-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = dir.join("chess.txt");
+    let path = positions.to_str().unwrap();
+    let report = stdout(&[
+        "tune", "generate", "chess", "--games", "6", "--nodes", "300", "--out", path,
+    ]);
+    assert!(report.starts_with("6 games, "), "{report}");
+    let text = std::fs::read_to_string(&positions).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 150, "{} positions", lines.len());
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(["1", "0.5", "0"].contains(&fields[0]), "{line}");
+    }
+    // The same seed plays the same games.
+    let again = dir.join("again.txt");
+    stdout(&[
+        "tune",
+        "generate",
+        "chess",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    let weights = stdout(&["tune", "fit", "chess", path, "--iterations", "20"]);
+    assert!(
+        weights.starts_with("# Evaluation weights of the chess family"),
+        "{weights}"
+    );
+    assert!(weights.contains("K = "), "{weights}");
+    for name in ["mobility_opening", "royal_danger", "tempo"] {
+        assert!(
+            weights.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} missing: {weights}"
+        );
+    }
+    // Rulesets evaluated with the defaults have no family to write, and a bad line is named.
+    assert!(error(&["tune", "fit", "grand", path]).contains("default weights"));
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1\tnot a fen\te2e4\n").unwrap();
+    assert!(error(&["tune", "fit", "chess", bad.to_str().unwrap()]).contains("line 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}
