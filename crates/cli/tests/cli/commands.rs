@@ -349,3 +349,49 @@ fn tune_generates_positions_and_fits_a_weights_file() {
     assert!(error(&["tune", "fit", "chess", bad.to_str().unwrap()]).contains("line 1"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Time odds: each side its own clock, written into the PGN as cutechess-cli does; clocks of
+/// two kinds are refused.
+#[test]
+fn a_match_gives_each_side_its_own_clock() {
+    let dir = std::env::temp_dir().join(format!("chaturanga-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("odds.pgn");
+    let report = stdout(&[
+        "match",
+        "chess",
+        "--first",
+        "chaturanga:depth=1",
+        "--second",
+        "chaturanga:depth=1",
+        "--games",
+        "2",
+        "--first-tc",
+        "20+0.2",
+        "--tc",
+        "10+0.1",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(
+        report.contains("time control 20+0.2 for Chaturanga, 10+0.1 for"),
+        "{report}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    // The first player of the match is White in the first game and Black in the second.
+    assert!(games.contains("[WhiteTimeControl \"20+0.2\"]"), "{games}");
+    assert!(games.contains("[BlackTimeControl \"20+0.2\"]"), "{games}");
+    assert!(!games.contains("[TimeControl "), "{games}");
+    let mixed = error(&[
+        "match",
+        "chess",
+        "--first",
+        "chaturanga",
+        "--second",
+        "chaturanga",
+        "--first-tc",
+        "st=1",
+    ]);
+    assert!(mixed.contains("of one kind"), "{mixed}");
+    std::fs::remove_dir_all(&dir).ok();
+}
