@@ -205,15 +205,13 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
 
 /// The evaluation of a position as a sum of tuned weights times their coefficients, plus
 /// what no tuned weight changes, for fitting the weights to game results. From the first
-/// player's point of view, without the tempo's sign: the side to move is in `first_to_move`.
+/// player's point of view (the tempo's term is +1 when the first player is to move, else -1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalFeatures {
     /// The game phase of the position (the material left, pieces in hand included).
     pub phase: i32,
     /// The phase of a full board.
     pub full_phase: i32,
-    /// Whether the first player is to move.
-    pub first_to_move: bool,
     /// What no tuned weight changes: material on the board (first player's minus second's).
     pub fixed: Tapered,
     /// Per weight of [`TUNED`], its opening and endgame coefficients (first player's minus
@@ -341,7 +339,6 @@ fn features<const W: usize, B: PieceBoard<W>>(
     EvalFeatures {
         phase,
         full_phase: spec.eval.full_phase,
-        first_to_move: to_move == 0,
         fixed,
         terms,
         weights: spec.eval.weights.clone(),
