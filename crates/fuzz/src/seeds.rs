@@ -8,7 +8,7 @@
 use crate::case;
 use chaturanga_notation::{csa, kif, pgn, san};
 use chaturanga_rules::zobrist::SplitMix64;
-use chaturanga_rules::{Game, OptionValues, RuleOptions, Ruleset, Status};
+use chaturanga_rules::{Game, OptionSpec, OptionValues, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantInfo, Visitor, implemented, visit};
 use std::path::Path;
 
@@ -81,6 +81,44 @@ fn choices(rng: &mut SplitMix64, n: usize) -> String {
         .collect()
 }
 
+/// A few values of an option for the seeds: every choice, a number range's ends.
+fn sample_values(spec: &OptionSpec) -> Vec<String> {
+    match spec.values {
+        OptionValues::Choice(words) => words.iter().map(|w| w.to_string()).collect(),
+        OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
+            vec![lo.to_string(), hi.to_string()]
+        }
+        OptionValues::TimeControl => vec!["3+2".into()],
+        OptionValues::Duration => vec!["30s".into()],
+    }
+}
+
+/// The option `item` alone when the ruleset accepts it, else with the first value of another
+/// option that makes it accepted (chess's `start-array` needs `chess960=on`); `None` when no
+/// single companion does, so that the seed is written alone and the corpus test names it.
+fn accepted_with<P: Ruleset>(item: &str) -> Option<Vec<String>> {
+    let accepts = |items: &[String]| {
+        RuleOptions::parse(P::option_specs(), items)
+            .ok()
+            .is_some_and(|options| P::start_position(&options).is_ok())
+    };
+    let alone = vec![item.to_string()];
+    if accepts(&alone) {
+        return Some(alone);
+    }
+    let name = item.split('=').next().unwrap_or_default();
+    P::option_specs()
+        .iter()
+        .filter(|other| other.name != name)
+        .flat_map(|other| {
+            sample_values(other)
+                .into_iter()
+                .map(move |value| format!("{}={value}", other.name))
+        })
+        .map(|companion| vec![companion, item.to_string()])
+        .find(|items| accepts(items))
+}
+
 struct Seeds {
     fixtures: Vec<(Vec<String>, String)>,
 }
@@ -118,20 +156,13 @@ impl Visitor for Seeds {
             case::write(id, &[], None, &choices(&mut rng, 48)),
         );
         for spec in P::option_specs() {
-            let values: Vec<String> = match spec.values {
-                OptionValues::Choice(words) => words.iter().map(|w| w.to_string()).collect(),
-                OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
-                    vec![lo.to_string(), hi.to_string()]
-                }
-                OptionValues::TimeControl => vec!["3+2".into()],
-                OptionValues::Duration => vec!["30s".into()],
-            };
-            for value in values {
-                let item = vec![format!("{}={value}", spec.name)];
+            for value in sample_values(spec) {
+                let item = format!("{}={value}", spec.name);
+                let items = accepted_with::<P>(&item).unwrap_or_else(|| vec![item]);
                 push(
                     "options",
                     format!("{}-{value}", spec.name),
-                    case::write(id, &item, None, ""),
+                    case::write(id, &items, None, ""),
                 );
             }
         }
