@@ -18,6 +18,7 @@ pub use stats::{Sprt, SprtError, Tally, Verdict};
 use chaturanga_notation::pgn;
 use chaturanga_rules::Reason;
 use chaturanga_rules::clock::TimeControl;
+use chaturanga_rules::position::excerpt;
 use chaturanga_session::{GameSession, SessionError, open};
 use clock::Clocks;
 use players::Player;
@@ -187,7 +188,7 @@ impl fmt::Display for ArenaError {
             ArenaError::PgnFile { path, source } => write!(f, "{}: {source}", path.display()),
             ArenaError::Opening(e) => write!(f, "opening: {e}"),
             ArenaError::OpeningMove { mv, source } => {
-                write!(f, "opening move {}: {source}", cut(mv))
+                write!(f, "opening move {}: {source}", excerpt(mv))
             }
             ArenaError::Player { index, source } => write!(f, "player {}: {source}", index + 1),
             ArenaError::StartGame { name, source } => write!(f, "{name}: {source}"),
@@ -227,10 +228,6 @@ impl From<std::io::Error> for ArenaError {
     fn from(e: std::io::Error) -> Self {
         ArenaError::Io(e)
     }
-}
-
-fn cut(text: &str) -> String {
-    text.chars().take(40).collect()
 }
 
 /// Where a game starts: a FEN (or the start position) and moves.
@@ -639,7 +636,7 @@ fn play_game(
             Ok(mv) => {
                 if let Err(e) = referee.play(&mv) {
                     referee.end(loser, Reason::Resignation);
-                    termination = format!("rules infraction: {} ({e})", cut(&mv));
+                    termination = format!("rules infraction: {} ({e})", excerpt(&mv));
                     infraction = Some((player, Infraction::IllegalMove));
                 }
             }

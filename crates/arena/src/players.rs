@@ -11,6 +11,7 @@ use chaturanga_engine::{Level, Limits};
 use chaturanga_protocol::Protocol;
 use chaturanga_protocol::fairy::Dialect;
 use chaturanga_rules::clock::TimeControl;
+use chaturanga_rules::position::excerpt;
 use chaturanga_session::{GameSession, SessionError, from_fairy, from_xboard, open, to_xboard};
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -212,7 +213,7 @@ impl PlayerSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine setting {:?} (depth=N, nodes=N, option=NAME=VALUE)",
-                            setting.chars().take(40).collect::<String>()
+                            excerpt(setting)
                         ));
                     }
                 }
@@ -240,7 +241,7 @@ impl PlayerSpec {
                         format!(
                             "player must be chaturanga[:settings], uci:CMD, usi:CMD, xboard:CMD \
                              or gnushogi:CMD, not {:?}",
-                            other.chars().take(40).collect::<String>()
+                            excerpt(other)
                         )
                     })?,
             ),

@@ -6,6 +6,7 @@ use chaturanga_arena::{
     parse_time_control,
 };
 use chaturanga_rules::clock::TimeControl;
+use chaturanga_rules::position::excerpt;
 use chaturanga_server::store::Database;
 use chaturanga_session::RecordFormat;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -529,10 +530,7 @@ fn one_line(e: &clap::Error) -> String {
             if let Some(clap::error::ContextValue::String(name)) =
                 e.get(clap::error::ContextKind::InvalidSubcommand)
             {
-                message = format!(
-                    "unknown command {:?}",
-                    name.chars().take(40).collect::<String>()
-                );
+                message = format!("unknown command {:?}", excerpt(name));
             }
             message.push_str(" (run `chaturanga help` for the commands)");
         }

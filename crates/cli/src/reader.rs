@@ -15,6 +15,7 @@
 //! the turn is due.
 
 use chaturanga_notation::san;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{MoveError, Position};
 use std::collections::HashMap;
@@ -105,7 +106,7 @@ pub fn read_line<P: Position>(
 
 /// `text` in quotes, cut for a message.
 fn quoted(text: &str) -> String {
-    format!("{:?}", text.chars().take(40).collect::<String>())
+    format!("{:?}", excerpt(text))
 }
 
 /// The text compared loosely: lower case, no `-`, `x`, `=` or spaces, drops with `@`.

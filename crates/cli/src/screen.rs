@@ -253,6 +253,24 @@ fn parts(label: &str) -> Vec<String> {
     out
 }
 
+/// Names for the files (or ranks) of a board: a line is named by what its labels share, if it
+/// is about as long as the longest line.
+fn line_names<'g>(
+    lines: std::ops::RangeInclusive<i32>,
+    labels: impl Fn(i32) -> Vec<&'g str>,
+) -> HashMap<i32, String> {
+    let longest = lines.clone().map(|i| labels(i).len()).max().unwrap_or(0);
+    lines
+        .filter_map(|i| {
+            let line = labels(i);
+            (line.len() >= longest.min(3))
+                .then(|| common_part(&line))
+                .flatten()
+                .map(|name| (i, name))
+        })
+        .collect()
+}
+
 /// The parts every label of a line shares, in order (`1` of `a1 b1 c1`), if any.
 fn common_part(labels: &[&str]) -> Option<String> {
     let split: Vec<Vec<String>> = labels.iter().map(|l| parts(l)).collect();
@@ -444,26 +462,8 @@ fn square_board(
             .filter_map(|x| at.get(&(x, y)).map(|&c| geometry.label(c)))
             .collect()
     };
-    let longest_row = (min_y..=max_y).map(|y| row(y).len()).max().unwrap_or(0);
-    let longest_column = (min_x..=max_x).map(|x| column(x).len()).max().unwrap_or(0);
-    let file: HashMap<i32, String> = (min_x..=max_x)
-        .filter_map(|x| {
-            let labels = column(x);
-            (labels.len() >= longest_column.min(3))
-                .then(|| common_part(&labels))
-                .flatten()
-                .map(|name| (x, name))
-        })
-        .collect();
-    let rank: HashMap<i32, String> = (min_y..=max_y)
-        .filter_map(|y| {
-            let labels = row(y);
-            (labels.len() >= longest_row.min(3))
-                .then(|| common_part(&labels))
-                .flatten()
-                .map(|name| (y, name))
-        })
-        .collect();
+    let file = line_names(min_x..=max_x, column);
+    let rank = line_names(min_y..=max_y, row);
     // A cell its file and rank do not name (Omega's wizard cells) has its label beside it.
     let named = |x: i32, y: i32, label: &str| match (file.get(&x), rank.get(&y)) {
         (Some(f), Some(r)) => format!("{f}{r}") == label || format!("{r}{f}") == label,

@@ -296,6 +296,14 @@ impl Geometry {
         out
     }
 
+    /// The two cells of a move written as two labels and nothing else (`c18c16`, `a10a9`),
+    /// trying every split of the first label.
+    pub fn cell_pair(&self, text: &str) -> Option<(Cell, Cell)> {
+        self.label_prefixes(text)
+            .into_iter()
+            .find_map(|(from, rest)| self.cell_by_label(rest).map(|to| (from, to)))
+    }
+
     /// Colour of a cell (0 = dark, 1 = light on two-coloured boards; hex boards use 0..3).
     pub fn colour(&self, cell: Cell) -> u8 {
         self.cells[cell.index()].colour
@@ -705,6 +713,11 @@ mod tests {
         let reads = g.label_prefixes("a10a9");
         let labels: Vec<_> = reads.iter().map(|(c, rest)| (g.label(*c), *rest)).collect();
         assert_eq!(labels, [("a1", "0a9"), ("a10", "a9")]);
+        let pair = |text| g.cell_pair(text).map(|(a, b)| (g.label(a), g.label(b)));
+        assert_eq!(pair("a10a9"), Some(("a10", "a9")));
+        assert_eq!(pair("t20a1"), Some(("t20", "a1")));
+        assert_eq!(pair("a10a9x"), None);
+        assert_eq!(pair("a10"), None);
     }
 
     /// An Omega-style board: 10x10 with four wizard cells diagonally beyond the corners.

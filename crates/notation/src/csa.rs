@@ -13,8 +13,9 @@
 
 use crate::pgn::OPTIONS_TAG;
 use crate::record::{
-    self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags, cut,
+    self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags,
 };
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
 
 const FORMAT: &str = "CSA";
@@ -153,13 +154,13 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordE
 fn square(text: &str) -> Result<Option<(usize, usize)>, String> {
     let b = text.as_bytes();
     if b.len() != 2 || !b.iter().all(u8::is_ascii_digit) {
-        return Err(format!("bad square {:?}", cut(text)));
+        return Err(format!("bad square {:?}", excerpt(text)));
     }
     let (file, rank) = ((b[0] - b'0') as usize, (b[1] - b'0') as usize);
     match (file, rank) {
         (0, 0) => Ok(None),
         (1..=9, 1..=9) => Ok(Some((rank - 1, 9 - file))),
-        _ => Err(format!("bad square {:?}", cut(text))),
+        _ => Err(format!("bad square {:?}", excerpt(text))),
     }
 }
 
@@ -167,7 +168,7 @@ fn piece_code(text: &str) -> Result<usize, String> {
     PIECES
         .iter()
         .position(|&p| p == text)
-        .ok_or_else(|| format!("unknown piece {:?}", cut(text)))
+        .ok_or_else(|| format!("unknown piece {:?}", excerpt(text)))
 }
 
 /// A game being read.
@@ -220,7 +221,7 @@ impl Reader {
         if let Some(item) = s.strip_prefix('$') {
             let (key, value) = item
                 .split_once(':')
-                .ok_or_else(|| format!("item without ':' {:?}", cut(s)))?;
+                .ok_or_else(|| format!("item without ':' {:?}", excerpt(s)))?;
             let name = KEYS
                 .iter()
                 .find(|(_, k)| k.strip_prefix('$') == Some(key))
@@ -234,7 +235,7 @@ impl Reader {
         if let Some(rest) = s.strip_prefix("PI") {
             before_moves("a position")?;
             if !rest.is_ascii() || rest.len() % 4 != 0 {
-                return Err(format!("bad PI line {:?}", cut(s)));
+                return Err(format!("bad PI line {:?}", excerpt(s)));
             }
             let mut grid = Grid::from_sfen(record::STANDARD_SFEN)?;
             for chunk in rest.as_bytes().chunks(4) {
@@ -254,7 +255,7 @@ impl Reader {
         if let Some(rest) = s.strip_prefix('P') {
             before_moves("a position")?;
             if !s.is_ascii() {
-                return Err(format!("bad position line {:?}", cut(s)));
+                return Err(format!("bad position line {:?}", excerpt(s)));
             }
             let mut chars = rest.chars();
             match chars.next() {
@@ -262,7 +263,7 @@ impl Reader {
                     let r = (d as u8 - b'1') as usize;
                     let cells = format!("{:<27}", chars.as_str());
                     if cells.len() != 27 {
-                        return Err(format!("a board row has 9 cells: {:?}", cut(s)));
+                        return Err(format!("a board row has 9 cells: {:?}", excerpt(s)));
                     }
                     let mut row = [None; 9];
                     for (c, chunk) in cells.as_bytes().chunks(3).enumerate() {
@@ -284,7 +285,7 @@ impl Reader {
                     let player = u8::from(side == '-');
                     let rest = chars.as_str();
                     if rest.len() % 4 != 0 {
-                        return Err(format!("bad placement line {:?}", cut(s)));
+                        return Err(format!("bad placement line {:?}", excerpt(s)));
                     }
                     for chunk in rest.as_bytes().chunks(4) {
                         let chunk = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
@@ -307,7 +308,7 @@ impl Reader {
                         }
                     }
                 }
-                _ => return Err(format!("unrecognised position line {:?}", cut(s))),
+                _ => return Err(format!("unrecognised position line {:?}", excerpt(s))),
             }
             return Ok(());
         }
@@ -321,7 +322,7 @@ impl Reader {
                 return Err("a move after the end of the game".to_string());
             }
             if s.len() > 16 {
-                return Err(format!("bad move {:?}", cut(s)));
+                return Err(format!("bad move {:?}", excerpt(s)));
             }
             if self.game.moves.len() >= MAX_MOVES {
                 return Err("too many moves in one game".to_string());
@@ -336,14 +337,14 @@ impl Reader {
                     .chars()
                     .all(|c| c.is_ascii_uppercase() || "_+-".contains(c))
             {
-                return Err(format!("bad ending {:?}", cut(s)));
+                return Err(format!("bad ending {:?}", excerpt(s)));
             }
             if self.game.end.is_none() {
                 self.game.end = Some(s.to_string());
             }
             return Ok(());
         }
-        Err(format!("unrecognised line {:?}", cut(s)))
+        Err(format!("unrecognised line {:?}", excerpt(s)))
     }
 
     /// `00AL`: every piece of the set that is neither on the board nor in a hand goes to
@@ -467,25 +468,9 @@ pub fn replay<P: Ruleset>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::shogi_games::{game_from, options};
     use chaturanga_rules::{Outcome, Reason, Status};
     use chaturanga_variants::shogi::ShogiPosition;
-
-    fn options() -> RuleOptions {
-        RuleOptions::parse::<&str>(ShogiPosition::option_specs(), &[]).unwrap()
-    }
-
-    fn game_from(sfen: Option<&str>, moves: &[&str]) -> Game<ShogiPosition> {
-        let o = options();
-        let start = match sfen {
-            Some(s) => ShogiPosition::from_fen_with(&o, s).unwrap(),
-            None => ShogiPosition::start_position(&o).unwrap(),
-        };
-        let mut game = Game::new(start);
-        for m in moves {
-            game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        }
-        game
-    }
 
     const MOVES: [&str; 12] = [
         "7g7f", "3c3d", "8h2b", "3a2b", "B*4e", "6c6d", "4e6c+", "6a6b", "6c6b", "7a6b", "G*3c",

@@ -11,8 +11,9 @@
 //! (`*`), bookmarks (`&`) and variations (`変化：` and what follows) are skipped when reading.
 
 use crate::record::{
-    self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags, cut,
+    self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags,
 };
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
 
 const FORMAT: &str = "KIF";
@@ -184,12 +185,13 @@ fn parse_hand(text: &str) -> Result<[u32; 7], String> {
         let kind = BOD_PIECES[1..8]
             .iter()
             .position(|&p| p == piece)
-            .ok_or_else(|| format!("unknown piece in hand {:?}", cut(item)))?;
+            .ok_or_else(|| format!("unknown piece in hand {:?}", excerpt(item)))?;
         let rest = chars.as_str();
         let n = if rest.is_empty() {
             1
         } else {
-            parse_kanji_number(rest).ok_or_else(|| format!("bad count in hand {:?}", cut(item)))?
+            parse_kanji_number(rest)
+                .ok_or_else(|| format!("bad count in hand {:?}", excerpt(item)))?
         };
         hand[kind] = (hand[kind] + n).min(MAX_IN_HAND);
     }
@@ -239,7 +241,7 @@ fn parse_row(line: &str) -> Result<[Option<(u8, usize)>; 9], String> {
         .ok_or_else(|| "a board row needs two '|'".to_string())?;
     let chars: Vec<char> = inner.chars().collect();
     if chars.len() != 18 {
-        return Err(format!("a board row needs 9 cells: {:?}", cut(line)));
+        return Err(format!("a board row needs 9 cells: {:?}", excerpt(line)));
     }
     let mut row = [None; 9];
     for (i, pair) in chars.chunks(2).enumerate() {
@@ -373,7 +375,7 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
                     .parse::<u32>()
                     .ok()
                     .filter(|&d| d < MAX_MOVES as u32 * 10)
-                    .ok_or_else(|| syntax(format!("bad move count {:?}", cut(rest))))?,
+                    .ok_or_else(|| syntax(format!("bad move count {:?}", excerpt(rest))))?,
             );
             continue;
         }
@@ -434,7 +436,7 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
                 token.to_string()
             };
             if mv.is_empty() || mv.len() > 64 {
-                return Err(syntax(format!("bad move {:?}", cut(rest))));
+                return Err(syntax(format!("bad move {:?}", excerpt(rest))));
             }
             if game.moves.len() >= MAX_MOVES {
                 return Err(syntax("too many moves in one game".to_string()));
@@ -451,7 +453,7 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
                         .iter()
                         .find(|(name, _)| *name == value)
                         .map(|(_, sfen)| *sfen)
-                        .ok_or_else(|| syntax(format!("unknown handicap {:?}", cut(value))))?;
+                        .ok_or_else(|| syntax(format!("unknown handicap {:?}", excerpt(value))))?;
                     handicap = Some(sfen);
                 }
                 "先手の持駒" | "下手の持駒" => {
@@ -478,7 +480,7 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
             }
             continue;
         }
-        return Err(syntax(format!("unrecognised line {:?}", cut(line))));
+        return Err(syntax(format!("unrecognised line {:?}", excerpt(line))));
     }
     if !seen {
         return Ok(Vec::new());
@@ -525,25 +527,9 @@ pub fn replay<P: Ruleset>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::shogi_games::{game_from, options};
     use chaturanga_rules::{Reason, Status};
     use chaturanga_variants::shogi::ShogiPosition;
-
-    fn options() -> RuleOptions {
-        RuleOptions::parse::<&str>(ShogiPosition::option_specs(), &[]).unwrap()
-    }
-
-    fn game_from(sfen: Option<&str>, moves: &[&str]) -> Game<ShogiPosition> {
-        let o = options();
-        let start = match sfen {
-            Some(s) => ShogiPosition::from_fen_with(&o, s).unwrap(),
-            None => ShogiPosition::start_position(&o).unwrap(),
-        };
-        let mut game = Game::new(start);
-        for m in moves {
-            game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-        }
-        game
-    }
 
     fn usi(game: &Game<ShogiPosition>) -> Vec<String> {
         game.positions()

@@ -1,6 +1,7 @@
 //! PGN: export of a game with its `Variant` tag, and import of one or more games.
 
 use crate::san;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{
     Game, MoveError, OptionSpec, OptionValues, Position, RuleOptions, Ruleset, SetupError, Status,
 };
@@ -455,7 +456,7 @@ pub fn replay<P: Ruleset>(game: &PgnGame, options: &RuleOptions) -> Result<Game<
             .map_err(|error| PgnError::Move {
                 ply: i + 1,
                 number: (number, mover != 0),
-                text: text.chars().take(40).collect(),
+                text: excerpt(text),
                 error,
             })?;
         replayed.play_through_draws(mv);

@@ -5,6 +5,7 @@
 //! `csa` move notation ([`Position::notations`]) and shogi's SFEN as its FEN.
 
 pub use crate::pgn::Tags;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{
     Game, MoveError, Outcome, Position, Reason, RuleOptions, Ruleset, SetupError, Status,
 };
@@ -93,11 +94,6 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Cuts untrusted text for an error message.
-pub(crate) fn cut(text: &str) -> String {
-    text.chars().take(40).collect()
-}
-
 /// A shogi position as a grid: what SFEN, KIF's board diagram and CSA's `P` lines say.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
@@ -136,11 +132,11 @@ impl Grid {
         let mut grid = Grid::empty();
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if !(3..=4).contains(&fields.len()) {
-            return Err(format!("not a shogi SFEN: {:?}", cut(sfen)));
+            return Err(format!("not a shogi SFEN: {:?}", excerpt(sfen)));
         }
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != 9 {
-            return Err(format!("not a 9x9 board: {:?}", cut(fields[0])));
+            return Err(format!("not a 9x9 board: {:?}", excerpt(fields[0])));
         }
         for (r, row) in rows.iter().enumerate() {
             let mut column = 0usize;
@@ -171,20 +167,20 @@ impl Grid {
                 };
                 promoted = false;
                 if column >= 9 {
-                    return Err(format!("SFEN row {:?} is too long", cut(row)));
+                    return Err(format!("SFEN row {:?} is too long", excerpt(row)));
                 }
                 let player = u8::from(c.is_ascii_lowercase());
                 grid.cells[r][column] = Some((player, kind));
                 column += 1;
             }
             if column != 9 || promoted {
-                return Err(format!("SFEN row {:?} is not 9 cells", cut(row)));
+                return Err(format!("SFEN row {:?} is not 9 cells", excerpt(row)));
             }
         }
         grid.side = match fields[1] {
             "b" => 0,
             "w" => 1,
-            other => return Err(format!("bad SFEN side {:?}", cut(other))),
+            other => return Err(format!("bad SFEN side {:?}", excerpt(other))),
         };
         if fields[2] != "-" {
             let mut count = 0u32;
@@ -207,7 +203,7 @@ impl Grid {
                 count = 0;
             }
             if count != 0 {
-                return Err(format!("bad SFEN hand {:?}", cut(fields[2])));
+                return Err(format!("bad SFEN hand {:?}", excerpt(fields[2])));
             }
         }
         if let Some(n) = fields.get(3) {
@@ -215,7 +211,7 @@ impl Grid {
                 .parse::<u32>()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("bad SFEN move number {:?}", cut(n)))?;
+                .ok_or_else(|| format!("bad SFEN move number {:?}", excerpt(n)))?;
         }
         Ok(grid)
     }
@@ -393,7 +389,7 @@ pub(crate) fn replay<P: Ruleset>(
             .read_move(notation, text)
             .map_err(|error| RecordError::Move {
                 ply: i + 1,
-                text: cut(text),
+                text: excerpt(text),
                 error,
             })?;
         game.play_through_draws(mv);
@@ -414,6 +410,33 @@ pub(crate) fn replay<P: Ruleset>(
         }
     }
     Ok(game)
+}
+
+/// What the shogi record formats' tests share: shogi's default options and a game from an
+/// SFEN (or the start) through moves.
+#[cfg(test)]
+pub(crate) mod shogi_games {
+    use chaturanga_rules::{Game, RuleOptions, Ruleset};
+    use chaturanga_variants::shogi::ShogiPosition;
+
+    /// Shogi's default rule options.
+    pub fn options() -> RuleOptions {
+        RuleOptions::parse::<&str>(ShogiPosition::option_specs(), &[]).unwrap()
+    }
+
+    /// The game from `sfen` (or the start) after `moves`.
+    pub fn game_from(sfen: Option<&str>, moves: &[&str]) -> Game<ShogiPosition> {
+        let o = options();
+        let start = match sfen {
+            Some(s) => ShogiPosition::from_fen_with(&o, s).unwrap(),
+            None => ShogiPosition::start_position(&o).unwrap(),
+        };
+        let mut game = Game::new(start);
+        for m in moves {
+            game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        game
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Standard algebraic notation: `Nf3`, `exd5`, `e8=Q`, `O-O`, `Rad1+`, `Qh4#`.
 
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{MoveDescription, MoveError, Position};
 
 /// Splits a cell label into its letters (file) and the rest (rank): `a10` -> (`a`, `10`).
@@ -210,9 +211,8 @@ fn written_as<P: Position>(position: &P, text: &str) -> Option<P::Move> {
 }
 
 fn parse_by_parts<P: Position>(position: &P, text: &str) -> Result<P::Move, MoveError> {
-    let cut = || text.chars().take(40).collect::<String>();
     if text.is_empty() || text.len() > 32 || !text.is_ascii() {
-        return Err(MoveError::Malformed(cut()));
+        return Err(MoveError::Malformed(excerpt(text)));
     }
     let mut legal = Vec::new();
     position.legal_moves(&mut legal);
@@ -229,8 +229,8 @@ fn parse_by_parts<P: Position>(position: &P, text: &str) -> Result<P::Move, Move
             .collect();
         return match found.len() {
             1 => Ok(found[0]),
-            0 => Err(MoveError::Illegal(cut())),
-            _ => Err(MoveError::Ambiguous(cut())),
+            0 => Err(MoveError::Illegal(excerpt(text))),
+            _ => Err(MoveError::Ambiguous(excerpt(text))),
         };
     }
     let destinations: Vec<String> = legal
@@ -238,7 +238,7 @@ fn parse_by_parts<P: Position>(position: &P, text: &str) -> Result<P::Move, Move
         .filter_map(|&m| position.describe(m).map(|d| d.to))
         .collect();
     let parts = parse_parts(text, |s| destinations.iter().any(|d| d == s))
-        .ok_or_else(|| MoveError::Malformed(cut()))?;
+        .ok_or_else(|| MoveError::Malformed(excerpt(text)))?;
     let mut found = Vec::new();
     for &mv in &legal {
         let Some(d) = position.describe(mv) else {
@@ -266,8 +266,8 @@ fn parse_by_parts<P: Position>(position: &P, text: &str) -> Result<P::Move, Move
     }
     match found.len() {
         1 => Ok(found[0]),
-        0 => Err(MoveError::Illegal(cut())),
-        _ => Err(MoveError::Ambiguous(cut())),
+        0 => Err(MoveError::Illegal(excerpt(text))),
+        _ => Err(MoveError::Ambiguous(excerpt(text))),
     }
 }
 

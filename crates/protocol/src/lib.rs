@@ -13,6 +13,7 @@ pub mod xboard;
 pub mod xboard_setup;
 
 use chaturanga_engine::{Limits, Score};
+use chaturanga_rules::position::excerpt;
 use chaturanga_session::{Decision, GameSession, Thinking};
 use std::io::{BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -333,8 +334,10 @@ pub trait Handler {
     /// Handles one command; `false` on `quit`.
     fn command(&mut self, text: &str) -> bool;
     /// How the protocol reports an error that belongs to no command (a line refused unread,
-    /// a failed search).
-    fn error_line(&self, why: &str) -> String;
+    /// a failed search): an `info string` by default, as UCI and USI have no error message.
+    fn error_line(&self, why: &str) -> String {
+        format!("info string error: {why}")
+    }
     /// The shared output.
     fn output(&self) -> &Output;
     /// The searcher holding the game.
@@ -420,10 +423,5 @@ pub fn number<T: std::str::FromStr>(words: &[&str], i: usize, name: &str) -> Res
         .get(i)
         .ok_or_else(|| format!("{name} needs a value"))?
         .parse()
-        .map_err(|_| format!("bad value for {name}: {:?}", cut(words[i])))
-}
-
-/// At most 40 characters of untrusted text, for error messages.
-pub fn cut(text: &str) -> String {
-    text.chars().take(40).collect()
+        .map_err(|_| format!("bad value for {name}: {:?}", excerpt(words[i])))
 }

@@ -15,11 +15,12 @@
 //! castling it only writes castling that way.
 
 use super::{
-    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop,
     info_line, number, position_words,
 };
 use crate::fairy::{Dialect, announcement};
 use chaturanga_engine::{Clock, Level, Limits, MAX_MULTI_PV};
+use chaturanga_rules::position::excerpt;
 use chaturanga_session::{GameSession, open};
 use chaturanga_variants::{FAIRY_STOCKFISH_ALIASES, VariantInfo, implemented};
 use std::sync::mpsc::Receiver;
@@ -59,7 +60,7 @@ pub fn open_variant(name: &str) -> Result<(Box<dyn GameSession>, &'static str), 
         session.reset(None).map_err(|e| e.to_string())?;
         return Ok((session, alias.name));
     }
-    let id = variant_id(name).ok_or_else(|| format!("unknown variant {:?}", cut(name)))?;
+    let id = variant_id(name).ok_or_else(|| format!("unknown variant {:?}", excerpt(name)))?;
     let session = open(id, DEFAULT_HASH_MB).map_err(|e| e.to_string())?;
     let shown = uci_name(session.variant());
     Ok((session, shown))
@@ -81,7 +82,7 @@ pub fn set_position(
             let ours = translate(session, mv);
             session
                 .play(&ours)
-                .map_err(|e| format!("move {} ({}): {e}", i + 1, cut(mv)))?;
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, excerpt(mv)))?;
         }
         Ok(())
     };
@@ -173,7 +174,7 @@ pub fn read_go(words: &[&str], to_move: usize, overhead: Duration) -> Go {
         if GO_VALUE_WORDS.contains(&word) {
             let Some(value) = words.get(i).and_then(|w| w.parse::<i64>().ok()) else {
                 go.complaints.push(match words.get(i) {
-                    Some(other) => format!("bad value for {word}: {:?}", cut(other)),
+                    Some(other) => format!("bad value for {word}: {:?}", excerpt(other)),
                     None => format!("{word} needs a value"),
                 });
                 unreadable_limit = true;
@@ -211,7 +212,7 @@ pub fn read_go(words: &[&str], to_move: usize, overhead: Duration) -> Go {
             }
             other => go
                 .complaints
-                .push(format!("unknown go parameter {:?}", cut(other))),
+                .push(format!("unknown go parameter {:?}", excerpt(other))),
         }
     }
     let side = to_move.min(1);
@@ -384,10 +385,6 @@ impl Handler for Uci {
         self.handle(text)
     }
 
-    fn error_line(&self, why: &str) -> String {
-        format!("info string error: {why}")
-    }
-
     fn output(&self) -> &Output {
         &self.out
     }
@@ -460,7 +457,7 @@ impl Uci {
                 Ok(())
             }
             "quit" => return false,
-            other => Err(format!("unknown command {:?}", cut(other))),
+            other => Err(format!("unknown command {:?}", excerpt(other))),
         };
         if let Err(e) = result {
             self.out.line(&format!("info string error: {e}"));
@@ -588,7 +585,7 @@ impl Uci {
                     .collect();
                 self.apply_rule_options()?;
             }
-            _ => return Err(format!("unknown option {:?}", cut(&name))),
+            _ => return Err(format!("unknown option {:?}", excerpt(&name))),
         }
         Ok(())
     }
@@ -759,7 +756,7 @@ pub fn parse_check(value: &str) -> Result<bool, String> {
     match value.trim() {
         "true" => Ok(true),
         "false" => Ok(false),
-        other => Err(format!("expected true or false, not {:?}", cut(other))),
+        other => Err(format!("expected true or false, not {:?}", excerpt(other))),
     }
 }
 

@@ -19,10 +19,11 @@ use super::uci::{
     Strength, as_given, open_variant, option_name_value, read_go, set_position, uci_name,
 };
 use super::{
-    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop,
     info_line, position_words,
 };
 use chaturanga_engine::{Limits, Score};
+use chaturanga_rules::position::excerpt;
 use chaturanga_session::open;
 use chaturanga_variants::implemented;
 use std::sync::mpsc::Receiver;
@@ -76,10 +77,6 @@ impl Handler for Usi {
         self.handle(text)
     }
 
-    fn error_line(&self, why: &str) -> String {
-        format!("info string error: {why}")
-    }
-
     fn output(&self) -> &Output {
         &self.out
     }
@@ -129,7 +126,7 @@ impl Usi {
             }
             "gameover" | "debug" => Ok(()),
             "quit" => return false,
-            other => Err(format!("unknown command {:?}", cut(other))),
+            other => Err(format!("unknown command {:?}", excerpt(other))),
         };
         if let Err(e) = result {
             self.out.line(&format!("info string error: {e}"));
@@ -192,7 +189,7 @@ impl Usi {
                 session.set_hash(mb);
             }
             "USI_Ponder" => {}
-            _ => return Err(format!("unknown option {:?}", cut(&name))),
+            _ => return Err(format!("unknown option {:?}", excerpt(&name))),
         }
         Ok(())
     }
@@ -254,7 +251,7 @@ impl Usi {
                 Err(_) => {
                     self.out.line(&format!(
                         "info string error: bad time for go mate: {:?}",
-                        cut(ms)
+                        excerpt(ms)
                     ));
                     self.out.line("checkmate timeout");
                     return Ok(());

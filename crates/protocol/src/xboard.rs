@@ -14,10 +14,11 @@
 
 use super::xboard_setup::{describe, plays_itself, read_xboard_fen};
 use super::{
-    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop, cut,
+    DEFAULT_HASH_MB, Handler, Line, MAX_HASH_MB, Output, Protocol, Searcher, command_loop,
 };
 use chaturanga_engine::{Clock, Limits, Score};
 use chaturanga_rules::clock::TimeControl;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{OptionSpec, OptionValues, Reason};
 use chaturanga_session::{Finished, GameSession, Thinking, from_xboard, open, to_xboard};
 use chaturanga_variants::{Alias, implemented};
@@ -110,7 +111,7 @@ fn open_variant(
     chosen: &[String],
     hash_mb: usize,
 ) -> Result<Box<dyn GameSession>, String> {
-    let (id, base) = resolve(name).ok_or_else(|| format!("unknown variant {}", cut(name)))?;
+    let (id, base) = resolve(name).ok_or_else(|| format!("unknown variant {}", excerpt(name)))?;
     let mut session = open(id, hash_mb).map_err(|e| e.to_string())?;
     let options = merged(base, chosen);
     if !options.is_empty() {
@@ -263,7 +264,7 @@ fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
     };
     let mps: u32 = mps
         .parse()
-        .map_err(|_| format!("bad moves per session {:?}", cut(mps)))?;
+        .map_err(|_| format!("bad moves per session {:?}", excerpt(mps)))?;
     let base_seconds = match base.split_once(':') {
         Some((m, s)) => m
             .parse::<u64>()
@@ -272,12 +273,12 @@ fn parse_level(words: &[&str]) -> Result<TimeControl, String> {
             .map(|(m, s)| m * 60 + s),
         None => base.parse::<u64>().ok().map(|m| m * 60),
     }
-    .ok_or_else(|| format!("bad base time {:?}", cut(base)))?;
+    .ok_or_else(|| format!("bad base time {:?}", excerpt(base)))?;
     let inc: f64 = inc
         .parse()
         .ok()
         .filter(|i: &f64| i.is_finite() && *i >= 0.0 && *i < 1e6)
-        .ok_or_else(|| format!("bad increment {:?}", cut(inc)))?;
+        .ok_or_else(|| format!("bad increment {:?}", excerpt(inc)))?;
     let base = Duration::from_secs(base_seconds.min(1_000_000));
     Ok(TimeControl {
         moves_per_session: (mps > 0).then_some(mps),
@@ -465,7 +466,7 @@ impl XBoard {
             }
             "ping" => {
                 let n = words.get(1).copied().unwrap_or("");
-                self.out.line(&format!("pong {}", cut(n)));
+                self.out.line(&format!("pong {}", excerpt(n)));
                 Ok(())
             }
             "?" => {
@@ -505,12 +506,12 @@ impl XBoard {
             }
             other => {
                 self.out
-                    .line(&format!("Error (unknown command): {}", cut(other)));
+                    .line(&format!("Error (unknown command): {}", excerpt(other)));
                 Ok(())
             }
         };
         if let Err(e) = result {
-            self.out.line(&format!("Error ({e}): {}", cut(text)));
+            self.out.line(&format!("Error ({e}): {}", excerpt(text)));
         }
         true
     }
@@ -576,7 +577,7 @@ impl XBoard {
         if name == HASH_OPTION {
             let mb: usize = value
                 .parse()
-                .map_err(|_| format!("bad hash size {:?}", cut(value)))?;
+                .map_err(|_| format!("bad hash size {:?}", excerpt(value)))?;
             self.set_hash(mb);
             return Ok(());
         }
@@ -586,12 +587,12 @@ impl XBoard {
             .option_specs()
             .iter()
             .find(|s| s.name == name)
-            .ok_or_else(|| format!("unknown option {:?}", cut(name)))?;
+            .ok_or_else(|| format!("unknown option {:?}", excerpt(name)))?;
         if pinned_options(&self.variant).contains(&spec.name) {
             return Err(format!(
                 "option {} is fixed by the variant {}",
                 spec.name,
-                cut(&self.variant)
+                excerpt(&self.variant)
             ));
         }
         let value = option_value(spec, value);
@@ -600,7 +601,7 @@ impl XBoard {
                 "option {} takes {}, not {:?}",
                 spec.name,
                 spec.values.describe("|"),
-                cut(&value)
+                excerpt(&value)
             ));
         }
         let current = rule_options(&self.variant, &self.chosen, session.as_ref());
@@ -693,7 +694,7 @@ impl XBoard {
             .play(&ours)
             .or_else(|_| session.play(&ours.replace('@', "*")));
         if played.is_err() {
-            self.out.line(&format!("Illegal move: {}", cut(text)));
+            self.out.line(&format!("Illegal move: {}", excerpt(text)));
             return Ok(());
         }
         if self.analysis.is_some() {

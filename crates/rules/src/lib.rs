@@ -6,6 +6,7 @@
 //! [`Position`] trait.
 
 pub mod betza;
+pub mod board;
 pub mod clock;
 pub mod eval;
 pub mod hex;

@@ -124,8 +124,10 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// A move (or one part of a compound turn) of this ruleset.
     type Move: Copy + Eq + Hash + Debug + Send + Sync;
 
-    /// Number of players.
-    fn players(&self) -> usize;
+    /// Number of players: two, unless the ruleset says otherwise.
+    fn players(&self) -> usize {
+        2
+    }
     /// The player to move (0 moves first).
     fn side_to_move(&self) -> usize;
     /// Appends every legal move to `moves` (which the caller clears).
@@ -978,8 +980,21 @@ pub trait Ruleset: Position {
     const ID: &'static str;
     /// The rule options offered.
     fn option_specs() -> &'static [crate::OptionSpec];
-    /// The start position under `options`.
-    fn start_position(options: &crate::RuleOptions) -> Result<Self, crate::SetupError>;
+    /// The start position's FEN, where it is the same under every option: then
+    /// [`Ruleset::start_position`] need not be written.
+    const START_FEN: Option<&'static str> = None;
+    /// The start position under `options`; by default [`Ruleset::START_FEN`] read under them.
+    fn start_position(options: &crate::RuleOptions) -> Result<Self, crate::SetupError> {
+        match Self::START_FEN {
+            Some(fen) => Self::from_fen_with(options, fen),
+            None => Err(crate::SetupError::Spec(crate::standard::SpecError::Size(
+                format!(
+                    "{} names neither a start FEN nor a start position",
+                    Self::ID
+                ),
+            ))),
+        }
+    }
     /// A position from FEN under `options`.
     fn from_fen_with(options: &crate::RuleOptions, fen: &str) -> Result<Self, crate::SetupError>;
     /// The ruleset's own record format, where PGN cannot hold its games (bughouse's BPGN,

@@ -6,6 +6,7 @@
 //! spaces), with `#` starting a comment. A weight a file leaves out keeps its default, the
 //! hand-set value the evaluation was written with ([`EvalWeights::default`]).
 
+use crate::position::excerpt;
 use std::fmt;
 
 /// The weights of the shared evaluation. Units follow the code that reads them: centipawns,
@@ -168,10 +169,7 @@ impl EvalWeights {
             "royal_danger" => self.royal_danger = array(values)?,
             "tempo" => self.tempo = one(values)?,
             other => {
-                return Err(format!(
-                    "unknown weight {:?}",
-                    other.chars().take(40).collect::<String>()
-                ));
+                return Err(format!("unknown weight {:?}", excerpt(other)));
             }
         }
         Ok(())

@@ -13,6 +13,7 @@ use crate::wire::{
 };
 use axum::extract::ws::Utf8Bytes;
 use chaturanga_rules::Reason;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::Viewer;
 use chaturanga_session::{Finished, SessionError, Table, open_table};
 use serde_json::{Value, json};
@@ -1549,7 +1550,7 @@ impl LiveGame {
                     return Err(ApiError::bad_request(format!(
                         "unknown action {:?} (resign, draw-offer, draw-accept, draw-claim, \
                          takeback-offer, takeback-accept, abort{})",
-                        other.chars().take(40).collect::<String>(),
+                        excerpt(other),
                         self.table
                             .actions()
                             .iter()

@@ -101,8 +101,29 @@ pub fn from_xboard(geometry: Option<&Geometry>, text: &str) -> String {
         return text.to_string();
     };
     let first_rank = if height == 10 { 0 } else { 1 };
-    let text = join_legs(text);
-    let text = text.as_str();
+    // One digit is a whole rank on boards of up to ten ranks; two are read only where the
+    // board has that many (`a12` on chu shogi's board, but `a1` then `0` nowhere).
+    let rank_digits = |digits: &str| if height > 10 { digits.len().min(2) } else { 1 };
+    square_labels(
+        geometry,
+        (min_x, min_y),
+        &join_legs(text),
+        first_rank,
+        rank_digits,
+    )
+}
+
+/// `text` with every square-board coordinate in it (a file letter `a`.. from the frame's
+/// `min_x`, then rank digits numbered from `first_rank` at `min_y`) written as our cell label;
+/// `rank_digits` says how many of the digits after a file letter are its rank. Everything else
+/// is kept as it is.
+pub(crate) fn square_labels(
+    geometry: &Geometry,
+    (min_x, min_y): (i32, i32),
+    text: &str,
+    first_rank: i32,
+    rank_digits: impl Fn(&str) -> usize,
+) -> String {
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut i = 0;
@@ -113,9 +134,7 @@ pub fn from_xboard(geometry: Option<&Geometry>, text: &str) -> String {
             .take_while(|b| b.is_ascii_digit())
             .count();
         if c.is_ascii_lowercase() && digits > 0 {
-            // One digit is a whole rank on boards of up to ten ranks; two are read only where
-            // the board has that many (`a12` on chu shogi's board, but `a1` then `0` nowhere).
-            let take = if height > 10 { digits.min(2) } else { 1 };
+            let take = rank_digits(&text[i + 1..i + 1 + digits]).clamp(1, digits);
             let rank: i32 = text[i + 1..i + 1 + take].parse().unwrap_or(-1);
             let cell = geometry.at(i32::from(c - b'a') + min_x, rank - first_rank + min_y);
             if let Some(cell) = cell {

@@ -9,7 +9,7 @@
 //! goes through the board's [`Geometry`], like [`crate::to_xboard`]; the FEN translation
 //! through the fields, since the board field is the same in both.
 
-use crate::coordinates::{frame, split_labels};
+use crate::coordinates::{frame, split_labels, square_labels};
 use chaturanga_geometry::Geometry;
 
 /// A move in our coordinate notation as Fairy-Stockfish's UCI writes it; unchanged where the
@@ -37,33 +37,16 @@ pub fn from_fairy(geometry: Option<&Geometry>, text: &str) -> String {
         return text.to_string();
     };
     let text = text.strip_suffix('=').unwrap_or(text);
-    let bytes = text.as_bytes();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let digits = bytes[i + 1..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if c.is_ascii_lowercase() && digits > 0 {
-            // Two digits are one rank only where the board has that many ranks.
-            let two = digits >= 2
-                && text[i + 1..i + 3]
-                    .parse::<i32>()
-                    .is_ok_and(|rank| (1..=height).contains(&rank));
-            let take = if two { 2 } else { 1 };
-            let rank: i32 = text[i + 1..i + 1 + take].parse().unwrap_or(-1);
-            if let Some(cell) = geometry.at(i32::from(c - b'a') + min_x, rank - 1 + min_y) {
-                out.push_str(geometry.label(cell));
-                i += 1 + take;
-                continue;
-            }
-        }
-        out.push(if c == b'@' { '*' } else { char::from(c) });
-        i += 1;
-    }
-    out
+    // Two digits are one rank only where the board has that many ranks.
+    let rank_digits = |digits: &str| {
+        let two = digits
+            .get(..2)
+            .and_then(|d| d.parse::<i32>().ok())
+            .is_some_and(|rank| (1..=height).contains(&rank));
+        if two { 2 } else { 1 }
+    };
+    // Our labels never hold `@`: what is left of it marks a drop, ours `*`.
+    square_labels(geometry, (min_x, min_y), text, 1, rank_digits).replace('@', "*")
 }
 
 /// The fields of an SFEN: board, first player to move, hand letters (each repeated as

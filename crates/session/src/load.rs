@@ -13,6 +13,7 @@ use chaturanga_notation::files::{self, FileError, FileFormat};
 use chaturanga_notation::pgn::{self, PgnError, PgnGame, Tags};
 use chaturanga_notation::record::{RecordError, RecordGame};
 use chaturanga_notation::{csa, kif};
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{Game, OptionError, Outcome, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{VariantError, VariantInfo, Visitor, implemented, record_names, visit};
 use std::fmt;
@@ -129,7 +130,7 @@ impl Parsed {
             Parsed::Pgn(g) => {
                 let name = g.tags.get("Variant").unwrap_or("Standard");
                 let (info, implied) = record_names::find_pgn_variant(name)
-                    .ok_or_else(|| LoadError::UnknownVariant(name.chars().take(40).collect()))?;
+                    .ok_or_else(|| LoadError::UnknownVariant(excerpt(name)))?;
                 for item in implied {
                     let name = item.split('=').next().unwrap_or("");
                     if !options.iter().any(|o| o.split('=').next() == Some(name)) {

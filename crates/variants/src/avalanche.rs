@@ -12,6 +12,7 @@
 
 use crate::family;
 use chaturanga_rules::geometry::Cell;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, Setup, SetupError, SetupProblem, Spec, SpecError, StandardPosition,
@@ -141,10 +142,6 @@ const LOST_KEY: u64 = 0x3C6E_F372_FE94_F82B;
 
 fn forward(player: Player) -> i32 {
     if player == 0 { 1 } else { -1 }
-}
-
-fn excerpt(text: &str) -> String {
-    text.chars().take(40).collect()
 }
 
 impl AvalanchePosition {
@@ -355,7 +352,7 @@ impl AvalanchePosition {
 /// rooks are left out while the board is checked and put back afterwards.
 fn read_lost_board(options: &RuleOptions, fen: &str) -> Result<AvalancheBoard, SetupError> {
     let spec =
-        spec_for::<1, 6, AvalancheParts>(options).map_err(|e| SetupError::Spec(e.to_string()))?;
+        spec_for::<1, 6, AvalancheParts>(options).map_err(|e| SetupError::Spec(e.clone()))?;
     let setup = Setup::parse(spec, fen)?;
     let first = match AvalancheBoard::from_setup(spec, &setup) {
         Ok(board) => return Ok(board),
@@ -397,10 +394,6 @@ fn read_lost_board(options: &RuleOptions, fen: &str) -> Result<AvalancheBoard, S
 
 impl Position for AvalanchePosition {
     type Move = AvalanchePart;
-
-    fn players(&self) -> usize {
-        2
-    }
 
     fn side_to_move(&self) -> usize {
         self.board.side_to_move()
@@ -666,9 +659,7 @@ impl Ruleset for AvalanchePosition {
         AvalancheParts::option_specs()
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

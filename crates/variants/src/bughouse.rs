@@ -345,7 +345,7 @@ impl BughousePosition {
         }
         let bad = |what: &str| SetupError::Fen(FenError::Turn(format!("{what}: {}", excerpt(fen))));
         let spec = spec_for::<1, 10, BughouseBoard>(&RuleOptions::default())
-            .map_err(|e| SetupError::Spec(e.to_string()))?;
+            .map_err(|e| SetupError::Spec(e.clone()))?;
         let parts: Vec<&str> = fen.split('|').map(str::trim).collect();
         if parts.len() < 2 || parts.len() > 3 {
             return Err(bad("expected A:<fen> | B:<fen> [| slot:<n>]"));

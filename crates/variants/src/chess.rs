@@ -138,6 +138,16 @@ impl Rules<1, 6> for Chess {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chaturanga_rules::Ruleset;
+
+    #[test]
+    fn options_that_do_not_go_together_are_a_users_error_not_a_definition_error() {
+        let options =
+            RuleOptions::parse(ChessPosition::option_specs(), &["start-array=3"]).unwrap();
+        let error = ChessPosition::start_position(&options).unwrap_err();
+        assert_eq!(error.to_string(), "start-array=3 needs chess960=on");
+        assert!(std::error::Error::source(&error).is_some());
+    }
 
     #[test]
     fn scharnagl_numbers_give_the_known_arrays() {

@@ -51,7 +51,9 @@
 //! - `draw-seed=N` read with a FEN shuffles the men its stacks hold; `draw-seed=0`, the
 //!   default, keeps the FEN's rule that a placement names its man.
 
+use crate::family::KING_STEPS;
 use chaturanga_geometry::{Geometry, GeometryBuilder};
+use chaturanga_rules::board::{no_more_fields, read_counters, read_turn};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, BoardShape, Scene, SceneBoard, SceneHand, SceneMan, Viewer};
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
@@ -94,16 +96,6 @@ const MAX_FRAME: usize = 128;
 /// Largest absolute coordinate a FEN may give.
 const MAX_COORD: i32 = 1_000_000;
 
-const KING_STEPS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
 const KNIGHT_JUMPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
@@ -636,26 +628,13 @@ impl ChexPosition {
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
             .ok_or_else(|| FenError::UnknownPiece(excerpt(stack_field)))?;
-        let turn: Player = match fields.next() {
-            Some("w") => 0,
-            Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(excerpt(t)).into()),
+        let turn = match fields.next() {
+            Some(field) => read_turn(Some(field), "w", "b")?,
             None => return Err(FenError::Turn(String::new()).into()),
         };
         let origin = fields.next().unwrap_or("-");
-        let number = |field: Option<&str>, default: u32| match field {
-            None => Ok(default),
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| FenError::Counter(excerpt(n))),
-        };
-        let quiet_plies = number(fields.next(), 0)?;
-        let fullmove = number(fields.next(), 1)?.max(1);
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(excerpt(extra)).into());
-        }
+        let (quiet_plies, fullmove) = read_counters(&mut fields)?;
+        no_more_fields(fields)?;
         let letter = |c: char| -> Option<Piece> {
             let kind = LETTERS.iter().position(|&l| l == c.to_ascii_uppercase())? as u8;
             Some(Piece::new(if c.is_ascii_uppercase() { 0 } else { 1 }, kind))
@@ -854,10 +833,6 @@ impl ChexPosition {
 
 impl Position for ChexPosition {
     type Move = ChexMove;
-
-    fn players(&self) -> usize {
-        2
-    }
 
     fn side_to_move(&self) -> usize {
         self.turn as usize
@@ -1183,9 +1158,7 @@ impl Ruleset for ChexPosition {
         OPTIONS
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen_with(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         let position = Self::from_fen(fen)?;

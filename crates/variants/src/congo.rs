@@ -9,15 +9,15 @@
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::PieceStyle;
+use chaturanga_rules::board::{Board, no_more_fields, read_counters, read_turn};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
     board_evaluation, parse_board, pieces_text, scene_men, write_board,
 };
-use chaturanga_rules::tables::PieceBoard;
 use chaturanga_rules::{
-    DrawRules, Kind, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason,
+    DrawRules, MoveError, MoveValue, OptionSpec, Outcome, Piece, Player, Position, Reason,
     RuleOptions, Ruleset,
 };
 use std::sync::OnceLock;
@@ -150,7 +150,7 @@ fn spec(castle: bool) -> Result<&'static Spec<1>, SetupError> {
     let specs = SPECS.get_or_init(|| Ok([build_spec(false)?, build_spec(true)?]));
     match specs {
         Ok(specs) => Ok(&specs[castle as usize]),
-        Err(e) => Err(SetupError::Spec(e.to_string())),
+        Err(e) => Err(SetupError::Spec(e.clone())),
     }
 }
 
@@ -194,13 +194,7 @@ impl CongoMove {
 #[derive(Clone, Debug)]
 pub struct CongoPosition {
     spec: &'static Spec<1>,
-    by_player: [CellSet<1>; 2],
-    by_kind: [CellSet<1>; KINDS],
-    board: [Piece; 64],
-    turn: Player,
-    quiet_plies: u32,
-    fullmove: u32,
-    hash: u64,
+    board: Board<1, 2, KINDS>,
 }
 
 impl CongoPosition {
@@ -218,37 +212,23 @@ impl CongoPosition {
 
     /// The piece on `cell`.
     pub fn piece_at(&self, cell: Cell) -> Piece {
-        self.board[cell.index()]
+        self.board.piece_at(cell)
     }
 
     fn occupied(&self) -> CellSet<1> {
-        self.by_player[0] | self.by_player[1]
+        self.board.occupied()
     }
 
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.board[cell.index()] = piece;
-        self.by_player[piece.player() as usize].insert(cell);
-        self.by_kind[piece.kind() as usize].insert(cell);
-        self.hash ^= self
-            .spec
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
+        self.board.put(&self.spec.zobrist, cell, piece);
     }
 
     fn take(&mut self, cell: Cell) -> Piece {
-        let piece = self.board[cell.index()];
-        self.board[cell.index()] = Piece::NONE;
-        self.by_player[piece.player() as usize].remove(cell);
-        self.by_kind[piece.kind() as usize].remove(cell);
-        self.hash ^= self
-            .spec
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
-        piece
+        self.board.take(&self.spec.zobrist, cell)
     }
 
     fn lion(&self, player: Player) -> Option<Cell> {
-        (self.by_kind[LION as usize] & self.by_player[player as usize]).first()
+        (self.board.of_kind(LION) & self.board.of_player(player)).first()
     }
 
     /// Whether the two lions face each other along an open line.
@@ -272,21 +252,12 @@ impl CongoPosition {
         moves: &mut Vec<CongoMove>,
     ) {
         let g = &self.spec.geometry;
-        let them = 1 - self.turn;
-        let enemy = self.by_player[them as usize];
+        let them = 1 - self.board.turn();
+        let enemy = self.board.of_player(them);
         // The start cell counts as empty; jumped pieces stay until the move ends.
         let occupied = self.occupied().without(CellSet::from_cell(from));
         let (x, y) = g.coords(at);
-        for (dx, dy) in [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ] {
+        for (dx, dy) in family::KING_STEPS {
             let (Some(over), Some(land)) = (g.at(x + dx, y + dy), g.at(x + 2 * dx, y + 2 * dy))
             else {
                 continue;
@@ -313,14 +284,14 @@ impl CongoPosition {
     }
 
     fn generate(&self, moves: &mut Vec<CongoMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         if self.lion(us).is_none() || self.lion(1 - us).is_none() {
             return;
         }
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let enemy = self.by_player[1 - us as usize];
-        for from in self.by_player[us as usize] {
+        let enemy = self.board.of_player(1 - us);
+        for from in self.board.of_player(us) {
             let kind = self.piece_at(from).kind();
             let (quiet, captures) = self
                 .spec
@@ -346,48 +317,25 @@ impl CongoPosition {
             return Err(FenError::TooLong(fen.len()).into());
         }
         let spec = spec(options.is_on("lion-castle"))?;
-        let cut = |s: &str| s.chars().take(40).collect::<String>();
         let mut fields = fen.split_whitespace();
         let board = fields.next().ok_or(FenError::Empty)?;
         let pieces = parse_board(spec, board)?;
-        let turn = match fields.next() {
-            None | Some("w") => 0,
-            Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(cut(t)).into()),
-        };
-        let number = |field: Option<&str>, default: u32, max: u32| match field {
-            None => Ok(default),
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| FenError::Counter(cut(n))),
-        };
-        let quiet_plies = number(fields.next(), 0, 100_000)?;
-        let fullmove = number(fields.next(), 1, 1_000_000)?.max(1);
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(cut(extra)).into());
-        }
+        let turn = read_turn(fields.next(), "w", "b")?;
+        let (quiet_plies, fullmove) = read_counters(&mut fields)?;
+        no_more_fields(fields)?;
         let mut position = CongoPosition {
             spec,
-            by_player: [CellSet::EMPTY; 2],
-            by_kind: [CellSet::EMPTY; KINDS],
-            board: [Piece::NONE; 64],
-            turn: 0,
-            quiet_plies,
-            fullmove,
-            hash: spec.zobrist.turn[0],
+            board: Board::empty(spec.zobrist.turn[0]),
         };
         for (cell, piece) in pieces {
             position.put(cell, piece);
         }
-        if turn == 1 {
-            position.hash ^= spec.zobrist.turn[0] ^ spec.zobrist.turn[1];
-            position.turn = 1;
-        }
+        position.board.set_turn(&spec.zobrist, turn);
+        position.board.quiet_plies = quiet_plies;
+        position.board.fullmove = fullmove;
         let mut problems = Vec::new();
         for player in 0..2u8 {
-            let lions = position.by_kind[LION as usize] & position.by_player[player as usize];
+            let lions = position.board.of_kind(LION) & position.board.of_player(player);
             if lions.more_than_one() {
                 problems.push(SetupProblem::TooManyRoyals(player));
             }
@@ -400,8 +348,7 @@ impl CongoPosition {
                 player,
             );
             // Only the face-off capture takes a lion out of its area, and it ends the game.
-            let enemy_lion =
-                position.by_kind[LION as usize] & position.by_player[1 - player as usize];
+            let enemy_lion = position.board.of_kind(LION) & position.board.of_player(1 - player);
             if lions.without(area).any() && enemy_lion.any() {
                 problems.push(SetupProblem::Other(format!(
                     "player {}'s lion is outside its area",
@@ -409,9 +356,7 @@ impl CongoPosition {
                 )));
             }
             let last = position.region("last-rank", player);
-            if (position.by_kind[PAWN as usize] & position.by_player[player as usize])
-                .intersects(last)
-            {
+            if (position.board.of_kind(PAWN) & position.board.of_player(player)).intersects(last) {
                 problems.push(SetupProblem::Other(
                     "unpromoted pawn on the last rank".into(),
                 ));
@@ -428,27 +373,11 @@ impl CongoPosition {
     }
 }
 
-impl PieceBoard<1> for CongoPosition {
-    fn piece_at(&self, cell: Cell) -> Piece {
-        self.board[cell.index()]
-    }
-    fn cells_of_kind(&self, kind: Kind) -> CellSet<1> {
-        self.by_kind[kind as usize]
-    }
-    fn cells_of_player(&self, player: Player) -> CellSet<1> {
-        self.by_player[player as usize]
-    }
-}
-
 impl Position for CongoPosition {
     type Move = CongoMove;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
-        self.turn as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<CongoMove>) {
@@ -456,10 +385,10 @@ impl Position for CongoPosition {
     }
 
     fn play_unchecked(&mut self, mv: CongoMove) {
-        let us = self.turn;
+        let us = self.board.turn();
         let river = self.river();
-        let crocodiles = self.by_kind[CROCODILE as usize];
-        let in_river_at_start = self.by_player[us as usize] & river & !crocodiles;
+        let crocodiles = self.board.of_kind(CROCODILE);
+        let in_river_at_start = self.board.of_player(us) & river & !crocodiles;
         let mut progress = false;
         if mv.is_monkey_capture() {
             let mut stops = vec![mv.from];
@@ -509,12 +438,15 @@ impl Position for CongoPosition {
                 }
             }
         }
-        self.quiet_plies = if progress { 0 } else { self.quiet_plies + 1 };
+        self.board.quiet_plies = if progress {
+            0
+        } else {
+            self.board.quiet_plies + 1
+        };
         if us == 1 {
-            self.fullmove += 1;
+            self.board.fullmove += 1;
         }
-        self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[1 - us as usize];
-        self.turn = 1 - us;
+        self.board.set_turn(&self.spec.zobrist, 1 - us);
     }
 
     fn player_name(&self, player: usize) -> &'static str {
@@ -548,11 +480,14 @@ impl Position for CongoPosition {
 
     fn diagram(&self) -> String {
         let board = pieces_text(self.spec, |cell| self.piece_at(cell));
-        format!("{board}{} to move\n", self.player_name(self.turn as usize))
+        format!(
+            "{board}{} to move\n",
+            self.player_name(self.board.turn() as usize)
+        )
     }
 
     fn evaluate(&self, player: usize) -> i32 {
-        board_evaluation(self.spec, self, player as Player, self.turn)
+        board_evaluation(self.spec, &self.board, player as Player, self.board.turn())
     }
 
     fn move_value(&self, mv: CongoMove) -> MoveValue {
@@ -574,7 +509,7 @@ impl Position for CongoPosition {
             if target.is_some() {
                 gain += values[target.kind() as usize];
             }
-            if mover == PAWN && self.region("last-rank", self.turn).contains(mv.to) {
+            if mover == PAWN && self.region("last-rank", self.board.turn()).contains(mv.to) {
                 gain += values[SUPERPAWN as usize] - values[PAWN as usize];
             }
         }
@@ -585,7 +520,7 @@ impl Position for CongoPosition {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
@@ -593,10 +528,10 @@ impl Position for CongoPosition {
     }
 
     fn outcome_without_moves(&self) -> Outcome {
-        let mover = self.turn as usize;
-        if self.lion(self.turn).is_none() {
+        let mover = self.board.turn() as usize;
+        if self.lion(self.board.turn()).is_none() {
             Outcome::loss(2, mover, Reason::RoyalCaptured)
-        } else if self.lion(1 - self.turn).is_none() {
+        } else if self.lion(1 - self.board.turn()).is_none() {
             Outcome::win(2, mover, Reason::RoyalCaptured)
         } else {
             Outcome::loss(2, mover, Reason::NoLegalMoves)
@@ -604,19 +539,19 @@ impl Position for CongoPosition {
     }
 
     fn decided_outcome(&self) -> Option<Outcome> {
-        let lions = self.by_kind[LION as usize];
+        let lions = self.board.of_kind(LION);
         if self.occupied() != lions || lions.count() != 2 {
             return None;
         }
         Some(if self.lions_face() {
-            Outcome::win(2, self.turn as usize, Reason::OnlyLions)
+            Outcome::win(2, self.board.turn() as usize, Reason::OnlyLions)
         } else {
             Outcome::draw(2, Reason::OnlyLions)
         })
     }
 
     fn quiet_plies(&self) -> u32 {
-        self.quiet_plies
+        self.board.quiet_plies
     }
 
     fn draw_rules(&self) -> DrawRules {
@@ -624,16 +559,16 @@ impl Position for CongoPosition {
     }
 
     fn move_number(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     fn fen(&self) -> String {
         format!(
             "{} {} {} {}",
             write_board(self.spec, |c| self.piece_at(c)),
-            if self.turn == 0 { 'w' } else { 'b' },
-            self.quiet_plies,
-            self.fullmove
+            if self.board.turn() == 0 { 'w' } else { 'b' },
+            self.board.quiet_plies,
+            self.board.fullmove
         )
     }
 
@@ -672,9 +607,7 @@ impl Ruleset for CongoPosition {
         &[LION_CASTLE]
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

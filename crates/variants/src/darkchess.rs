@@ -16,6 +16,7 @@
 use crate::family;
 use chaturanga_rules::eval::MoveValue;
 use chaturanga_rules::geometry::{Cell, CellSet};
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, SceneBoard, Viewer};
 use chaturanga_rules::standard::{
     Move, Rules, SetupError, SetupProblem, Spec, SpecError, Special, StandardPosition,
@@ -305,10 +306,6 @@ impl DarkChessPosition {
 impl Position for DarkChessPosition {
     type Move = Move;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
         self.board.side_to_move()
     }
@@ -455,7 +452,7 @@ impl Position for DarkChessPosition {
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         if !self.game_on() {
-            return Err(MoveError::Illegal(text.chars().take(40).collect()));
+            return Err(MoveError::Illegal(excerpt(text)));
         }
         self.board.parse_move(text)
     }
@@ -508,9 +505,7 @@ impl Ruleset for DarkChessPosition {
         DarkChessParts::option_specs()
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

@@ -7,6 +7,7 @@
 //! [`chaturanga_rules::perft_turns`] counts whole turns.
 
 use crate::family;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{Move, Rules, SetupError, Spec, SpecError, StandardPosition};
 use chaturanga_rules::{
@@ -85,7 +86,7 @@ impl DoubleMovePosition {
             let parts = match fields[6] {
                 "1" => 1,
                 "2" => 2,
-                other => return Err(FenError::Counter(other.chars().take(40).collect()).into()),
+                other => return Err(FenError::Counter(excerpt(other)).into()),
             };
             (fields[..6].join(" "), Some(parts))
         } else {
@@ -105,10 +106,6 @@ impl DoubleMovePosition {
 
 impl Position for DoubleMovePosition {
     type Move = Move;
-
-    fn players(&self) -> usize {
-        2
-    }
 
     fn side_to_move(&self) -> usize {
         self.board.side_to_move()
@@ -224,7 +221,7 @@ impl Position for DoubleMovePosition {
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         if !(self.has_king(0) && self.has_king(1)) {
-            return Err(MoveError::Illegal(text.chars().take(40).collect()));
+            return Err(MoveError::Illegal(excerpt(text)));
         }
         self.board.parse_move(text)
     }
@@ -241,9 +238,7 @@ impl Ruleset for DoubleMovePosition {
         DoubleMoveParts::option_specs()
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

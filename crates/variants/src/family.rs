@@ -46,7 +46,8 @@ pub fn board_error(e: GeometryError) -> SpecError {
     SpecError::Size(e.to_string())
 }
 
-fn betza_error(e: BetzaError) -> SpecError {
+/// A piece's Betza that does not read, as a ruleset definition error.
+pub fn betza_error(e: BetzaError) -> SpecError {
     SpecError::UnknownPiece(e.to_string())
 }
 
@@ -246,3 +247,15 @@ pub fn pawns_on_first_rank<const W: usize, const K: usize, R: Rules<W, K>>(
     }
     problems
 }
+
+/// The eight steps of a king, as (file, rank) offsets.
+pub const KING_STEPS: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];

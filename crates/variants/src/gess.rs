@@ -34,6 +34,7 @@
 use crate::family;
 use chaturanga_geometry::{Cell, GeometryBuilder};
 use chaturanga_rules::PieceStyle;
+use chaturanga_rules::board::{MAX_FULLMOVE, no_more_fields, read_counter, read_turn};
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, Scene, Viewer};
@@ -115,7 +116,7 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {
 /// The compiled ruleset for an option set (built once per setting).
 fn spec(options: &RuleOptions) -> Result<&'static Spec<7>, SetupError> {
     cached::<GessPosition, Spec<7>, SpecError>(options, || build_spec(options))
-        .map_err(|e| SetupError::Spec(e.to_string()))
+        .map_err(|e| SetupError::Spec(e.clone()))
 }
 
 /// Centipawns per stone: the material of Gess.
@@ -407,23 +408,9 @@ impl GessPosition {
         let spec = spec(options)?;
         let mut fields = fen.split_whitespace();
         let board = parse_board(spec, fields.next().ok_or(FenError::Empty)?)?;
-        let turn: Player = match fields.next() {
-            None | Some("b") => 0,
-            Some("w") => 1,
-            Some(t) => return Err(FenError::Turn(excerpt(t)).into()),
-        };
-        let fullmove = match fields.next() {
-            None => 1,
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| FenError::Counter(excerpt(n)))?
-                .max(1),
-        };
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(excerpt(extra)).into());
-        }
+        let turn = read_turn(fields.next(), "b", "w")?;
+        let fullmove = read_counter(fields.next(), 1, MAX_FULLMOVE)?.max(1);
+        no_more_fields(fields)?;
         let mut stones = [[0u32; SIZE]; 2];
         let mut problems = Vec::new();
         for (cell, piece) in board {
@@ -459,10 +446,6 @@ impl GessPosition {
 
 impl Position for GessPosition {
     type Move = GessMove;
-
-    fn players(&self) -> usize {
-        2
-    }
 
     fn side_to_move(&self) -> usize {
         self.turn as usize
@@ -682,12 +665,7 @@ impl Position for GessPosition {
         }
         // Scenario prose writes `c18-c16`; accept the hyphen.
         let compact: String = text.chars().filter(|&c| c != '-').collect();
-        let g = &self.spec.geometry;
-        let split = g
-            .label_prefixes(&compact)
-            .into_iter()
-            .find_map(|(from, rest)| g.cell_by_label(rest).map(|to| (from, to)));
-        let Some((from, to)) = split else {
+        let Some((from, to)) = self.spec.geometry.cell_pair(&compact) else {
             return Err(MoveError::Malformed(excerpt(text)));
         };
         let mut moves = Vec::new();
@@ -706,9 +684,7 @@ impl Ruleset for GessPosition {
         &[MOVEMENT]
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

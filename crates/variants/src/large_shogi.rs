@@ -7,6 +7,7 @@
 use crate::shogi_family as sf;
 use chaturanga_geometry::{Cell, CellSet};
 use chaturanga_rules::PieceStyle;
+use chaturanga_rules::board::{Board, MAX_FULLMOVE, no_more_fields, read_counter, read_turn};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
@@ -243,7 +244,7 @@ fn data<const W: usize, R: LargeShogi>(
             spec,
         })
     })
-    .map_err(|e| SetupError::Spec(e.to_string()))
+    .map_err(|e| SetupError::Spec(e.clone()))
 }
 
 /// A move of a large shogi variant: one step, or two (`via` is the first step's cell; igui
@@ -350,14 +351,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> PieceBoard<W> for AfterMove<
         }
     }
     fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
-        self.adjust(
-            self.before.by_kind[kind as usize],
-            self.mover.kind() == kind,
-        )
+        self.adjust(self.before.board.of_kind(kind), self.mover.kind() == kind)
     }
     fn cells_of_player(&self, player: Player) -> CellSet<W> {
         self.adjust(
-            self.before.by_player[player as usize],
+            self.before.board.of_player(player),
             self.mover.player() == player,
         )
     }
@@ -367,25 +365,21 @@ impl<const W: usize, const K: usize, R: LargeShogi> PieceBoard<W> for AfterMove<
 #[derive(Clone, Debug)]
 pub struct LargeShogiPosition<const W: usize, const K: usize, R> {
     data: &'static LargeData<W>,
-    by_player: [CellSet<W>; 2],
-    by_kind: [CellSet<W>; K],
-    board: [[Piece; 64]; W],
-    turn: Player,
+    /// The men (no plies-without-progress count: the large shogis have no such rule).
+    board: Board<W, 2, K>,
     counter_strike: Option<Cell>,
-    fullmove: u32,
-    hash: u64,
     rules: PhantomData<R>,
 }
 
 impl<const W: usize, const K: usize, R> PieceBoard<W> for LargeShogiPosition<W, K, R> {
     fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.as_flattened()[cell.index()]
+        self.board.piece_at(cell)
     }
     fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
-        self.by_kind[kind as usize]
+        self.board.of_kind(kind)
     }
     fn cells_of_player(&self, player: Player) -> CellSet<W> {
-        self.by_player[player as usize]
+        self.board.of_player(player)
     }
 }
 
@@ -395,38 +389,24 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
     }
 
     fn occupied(&self) -> CellSet<W> {
-        self.by_player[0] | self.by_player[1]
+        self.board.occupied()
     }
 
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.board.as_flattened_mut()[cell.index()] = piece;
-        self.by_player[piece.player() as usize].insert(cell);
-        self.by_kind[piece.kind() as usize].insert(cell);
-        self.hash ^= self
-            .spec()
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
+        self.board.put(&self.data.spec.zobrist, cell, piece);
     }
 
     fn take(&mut self, cell: Cell) -> Piece {
-        let piece = self.piece_at(cell);
-        self.board.as_flattened_mut()[cell.index()] = Piece::NONE;
-        self.by_player[piece.player() as usize].remove(cell);
-        self.by_kind[piece.kind() as usize].remove(cell);
-        self.hash ^= self
-            .spec()
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
-        piece
+        self.board.take(&self.data.spec.zobrist, cell)
     }
 
     fn set_counter_strike(&mut self, cell: Option<Cell>) {
         let keys = &self.spec().zobrist.en_passant;
         if let Some(c) = self.counter_strike {
-            self.hash ^= keys[c.index()];
+            self.board.toggle_hash(keys[c.index()]);
         }
         if let Some(c) = cell {
-            self.hash ^= keys[c.index()];
+            self.board.toggle_hash(keys[c.index()]);
         }
         self.counter_strike = cell;
     }
@@ -438,9 +418,9 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
     fn royals(&self, player: Player) -> CellSet<W> {
         let mut r = CellSet::EMPTY;
         for &k in &self.spec().royal_kinds {
-            r |= self.by_kind[k as usize];
+            r |= self.board.of_kind(k);
         }
-        r & self.by_player[player as usize]
+        r & self.board.of_player(player)
     }
 
     fn attacks(&self, cell: Cell, by: Player) -> bool {
@@ -486,7 +466,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         if d.promoted[kind as usize].is_none() {
             return (false, false);
         }
-        let us = self.turn as usize;
+        let us = self.board.turn() as usize;
         let zone = d.zone[us];
         match R::PROMOTION {
             PromotionStyle::Shogi => {
@@ -535,11 +515,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
     }
 
     fn pseudo_moves(&self, out: &mut Vec<LargeMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         let occupied = self.occupied();
         let empty = self.spec().cells.without(occupied);
-        let enemy = self.by_player[1 - us as usize];
-        for from in self.by_player[us as usize] {
+        let enemy = self.board.of_player(1 - us);
+        for from in self.board.of_player(us) {
             let kind = self.piece_at(from).kind();
             let (quiet, captures) = self
                 .spec()
@@ -608,7 +588,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         let mut v = Victims::default();
         if let Some(a) = mv.via()
             && self.piece_at(a).is_some()
-            && self.piece_at(a).player() != self.turn
+            && self.piece_at(a).player() != self.board.turn()
         {
             v.push(a, self.piece_at(a));
         }
@@ -642,7 +622,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
     /// double capture by lion power).
     fn both_royals_capturable(&self, player: Player, royals: CellSet<W>) -> bool {
         let them = 1 - player;
-        for from in self.by_player[them as usize] {
+        for from in self.board.of_player(them) {
             let kind = self.piece_at(from).kind();
             if self.is_lion(kind) {
                 for first in self.data.neighbours[from.index()] & royals {
@@ -670,7 +650,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
 
     /// Whether `mv` (pseudo-legal) is legal: royal safety, lion trading, counter-strike.
     fn legal(&self, mv: &LargeMove) -> bool {
-        let us = self.turn;
+        let us = self.board.turn();
         let mover = self.piece_at(mv.from);
         let victims = self.victims(mv);
         let after = AfterMove::new(self, mv, &victims);
@@ -750,11 +730,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         for bared in 0..2u8 {
             let other = 1 - bared;
             let dead = |p: Player| {
-                (self.by_kind[self.data.pawn as usize] | self.by_kind[self.data.lance as usize])
-                    & self.by_player[p as usize]
+                (self.board.of_kind(self.data.pawn) | self.board.of_kind(self.data.lance))
+                    & self.board.of_player(p)
                     & self.data.last_rank[p as usize]
             };
-            let bared_men = self.by_player[bared as usize].without(dead(bared));
+            let bared_men = self.board.of_player(bared).without(dead(bared));
             let bared_royals = self.royals(bared);
             if bared_men.count() != 1 || bared_royals.count() != 1 {
                 continue;
@@ -764,8 +744,10 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
                 continue;
             }
             let weak =
-                self.by_kind[self.data.pawn as usize] | self.by_kind[self.data.go_between as usize];
-            let further = self.by_player[other as usize]
+                self.board.of_kind(self.data.pawn) | self.board.of_kind(self.data.go_between);
+            let further = self
+                .board
+                .of_player(other)
                 .without(other_royals)
                 .without(dead(other))
                 .without(weak);
@@ -799,54 +781,35 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         let data = data::<W, R>(options)?;
         let spec = &data.spec;
         if spec.kinds() != K {
-            return Err(SetupError::Spec(format!("{} kinds, not {K}", spec.kinds())));
+            return Err(SetupError::Spec(SpecError::Size(format!(
+                "{} kinds, not {K}",
+                spec.kinds()
+            ))));
         }
-        let cut = |s: &str| s.chars().take(40).collect::<String>();
         let mut fields = fen.split_whitespace();
         let pieces = parse_board(spec, fields.next().ok_or(FenError::Empty)?)?;
-        let turn = match fields.next() {
-            None | Some("b") => 0,
-            Some("w") => 1,
-            Some(t) => return Err(FenError::Turn(cut(t)).into()),
-        };
+        let turn = read_turn(fields.next(), "b", "w")?;
         let counter_strike = match fields.next() {
             None | Some("-") => None,
             Some(c) => Some(
                 spec.geometry
                     .cell_by_label(c)
-                    .ok_or_else(|| FenError::EnPassant(cut(c)))?,
+                    .ok_or_else(|| FenError::EnPassant(excerpt(c)))?,
             ),
         };
-        let fullmove = match fields.next() {
-            None => 1,
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| FenError::Counter(cut(n)))?
-                .max(1),
-        };
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(cut(extra)).into());
-        }
+        let fullmove = read_counter(fields.next(), 1, MAX_FULLMOVE)?.max(1);
+        no_more_fields(fields)?;
         let mut position = LargeShogiPosition {
             data,
-            by_player: [CellSet::EMPTY; 2],
-            by_kind: [CellSet::EMPTY; K],
-            board: [[Piece::NONE; 64]; W],
-            turn: 0,
+            board: Board::empty(spec.zobrist.turn[0]),
             counter_strike: None,
-            fullmove,
-            hash: spec.zobrist.turn[0],
             rules: PhantomData,
         };
         for (cell, piece) in pieces {
             position.put(cell, piece);
         }
-        if turn == 1 {
-            position.hash ^= spec.zobrist.turn[0] ^ spec.zobrist.turn[1];
-            position.turn = 1;
-        }
+        position.board.set_turn(&spec.zobrist, turn);
+        position.board.fullmove = fullmove;
         if data.lion_trading {
             position.set_counter_strike(counter_strike);
         }
@@ -856,10 +819,10 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
                 problems.push(SetupProblem::MissingRoyal(p));
             }
         }
-        let them = 1 - position.turn;
+        let them = 1 - position.board.turn();
         let their_royals = position.royals(them);
         let exposed = match their_royals.count() {
-            1 => position.attacks(their_royals.first().expect("one"), position.turn),
+            1 => position.attacks(their_royals.first().expect("one"), position.board.turn()),
             0 => false,
             _ => position.both_royals_capturable(them, their_royals),
         };
@@ -884,12 +847,8 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
 impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosition<W, K, R> {
     type Move = LargeMove;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
-        self.turn as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<LargeMove>) {
@@ -920,14 +879,13 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn null_move(&self) -> Option<Self> {
         // A side down to a few men may have to give ground; passing would mislead there.
-        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_MEN || self.is_check() {
+        if self.board.of_player(self.board.turn()).count() <= NULL_MOVE_MIN_MEN || self.is_check() {
             return None;
         }
         let mut next = self.clone();
         next.set_counter_strike(None);
-        next.hash ^= self.spec().zobrist.turn[self.turn as usize]
-            ^ self.spec().zobrist.turn[1 - self.turn as usize];
-        next.turn = 1 - self.turn;
+        next.board
+            .set_turn(&self.spec().zobrist, 1 - self.board.turn());
         Some(next)
     }
 
@@ -937,11 +895,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
             return false;
         }
         let victims = self.victims(&mv);
-        AfterMove::new(self, &mv, &victims).attacked(mv.to, 1 - self.turn)
+        AfterMove::new(self, &mv, &victims).attacked(mv.to, 1 - self.board.turn())
     }
 
     fn play_unchecked(&mut self, mv: LargeMove) {
-        let us = self.turn;
+        let us = self.board.turn();
         let mover = self.piece_at(mv.from);
         let victims = self.apply(&mv);
         let victims = victims.as_slice();
@@ -959,10 +917,8 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
             }
         }
         self.set_counter_strike(strike);
-        self.fullmove += 1;
-        self.hash ^=
-            self.spec().zobrist.turn[us as usize] ^ self.spec().zobrist.turn[1 - us as usize];
-        self.turn = 1 - us;
+        self.board.fullmove += 1;
+        self.board.set_turn(&self.data.spec.zobrist, 1 - us);
     }
 
     fn player_name(&self, player: usize) -> &'static str {
@@ -978,7 +934,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         if self.is_check() {
             let g = &self.spec().geometry;
             board.check.extend(
-                self.royals(self.turn)
+                self.royals(self.board.turn())
                     .iter()
                     .map(|c| g.label(c).to_string()),
             );
@@ -1009,18 +965,21 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn diagram(&self) -> String {
         let board = pieces_text(self.spec(), |cell| self.piece_at(cell));
-        format!("{board}{} to move\n", self.player_name(self.turn as usize))
+        format!(
+            "{board}{} to move\n",
+            self.player_name(self.board.turn() as usize)
+        )
     }
 
     fn evaluate(&self, player: usize) -> i32 {
-        board_evaluation(self.spec(), self, player as Player, self.turn)
+        board_evaluation(self.spec(), self, player as Player, self.board.turn())
     }
 
     fn move_value(&self, mv: LargeMove) -> MoveValue {
         let values = &self.spec().eval.values;
         let value_at = |cell: Cell| {
             let piece = self.piece_at(cell);
-            if piece.is_some() && piece.player() != self.turn {
+            if piece.is_some() && piece.player() != self.board.turn() {
                 values[piece.kind() as usize]
             } else {
                 0
@@ -1045,12 +1004,14 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
-        let them = 1 - self.turn;
-        self.royals(self.turn).iter().any(|r| self.attacks(r, them))
+        let them = 1 - self.board.turn();
+        self.royals(self.board.turn())
+            .iter()
+            .any(|r| self.attacks(r, them))
     }
 
     fn outcome_without_moves(&self) -> Outcome {
@@ -1069,15 +1030,20 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         if let Some(o) = self.bare_king_result() {
             return Some(o);
         }
-        let lone = (0..2u8)
-            .all(|p| self.by_player[p as usize].count() == 1 && self.royals(p).count() == 1);
+        let lone =
+            (0..2u8).all(|p| self.board.of_player(p).count() == 1 && self.royals(p).count() == 1);
         lone.then(|| Outcome::draw(2, Reason::InsufficientMaterial))
     }
 
+    /// No rule counts plies without progress here.
     fn quiet_plies(&self) -> u32 {
+        self.board.quiet_plies
+    }
+
+    fn repetition_window(&self) -> u32 {
         // Any position may repeat: there are no irreversible moves to shorten the window
         // other than captures, which change the material and so the key anyway.
-        self.fullmove
+        self.board.fullmove
     }
 
     fn draw_rules(&self) -> DrawRules {
@@ -1085,11 +1051,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
     }
 
     fn ply(&self) -> u32 {
-        self.fullmove.saturating_sub(1)
+        self.board.fullmove.saturating_sub(1)
     }
 
     fn move_number(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     fn judge_repetition(cycle: &[Self], moves: &[LargeMove]) -> Option<Outcome> {
@@ -1101,7 +1067,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         let mut attacking = [true, true];
         let mut moved = [false, false];
         for (i, mv) in moves.iter().enumerate() {
-            let player = cycle[i].turn;
+            let player = cycle[i].board.turn();
             moved[player as usize] = true;
             let after = &cycle[i + 1];
             let piece = after.piece_at(mv.to);
@@ -1110,7 +1076,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
                     .spec()
                     .moves
                     .capture_reach(player, piece.kind(), mv.to, after.occupied());
-            if !(after.is_check() || reach.intersects(after.by_player[1 - player as usize])) {
+            if !(after.is_check() || reach.intersects(after.board.of_player(1 - player))) {
                 attacking[player as usize] = false;
             }
         }
@@ -1132,9 +1098,9 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         format!(
             "{} {} {} {}",
             write_board(self.spec(), |c| self.piece_at(c)),
-            if self.turn == 0 { 'b' } else { 'w' },
+            if self.board.turn() == 0 { 'b' } else { 'w' },
             cs,
-            self.fullmove
+            self.board.fullmove
         )
     }
 

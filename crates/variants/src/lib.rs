@@ -40,6 +40,7 @@ pub mod xiangqi;
 pub mod yarishogi;
 
 use chaturanga_rules::Ruleset;
+use chaturanga_rules::position::excerpt;
 use std::fmt;
 
 /// A ruleset of the catalogue and what the front ends need to know of it besides its rules.
@@ -302,7 +303,7 @@ pub fn find(id: &str) -> Result<&'static VariantInfo, VariantError> {
     let info = CATALOGUE
         .iter()
         .find(|v| v.id == id || v.fairy_stockfish == Some(id))
-        .ok_or_else(|| VariantError::Unknown(id.chars().take(40).collect()))?;
+        .ok_or_else(|| VariantError::Unknown(excerpt(id)))?;
     if info.implemented {
         Ok(info)
     } else {

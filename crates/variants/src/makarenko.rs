@@ -60,12 +60,14 @@
 
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet};
+use chaturanga_rules::board::{Board, no_more_fields, read_counters, read_turn};
 use chaturanga_rules::options::{OptionValues, cached};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, Scene, Viewer};
 use chaturanga_rules::standard::board_text;
 use chaturanga_rules::standard::{
-    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecError, parse_board, write_board,
+    FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecError, parse_board,
+    parse_en_passant, write_board,
 };
 use chaturanga_rules::tables::{self, PieceBoard};
 use chaturanga_rules::{
@@ -214,7 +216,7 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
 /// The compiled ruleset for an option set (built once per setting).
 fn spec(options: &RuleOptions) -> Result<&'static Spec<1>, SetupError> {
     cached::<MakarenkoPosition, Spec<1>, SpecError>(options, || build_spec(options))
-        .map_err(|e| SetupError::Spec(e.to_string()))
+        .map_err(|e| SetupError::Spec(e.clone()))
 }
 
 /// What a move does besides moving disks from one cell to another.
@@ -262,22 +264,18 @@ impl MakarenkoMove {
 pub struct MakarenkoPosition {
     spec: &'static Spec<1>,
     tall: Tall,
-    by_player: [CellSet<1>; 2],
+    /// The towers, each as a piece whose kind is its height minus one (too many heights to keep
+    /// sets by kind).
+    board: Board<1, 2, 0>,
     /// Towers of king height, per player.
     kings: [CellSet<1>; 2],
-    /// Per cell the tower as a piece whose kind is its height minus one.
-    board: [Piece; 64],
     /// Reserve disks per player (`tall=reserve`).
     reserve: [u8; 2],
-    turn: Player,
     /// A bit per castling of the spec's list.
     castling: u8,
     /// The cell an en passant capture may land on (empty set: none), and the tower it takes.
     ep_target: CellSet<1>,
     ep_victim: Cell,
-    quiet_plies: u32,
-    fullmove: u32,
-    hash: u64,
 }
 
 /// The board as the attack tables see it when asking whether a player's towers could capture
@@ -292,7 +290,7 @@ struct AsPiece<'a> {
 
 impl PieceBoard<1> for AsPiece<'_> {
     fn piece_at(&self, cell: Cell) -> Piece {
-        let piece = self.position.board[cell.index()];
+        let piece = self.position.board.piece_at(cell);
         if piece.is_none() || piece.player() != self.by {
             piece
         } else if self.able.contains(cell) {
@@ -311,7 +309,7 @@ impl PieceBoard<1> for AsPiece<'_> {
     }
 
     fn cells_of_player(&self, player: Player) -> CellSet<1> {
-        self.position.by_player[player as usize]
+        self.position.board.of_player(player)
     }
 }
 
@@ -328,7 +326,7 @@ impl MakarenkoPosition {
 
     /// The tower on `cell`: its owner and height, or `None` for an empty cell.
     pub fn tower_at(&self, cell: Cell) -> Option<(Player, u8)> {
-        let p = self.board[cell.index()];
+        let p = self.board.piece_at(cell);
         p.is_some().then(|| (p.player(), p.kind() + 1))
     }
 
@@ -351,8 +349,8 @@ impl MakarenkoPosition {
 
     /// The value of the enemy tower on `cell` for the player to move (0 if none).
     fn captured_value(&self, cell: Cell) -> i32 {
-        let piece = self.board[cell.index()];
-        if piece.is_none() || piece.player() == self.turn {
+        let piece = self.board.piece_at(cell);
+        if piece.is_none() || piece.player() == self.board.turn() {
             0
         } else {
             self.height_value(piece.player(), piece.kind() + 1)
@@ -360,7 +358,7 @@ impl MakarenkoPosition {
     }
 
     fn height(&self, cell: Cell) -> u8 {
-        let p = self.board[cell.index()];
+        let p = self.board.piece_at(cell);
         if p.is_none() { 0 } else { p.kind() + 1 }
     }
 
@@ -376,7 +374,8 @@ impl MakarenkoPosition {
 
     /// Disks `player` has in play: on the board and in reserve.
     pub fn disks(&self, player: Player) -> u32 {
-        self.by_player[player as usize]
+        self.board
+            .of_player(player)
             .iter()
             .map(|c| self.height(c) as u32)
             .sum::<u32>()
@@ -384,32 +383,28 @@ impl MakarenkoPosition {
     }
 
     fn occupied(&self) -> CellSet<1> {
-        self.by_player[0] | self.by_player[1]
+        self.board.occupied()
     }
 
     fn put(&mut self, cell: Cell, player: Player, height: u8) {
         let kind = height - 1;
-        self.board[cell.index()] = Piece::new(player, kind);
-        self.by_player[player as usize].insert(cell);
+        self.board
+            .put(&self.spec.zobrist, cell, Piece::new(player, kind));
         if height >= KING_HEIGHT {
             self.kings[player as usize].insert(cell);
         }
-        self.hash ^= self.spec.zobrist.piece(player, kind, cell.index());
     }
 
     fn take(&mut self, cell: Cell) -> (Player, u8) {
-        let piece = self.board[cell.index()];
+        let piece = self.board.take(&self.spec.zobrist, cell);
         let (player, kind) = (piece.player(), piece.kind());
-        self.board[cell.index()] = Piece::NONE;
-        self.by_player[player as usize].remove(cell);
         self.kings[player as usize].remove(cell);
-        self.hash ^= self.spec.zobrist.piece(player, kind, cell.index());
         (player, kind + 1)
     }
 
     /// Makes `cell` hold `player`'s tower of `height` disks (empty for 0).
     fn set_tower(&mut self, cell: Cell, player: Player, height: u8) {
-        if self.board[cell.index()].is_some() {
+        if self.board.piece_at(cell).is_some() {
             self.take(cell);
         }
         if height > 0 {
@@ -421,10 +416,10 @@ impl MakarenkoPosition {
         let keys = &self.spec.zobrist;
         let old = self.reserve[player as usize];
         if old > 0 {
-            self.hash ^= keys.hand(player, 0, old as usize);
+            self.board.toggle_hash(keys.hand(player, 0, old as usize));
         }
         if count > 0 {
-            self.hash ^= keys.hand(player, 0, count as usize);
+            self.board.toggle_hash(keys.hand(player, 0, count as usize));
         }
         self.reserve[player as usize] = count;
     }
@@ -433,7 +428,7 @@ impl MakarenkoPosition {
         let mut changed = self.castling ^ rights;
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
-            self.hash ^= self.spec.zobrist.castling[i];
+            self.board.toggle_hash(self.spec.zobrist.castling[i]);
             changed &= changed - 1;
         }
         self.castling = rights;
@@ -441,13 +436,15 @@ impl MakarenkoPosition {
 
     fn set_ep(&mut self, target: Option<(Cell, Cell)>) {
         for c in self.ep_target {
-            self.hash ^= self.spec.zobrist.en_passant[c.index()];
+            self.board
+                .toggle_hash(self.spec.zobrist.en_passant[c.index()]);
         }
         self.ep_target = CellSet::EMPTY;
         if let Some((target, victim)) = target {
             self.ep_target.insert(target);
             self.ep_victim = victim;
-            self.hash ^= self.spec.zobrist.en_passant[target.index()];
+            self.board
+                .toggle_hash(self.spec.zobrist.en_passant[target.index()]);
         }
     }
 
@@ -493,12 +490,12 @@ impl MakarenkoPosition {
 
     /// Whether the player to move has a legal en passant capture onto `target`.
     fn ep_usable(&self, target: Cell) -> bool {
-        let us = self.turn;
+        let us = self.board.turn();
         if self.kings[us as usize].is_empty() {
             // Only a king-creating move is legal, and an en passant capture creates none.
             return false;
         }
-        self.by_player[us as usize].iter().any(|from| {
+        self.board.of_player(us).iter().any(|from| {
             self.spec.moves.get(us, 0, from).ep_capture.contains(target)
                 && self.pawn_parts(us, self.height(from)).next().is_some()
         })
@@ -508,7 +505,8 @@ impl MakarenkoPosition {
     /// whole-tower move or a legal split.
     fn able_as(&self, by: Player, least: u8) -> CellSet<1> {
         let letter = piece_letter(least);
-        self.by_player[by as usize]
+        self.board
+            .of_player(by)
             .iter()
             .filter(|&c| {
                 let h = self.height(c);
@@ -541,7 +539,7 @@ impl MakarenkoPosition {
     }
 
     fn castling_moves(&self, moves: &mut Vec<MakarenkoMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         let them = 1 - us;
         let occupied = self.occupied();
         for (i, c) in self.spec.castlings.iter().enumerate() {
@@ -564,12 +562,12 @@ impl MakarenkoPosition {
     }
 
     fn generate(&self, moves: &mut Vec<MakarenkoMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         let kingless = self.kings[us as usize].is_empty();
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let own = self.by_player[us as usize];
-        let enemy = self.by_player[1 - us as usize];
+        let own = self.board.of_player(us);
+        let enemy = self.board.of_player(1 - us);
         for from in own {
             let height = self.height(from);
             let max_split = self.max_split(us, height);
@@ -637,7 +635,7 @@ impl MakarenkoPosition {
     /// size with the forward tables (the slow test the reference generator uses).
     fn attacked_slow(&self, cell: Cell, by: Player) -> bool {
         let occupied = self.occupied();
-        self.by_player[by as usize].iter().any(|from| {
+        self.board.of_player(by).iter().any(|from| {
             let height = self.height(from);
             let max_split = self.max_split(by, height);
             (1..=max_split).chain(std::iter::once(height)).any(|k| {
@@ -683,11 +681,7 @@ impl MakarenkoPosition {
             None => (first, [0, 0]),
         };
         let pieces = parse_board(spec, board)?;
-        let turn: Player = match fields.next() {
-            None | Some("w") => 0,
-            Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(excerpt(t)).into()),
-        };
+        let turn = read_turn(fields.next(), "w", "b")?;
         let mut rights_given = 0u8;
         if let Some(field) = fields.next()
             && field != "-"
@@ -704,47 +698,30 @@ impl MakarenkoPosition {
         }
         let ep_given = match fields.next() {
             None | Some("-") => Vec::new(),
-            Some(field) => parse_ep_cells(spec, field)?,
+            Some(field) => parse_en_passant(spec, field)?,
         };
-        let number = |field: Option<&str>, default: u32, max: u32| match field {
-            None => Ok(default),
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| FenError::Counter(excerpt(n))),
-        };
-        let quiet_plies = number(fields.next(), 0, 100_000)?;
-        let fullmove = number(fields.next(), 1, 1_000_000)?.max(1);
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(excerpt(extra)).into());
-        }
+        let (quiet_plies, fullmove) = read_counters(&mut fields)?;
+        no_more_fields(fields)?;
 
         let mut position = MakarenkoPosition {
             spec,
             tall,
-            by_player: [CellSet::EMPTY; 2],
+            board: Board::empty(spec.zobrist.turn[0]),
             kings: [CellSet::EMPTY; 2],
-            board: [Piece::NONE; 64],
             reserve: [0, 0],
-            turn: 0,
             castling: 0,
             ep_target: CellSet::EMPTY,
             ep_victim: Cell(0),
-            quiet_plies,
-            fullmove,
-            hash: spec.zobrist.turn[0],
         };
+        position.board.quiet_plies = quiet_plies;
+        position.board.fullmove = fullmove;
         for (cell, piece) in pieces {
             position.put(cell, piece.player(), piece.kind() + 1);
         }
         for player in 0..2u8 {
             position.set_reserve(player, reserve[player as usize]);
         }
-        if turn == 1 {
-            position.hash ^= spec.zobrist.turn[0] ^ spec.zobrist.turn[1];
-            position.turn = 1;
-        }
+        position.board.set_turn(&spec.zobrist, turn);
         let mut problems = Vec::new();
         for player in 0..2u8 {
             if position.disks(player) > DISKS_PER_SIDE as u32 {
@@ -784,7 +761,7 @@ impl MakarenkoPosition {
                 continue;
             };
             let stepped = spec.skipped_cells(them, origin, victim) == CellSet::from_cell(target)
-                && position.board[target.index()].is_none()
+                && position.board.piece_at(target).is_none()
                 && matches!(position.tower_at(victim), Some((p, 1..=2)) if p == them);
             if stepped && position.ep_usable(target) {
                 position.set_ep(Some((target, victim)));
@@ -809,43 +786,11 @@ fn parse_reserve(text: &str) -> Result<[u8; 2], FenError> {
     Ok([count(white)?, count(black)?])
 }
 
-/// Reads an en passant field: one label, or several (concatenated or comma-separated), as the
-/// overview allows; only one can be usable.
-fn parse_ep_cells(spec: &Spec<1>, text: &str) -> Result<Vec<Cell>, FenError> {
-    let bad = || FenError::EnPassant(excerpt(text));
-    let mut cells = Vec::new();
-    for part in text.split(',') {
-        let mut rest = part;
-        if rest.is_empty() {
-            return Err(bad());
-        }
-        while !rest.is_empty() {
-            // Labels on this board are a letter and one digit.
-            let (cell, tail) = spec
-                .geometry
-                .label_prefixes(rest)
-                .into_iter()
-                .next()
-                .ok_or_else(bad)?;
-            cells.push(cell);
-            rest = tail;
-            if cells.len() > 16 {
-                return Err(bad());
-            }
-        }
-    }
-    Ok(cells)
-}
-
 impl Position for MakarenkoPosition {
     type Move = MakarenkoMove;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
-        self.turn as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<MakarenkoMove>) {
@@ -858,10 +803,10 @@ impl Position for MakarenkoPosition {
     /// move (which is also what makes a kingless player create one). Castling is tested
     /// with `MakarenkoPosition::attacked_slow`.
     fn reference_legal_moves(&self, moves: &mut Vec<MakarenkoMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let own = self.by_player[us as usize];
+        let own = self.board.of_player(us);
         let mut candidates = Vec::new();
         for from in own {
             let height = self.height(from);
@@ -950,7 +895,7 @@ impl Position for MakarenkoPosition {
     }
 
     fn play_unchecked(&mut self, mv: MakarenkoMove) {
-        let us = self.turn;
+        let us = self.board.turn();
         let them = 1 - us;
         let mut progress = false;
         let mut double_step = None;
@@ -1008,12 +953,15 @@ impl Position for MakarenkoPosition {
             }
         }
         self.set_castling(self.castling & !lost);
-        self.quiet_plies = if progress { 0 } else { self.quiet_plies + 1 };
+        self.board.quiet_plies = if progress {
+            0
+        } else {
+            self.board.quiet_plies + 1
+        };
         if us == 1 {
-            self.fullmove += 1;
+            self.board.fullmove += 1;
         }
-        self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[them as usize];
-        self.turn = them;
+        self.board.set_turn(&self.spec.zobrist, them);
         if let Some((target, landed)) = double_step
             && self.ep_usable(target)
         {
@@ -1098,7 +1046,7 @@ impl Position for MakarenkoPosition {
         }
         out.push_str(&format!(
             "{} to move\n",
-            self.player_name(self.turn as usize)
+            self.player_name(self.board.turn() as usize)
         ));
         out
     }
@@ -1114,7 +1062,7 @@ impl Position for MakarenkoPosition {
         let mut score = [Tapered::default(); 2];
         let mut phase = 0;
         for cell in self.occupied() {
-            let piece = self.board[cell.index()];
+            let piece = self.board.piece_at(cell);
             let side = piece.player();
             let kind = piece.kind();
             score[side as usize] += tables.square(side, kind, cell);
@@ -1127,7 +1075,7 @@ impl Position for MakarenkoPosition {
         total -= score[1 - player];
         let reserve =
             (self.reserve[player] as i32 - self.reserve[1 - player] as i32) * tables.values[0];
-        let tempo = if self.turn as usize == player {
+        let tempo = if self.board.turn() as usize == player {
             10
         } else {
             -10
@@ -1140,7 +1088,7 @@ impl Position for MakarenkoPosition {
     /// another piece of the two, so taking a pawn by splitting a queen loses material. Quiet
     /// moves count no gain, so quiescence stays with captures.
     fn move_value(&self, mv: MakarenkoMove) -> MoveValue {
-        let mover = self.height_value(self.turn, mv.disks);
+        let mover = self.height_value(self.board.turn(), mv.disks);
         let captured = match mv.shape {
             MoveShape::Tower => self.captured_value(mv.to),
             MoveShape::EnPassant => self.captured_value(self.ep_victim),
@@ -1149,7 +1097,7 @@ impl Position for MakarenkoPosition {
         if captured == 0 {
             return MoveValue { gain: 0, mover };
         }
-        let us = self.turn;
+        let us = self.board.turn();
         let height = self.height(mv.from);
         let before = self.height_value(us, height);
         let after = self.height_value(us, height - mv.disks) + mover;
@@ -1169,16 +1117,16 @@ impl Position for MakarenkoPosition {
         };
         let captured = self.captured_value(target);
         captured > 0
-            && self.height_value(self.turn, mv.disks) > captured
-            && self.attacked(mv.to, 1 - self.turn)
+            && self.height_value(self.board.turn(), mv.disks) > captured
+            && self.attacked(mv.to, 1 - self.board.turn())
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
-        let us = self.turn;
+        let us = self.board.turn();
         self.kings[us as usize]
             .iter()
             .any(|k| self.attacked(k, 1 - us))
@@ -1188,27 +1136,26 @@ impl Position for MakarenkoPosition {
     /// opening and middle game, a side that passes and still stands above beta is far ahead.
     fn null_move(&self) -> Option<Self> {
         // Without a king the side to move must make one or lose: it cannot pass.
-        if self.by_player[self.turn as usize].count() <= NULL_MOVE_MIN_TOWERS
-            || self.kings[self.turn as usize].is_empty()
+        if self.board.of_player(self.board.turn()).count() <= NULL_MOVE_MIN_TOWERS
+            || self.kings[self.board.turn() as usize].is_empty()
             || self.must_answer_check()
         {
             return None;
         }
         let mut next = self.clone();
         next.set_ep(None);
-        let (us, them) = (self.turn, 1 - self.turn);
-        next.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[them as usize];
-        next.turn = them;
+        let them = 1 - self.board.turn();
+        next.board.set_turn(&self.spec.zobrist, them);
         Some(next)
     }
 
     /// Only the last king's check must be answered: a spare king may be left to its fate.
     fn must_answer_check(&self) -> bool {
-        !self.kings[self.turn as usize].more_than_one() && self.is_check()
+        !self.kings[self.board.turn() as usize].more_than_one() && self.is_check()
     }
 
     fn outcome_without_moves(&self) -> Outcome {
-        let mover = self.turn as usize;
+        let mover = self.board.turn() as usize;
         if self.kings[mover].is_empty() {
             Outcome::loss(2, mover, Reason::RoyalCaptured)
         } else {
@@ -1217,7 +1164,7 @@ impl Position for MakarenkoPosition {
     }
 
     fn quiet_plies(&self) -> u32 {
-        self.quiet_plies
+        self.board.quiet_plies
     }
 
     fn draw_rules(&self) -> chaturanga_rules::DrawRules {
@@ -1225,16 +1172,16 @@ impl Position for MakarenkoPosition {
     }
 
     fn move_number(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     fn fen(&self) -> String {
         let g = &self.spec.geometry;
-        let mut out = write_board(self.spec, |c| self.board[c.index()]);
+        let mut out = write_board(self.spec, |c| self.board.piece_at(c));
         if self.tall == Tall::Reserve {
             out.push_str(&format!("[W{}B{}]", self.reserve[0], self.reserve[1]));
         }
-        out.push_str(if self.turn == 0 { " w " } else { " b " });
+        out.push_str(if self.board.turn() == 0 { " w " } else { " b " });
         if self.castling == 0 {
             out.push('-');
         }
@@ -1248,7 +1195,10 @@ impl Position for MakarenkoPosition {
             Some(target) => out.push_str(g.label(target)),
             None => out.push('-'),
         }
-        out.push_str(&format!(" {} {}", self.quiet_plies, self.fullmove));
+        out.push_str(&format!(
+            " {} {}",
+            self.board.quiet_plies, self.board.fullmove
+        ));
         out
     }
 
@@ -1288,12 +1238,7 @@ fn well_formed(spec: &Spec<1>, text: &str) -> bool {
     };
     let disks_ok = disks
         .is_none_or(|n| !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()));
-    disks_ok
-        && spec
-            .geometry
-            .label_prefixes(cells)
-            .into_iter()
-            .any(|(_, rest)| spec.cell(rest).is_some())
+    disks_ok && spec.geometry.cell_pair(cells).is_some()
 }
 
 impl Ruleset for MakarenkoPosition {
@@ -1303,9 +1248,7 @@ impl Ruleset for MakarenkoPosition {
         &[TALL, family::FIDE_CLAIMS]
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

@@ -15,9 +15,11 @@
 
 use crate::family;
 use chaturanga_rules::geometry::{Cell, CellSet};
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     MAX_FEN_LEN, Move, Rules, SetupError, Spec, SpecError, Special, StandardPosition,
+    parse_en_passant,
 };
 use chaturanga_rules::{
     DrawRules, FenError, Game, Kind, MoveDescription, MoveError, MoveValue, OptionSpec,
@@ -422,7 +424,7 @@ impl ProgressivePosition {
             quiet_series,
             progress: false,
         };
-        let cells = parse_cells(position.spec(), fields.get(3).copied().unwrap_or("-"))?;
+        let cells = parse_en_passant(position.spec(), fields.get(3).copied().unwrap_or("-"))?;
         // Cells nobody could use are dropped, as the overview prescribes for en passant fields.
         position.en_passant = if played == 0 {
             let candidates = CellSet::from_cells(
@@ -447,43 +449,8 @@ impl ProgressivePosition {
     }
 }
 
-fn excerpt(text: &str) -> String {
-    text.chars().take(40).collect()
-}
-
-/// Reads an en passant field: `-`, or cell labels concatenated or separated by commas.
-fn parse_cells(spec: &Spec<1>, text: &str) -> Result<Vec<Cell>, FenError> {
-    fn split(spec: &Spec<1>, rest: &str, acc: &mut Vec<Cell>) -> bool {
-        if rest.is_empty() {
-            return true;
-        }
-        for (cell, tail) in spec.geometry.label_prefixes(rest) {
-            acc.push(cell);
-            if split(spec, tail, acc) {
-                return true;
-            }
-            acc.pop();
-        }
-        false
-    }
-    if text == "-" {
-        return Ok(Vec::new());
-    }
-    let mut cells = Vec::new();
-    for part in text.split(',') {
-        if part.is_empty() || part.len() > 64 || !split(spec, part, &mut cells) {
-            return Err(FenError::EnPassant(excerpt(text)));
-        }
-    }
-    Ok(cells)
-}
-
 impl Position for ProgressivePosition {
     type Move = Move;
-
-    fn players(&self) -> usize {
-        2
-    }
 
     fn side_to_move(&self) -> usize {
         self.board.side_to_move()
@@ -672,9 +639,7 @@ impl Ruleset for ProgressivePosition {
         ProgressiveParts::option_specs()
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

@@ -23,6 +23,7 @@
 //!   way. The SAN facts give `Rc7`, `Qxa8` (no pawns, no promotion, no check).
 
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
+use chaturanga_rules::board::{Board, no_more_fields, read_counters, read_turn};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
@@ -40,6 +41,8 @@ use crate::family;
 /// Active kinds are `0..FROZEN` (rook, bishop, queen); kind `k + FROZEN` is the frozen form
 /// of kind `k`.
 const FROZEN: u8 = 3;
+/// The three kinds of men, active and frozen.
+const KINDS: usize = 2 * FROZEN as usize;
 
 /// The start position.
 pub const START_FEN: &str = "qbrrrrbq/8/8/8/8/8/8/QBRRRRBQ w - - 0 1";
@@ -103,7 +106,7 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
 /// The compiled ruleset for an option set (built once per setting).
 fn spec(options: &RuleOptions) -> Result<&'static Spec<1>, SetupError> {
     cached::<TaktikaPosition, Spec<1>, SpecError>(options, || build_spec(options))
-        .map_err(|e| SetupError::Spec(e.to_string()))
+        .map_err(|e| SetupError::Spec(e.clone()))
 }
 
 /// A Taktika move: an active man goes from one cell to another (capturing there only under
@@ -120,19 +123,14 @@ pub struct TaktikaMove {
 #[derive(Clone, Debug)]
 pub struct TaktikaPosition {
     spec: &'static Spec<1>,
-    by_player: [CellSet<1>; 2],
-    board: [Piece; 64],
-    turn: Player,
-    /// Plies since the last move that flipped a man.
-    quiet_plies: u32,
-    fullmove: u32,
-    hash: u64,
+    /// The men; its quiet plies count the plies since the last move that flipped a man.
+    board: Board<1, 2, KINDS>,
 }
 
 impl TaktikaPosition {
     /// The man on `cell` ([`Piece::NONE`] if empty).
     pub fn piece_at(&self, cell: Cell) -> Piece {
-        self.board[cell.index()]
+        self.board.piece_at(cell)
     }
 
     /// Whether the man on `cell` is frozen (false for an empty cell).
@@ -147,36 +145,24 @@ impl TaktikaPosition {
     }
 
     fn occupied(&self) -> CellSet<1> {
-        self.by_player[0] | self.by_player[1]
+        self.board.occupied()
     }
 
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.board[cell.index()] = piece;
-        self.by_player[piece.player() as usize].insert(cell);
-        self.hash ^= self
-            .spec
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
+        self.board.put(&self.spec.zobrist, cell, piece);
     }
 
     fn take(&mut self, cell: Cell) -> Piece {
-        let piece = self.board[cell.index()];
-        self.board[cell.index()] = Piece::NONE;
-        self.by_player[piece.player() as usize].remove(cell);
-        self.hash ^= self
-            .spec
-            .zobrist
-            .piece(piece.player(), piece.kind(), cell.index());
-        piece
+        self.board.take(&self.spec.zobrist, cell)
     }
 
     /// The enemy men that flip when a man of the player to move has just landed on `to`
     /// (computed on the position after the move, as the rules prescribe).
     fn flips(&self, to: Cell) -> CellSet<1> {
         let g = &self.spec.geometry;
-        let us = self.turn as usize;
-        let friends = self.by_player[us];
-        let enemies = self.by_player[1 - us];
+        let us = self.board.turn();
+        let friends = self.board.of_player(us);
+        let enemies = self.board.of_player(1 - us);
         let (x, y) = g.coords(to);
         let mut flips = CellSet::EMPTY;
         // Enclosure: an unbroken run of enemy men next to the landing cell, closed by a
@@ -211,11 +197,11 @@ impl TaktikaPosition {
     }
 
     fn generate(&self, moves: &mut Vec<TaktikaMove>) {
-        let us = self.turn;
+        let us = self.board.turn();
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let enemy = self.by_player[1 - us as usize];
-        for from in self.by_player[us as usize] {
+        let enemy = self.board.of_player(1 - us);
+        for from in self.board.of_player(us) {
             let kind = self.piece_at(from).kind();
             if kind >= FROZEN {
                 continue;
@@ -240,11 +226,7 @@ impl TaktikaPosition {
         let spec = spec(options)?;
         let mut fields = fen.split_whitespace();
         let pieces = parse_board(spec, fields.next().ok_or(FenError::Empty)?)?;
-        let turn = match fields.next() {
-            None | Some("w") => 0,
-            Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(excerpt(t)).into()),
-        };
+        let turn = read_turn(fields.next(), "w", "b")?;
         match fields.next() {
             None | Some("-") => {}
             Some(c) => return Err(FenError::Castling(excerpt(c)).into()),
@@ -253,35 +235,18 @@ impl TaktikaPosition {
             None | Some("-") => {}
             Some(e) => return Err(FenError::EnPassant(excerpt(e)).into()),
         }
-        let number = |field: Option<&str>, default: u32, max: u32| match field {
-            None => Ok(default),
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| FenError::Counter(excerpt(n))),
-        };
-        let quiet_plies = number(fields.next(), 0, 100_000)?;
-        let fullmove = number(fields.next(), 1, 1_000_000)?.max(1);
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(excerpt(extra)).into());
-        }
+        let (quiet_plies, fullmove) = read_counters(&mut fields)?;
+        no_more_fields(fields)?;
         let mut position = TaktikaPosition {
             spec,
-            by_player: [CellSet::EMPTY; 2],
-            board: [Piece::NONE; 64],
-            turn: 0,
-            quiet_plies,
-            fullmove,
-            hash: spec.zobrist.turn[0],
+            board: Board::empty(spec.zobrist.turn[0]),
         };
         for (cell, piece) in pieces {
             position.put(cell, piece);
         }
-        if turn == 1 {
-            position.hash ^= spec.zobrist.turn[0] ^ spec.zobrist.turn[1];
-            position.turn = 1;
-        }
+        position.board.set_turn(&spec.zobrist, turn);
+        position.board.quiet_plies = quiet_plies;
+        position.board.fullmove = fullmove;
         Ok(position)
     }
 }
@@ -300,9 +265,9 @@ impl TaktikaPosition {
     fn strength(&self, player: Player) -> i32 {
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let enemy = self.by_player[1 - player as usize];
+        let enemy = self.board.of_player(1 - player);
         let mut total = 0;
-        for cell in self.by_player[player as usize] {
+        for cell in self.board.of_player(player) {
             let kind = self.piece_at(cell).kind();
             if kind >= FROZEN {
                 total += FROZEN_VALUE;
@@ -319,7 +284,8 @@ impl TaktikaPosition {
 
     /// The men of `player` as the evaluation values them, without mobility.
     fn men_value(&self, player: Player) -> i32 {
-        self.by_player[player as usize]
+        self.board
+            .of_player(player)
             .iter()
             .map(|c| {
                 if self.is_frozen(c) {
@@ -335,12 +301,8 @@ impl TaktikaPosition {
 impl Position for TaktikaPosition {
     type Move = TaktikaMove;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
-        self.turn as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<TaktikaMove>) {
@@ -348,12 +310,12 @@ impl Position for TaktikaPosition {
     }
 
     fn count_legal_moves(&self) -> u64 {
-        let us = self.turn;
+        let us = self.board.turn();
         let occupied = self.occupied();
         let empty = self.spec.cells.without(occupied);
-        let enemy = self.by_player[1 - us as usize];
+        let enemy = self.board.of_player(1 - us);
         let mut n = 0;
-        for from in self.by_player[us as usize] {
+        for from in self.board.of_player(us) {
             let kind = self.piece_at(from).kind();
             if kind < FROZEN {
                 let (quiet, captures) = self
@@ -367,7 +329,7 @@ impl Position for TaktikaPosition {
     }
 
     fn play_unchecked(&mut self, mv: TaktikaMove) {
-        let us = self.turn;
+        let us = self.board.turn();
         if self.piece_at(mv.to).is_some() {
             self.take(mv.to);
         }
@@ -384,12 +346,15 @@ impl Position for TaktikaPosition {
             };
             self.put(cell, Piece::new(p.player(), flipped));
         }
-        self.quiet_plies = if flips.any() { 0 } else { self.quiet_plies + 1 };
+        self.board.quiet_plies = if flips.any() {
+            0
+        } else {
+            self.board.quiet_plies + 1
+        };
         if us == 1 {
-            self.fullmove += 1;
+            self.board.fullmove += 1;
         }
-        self.hash ^= self.spec.zobrist.turn[us as usize] ^ self.spec.zobrist.turn[1 - us as usize];
-        self.turn = 1 - us;
+        self.board.set_turn(&self.spec.zobrist, 1 - us);
     }
 
     /// Frozen men are kinds of their own, written `-R`.
@@ -412,18 +377,22 @@ impl Position for TaktikaPosition {
 
     fn diagram(&self) -> String {
         let board = pieces_text(self.spec, |cell| self.piece_at(cell));
-        let name = self.player_name(self.turn as usize);
+        let name = self.player_name(self.board.turn() as usize);
         format!("{board}(-: frozen) {name} to move\n")
     }
 
     fn evaluate(&self, player: usize) -> i32 {
         let us = player as Player;
-        let tempo = if self.turn == us { TEMPO } else { -TEMPO };
+        let tempo = if self.board.turn() == us {
+            TEMPO
+        } else {
+            -TEMPO
+        };
         self.strength(us) - self.strength(1 - us) + tempo
     }
 
     fn move_value(&self, mv: TaktikaMove) -> MoveValue {
-        let them = 1 - self.turn;
+        let them = 1 - self.board.turn();
         let mut next = self.clone();
         next.play_unchecked(mv);
         MoveValue {
@@ -433,7 +402,7 @@ impl Position for TaktikaPosition {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
@@ -441,11 +410,11 @@ impl Position for TaktikaPosition {
     }
 
     fn outcome_without_moves(&self) -> Outcome {
-        Outcome::loss(2, self.turn as usize, Reason::NoLegalMoves)
+        Outcome::loss(2, self.board.turn() as usize, Reason::NoLegalMoves)
     }
 
     fn quiet_plies(&self) -> u32 {
-        self.quiet_plies
+        self.board.quiet_plies
     }
 
     fn draw_rules(&self) -> DrawRules {
@@ -453,16 +422,16 @@ impl Position for TaktikaPosition {
     }
 
     fn move_number(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     fn fen(&self) -> String {
         format!(
             "{} {} - - {} {}",
             write_board(self.spec, |c| self.piece_at(c)),
-            if self.turn == 0 { 'w' } else { 'b' },
-            self.quiet_plies,
-            self.fullmove
+            if self.board.turn() == 0 { 'w' } else { 'b' },
+            self.board.quiet_plies,
+            self.board.fullmove
         )
     }
 
@@ -475,12 +444,7 @@ impl Position for TaktikaPosition {
         if text.is_empty() || text.len() > 8 || !text.is_ascii() {
             return Err(MoveError::Malformed(excerpt(text)));
         }
-        let g = &self.spec.geometry;
-        let split = g
-            .label_prefixes(text)
-            .into_iter()
-            .find_map(|(from, rest)| g.cell_by_label(rest).map(|to| (from, to)));
-        let Some((from, to)) = split else {
+        let Some((from, to)) = self.spec.geometry.cell_pair(text) else {
             return Err(MoveError::Malformed(excerpt(text)));
         };
         let mut moves = Vec::new();
@@ -513,9 +477,7 @@ impl Ruleset for TaktikaPosition {
         &[CAPTURES]
     }
 
-    fn start_position(options: &RuleOptions) -> Result<Self, SetupError> {
-        Self::from_fen(options, START_FEN)
-    }
+    const START_FEN: Option<&'static str> = Some(START_FEN);
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         Self::from_fen(options, fen)

@@ -15,9 +15,11 @@
 //! playing each candidate on a copy and asking whether the mover's king is attacked: pins and
 //! checks come from two opponents, and lines bend at the centre.
 
+use chaturanga_rules::board::{Board, no_more_fields, read_counters};
 use chaturanga_rules::geometry::{Cell, CellSet, Geometry, GeometryBuilder, Vector};
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, Scene, Viewer};
-use chaturanga_rules::standard::FenError;
+use chaturanga_rules::standard::{FenError, SpecError};
 use chaturanga_rules::tables::{
     AttackTables, KindSource, MoveTables, PieceBoard, attacked, build_tables_oriented,
 };
@@ -92,14 +94,14 @@ fn local_label(player: usize, file: usize, rank: usize) -> String {
     format!("{}{}", &files[file..file + 1], ranks[rank])
 }
 
-fn build_data() -> Result<Data, String> {
+fn build_data() -> Result<Data, SpecError> {
     let geometry = GeometryBuilder::three_player()
         .build()
-        .map_err(|e| e.to_string())?;
+        .map_err(crate::family::board_error)?;
     let cell = |label: &str| {
         geometry
             .cell_by_label(label)
-            .ok_or_else(|| format!("no cell {label}"))
+            .ok_or_else(|| SpecError::UnknownCell(label.to_string()))
     };
     let local = |p: usize, f: usize, r: usize| cell(&local_label(p, f, r));
     let mut half = [CellSet::<W>::EMPTY; 3];
@@ -119,7 +121,8 @@ fn build_data() -> Result<Data, String> {
         back_rank[0] | back_rank[2],
         back_rank[0] | back_rank[1],
     ];
-    let mut pawn = PieceType::new("P", "pawn", "fmWfceFifmnD").map_err(|e| e.to_string())?;
+    let mut pawn =
+        PieceType::new("P", "pawn", "fmWfceFifmnD").map_err(crate::family::betza_error)?;
     for m in &mut pawn.moves.moves {
         // The capture goes to the diagonal neighbour beside the cell ahead (rules file,
         // Pieces): at the centre, not the other way round the corner.
@@ -139,7 +142,7 @@ fn build_data() -> Result<Data, String> {
         ("Q", "queen", "Q"),
         ("K", "king", "K"),
     ] {
-        pieces.push(PieceType::new(symbol, name, betza).map_err(|e| e.to_string())?);
+        pieces.push(PieceType::new(symbol, name, betza).map_err(crate::family::betza_error)?);
     }
     let kings = pieces.len() - 1;
     pieces[kings] = pieces[kings].clone().royal();
@@ -164,8 +167,7 @@ fn build_data() -> Result<Data, String> {
     let orient = |p: usize, c: Cell, v: Vector| {
         if half[p].contains(c) { v } else { v.reversed() }
     };
-    let (moves, attacks) = build_tables_oriented::<W>(&geometry, &sources, PLAYERS, &orient)
-        .map_err(|e| e.to_string())?;
+    let (moves, attacks) = build_tables_oriented::<W>(&geometry, &sources, PLAYERS, &orient)?;
     let mut double_step = vec![None; PLAYERS * geometry.len()];
     for (p, cells) in second_rank.iter().enumerate() {
         for &from in cells {
@@ -177,26 +179,29 @@ fn build_data() -> Result<Data, String> {
             }
         }
     }
-    let castling =
-        |p: usize, king_to: usize, rook_from: usize, rook_to: usize| -> Result<Castling, String> {
-            let (lo, hi) = (4.min(rook_from), 4.max(rook_from));
-            let mut empty = CellSet::EMPTY;
-            for f in lo + 1..hi {
-                empty.insert(local(p, f, 0)?);
-            }
-            let (klo, khi) = (4.min(king_to), 4.max(king_to));
-            let safe = (klo..=khi)
-                .map(|f| local(p, f, 0))
-                .collect::<Result<_, _>>()?;
-            Ok(Castling {
-                king_from: local(p, 4, 0)?,
-                king_to: local(p, king_to, 0)?,
-                rook_from: local(p, rook_from, 0)?,
-                rook_to: local(p, rook_to, 0)?,
-                empty,
-                safe,
-            })
-        };
+    let castling = |p: usize,
+                    king_to: usize,
+                    rook_from: usize,
+                    rook_to: usize|
+     -> Result<Castling, SpecError> {
+        let (lo, hi) = (4.min(rook_from), 4.max(rook_from));
+        let mut empty = CellSet::EMPTY;
+        for f in lo + 1..hi {
+            empty.insert(local(p, f, 0)?);
+        }
+        let (klo, khi) = (4.min(king_to), 4.max(king_to));
+        let safe = (klo..=khi)
+            .map(|f| local(p, f, 0))
+            .collect::<Result<_, _>>()?;
+        Ok(Castling {
+            king_from: local(p, 4, 0)?,
+            king_to: local(p, king_to, 0)?,
+            rook_from: local(p, rook_from, 0)?,
+            rook_to: local(p, rook_to, 0)?,
+            empty,
+            safe,
+        })
+    };
     let castlings = [
         [castling(0, 6, 7, 5)?, castling(0, 2, 0, 3)?],
         [castling(1, 6, 7, 5)?, castling(1, 2, 0, 3)?],
@@ -231,7 +236,7 @@ impl std::fmt::Debug for Data {
 
 /// The compiled data, built on first use.
 fn data() -> Result<&'static Data, SetupError> {
-    static DATA: OnceLock<Result<Data, String>> = OnceLock::new();
+    static DATA: OnceLock<Result<Data, SpecError>> = OnceLock::new();
     DATA.get_or_init(build_data)
         .as_ref()
         .map_err(|e| SetupError::Spec(e.clone()))
@@ -277,28 +282,23 @@ struct EnPassant {
 #[derive(Clone, Debug)]
 pub struct ThreePlayerPosition {
     data: &'static Data,
-    board: [Piece; 96],
-    by_player: [CellSet<W>; 3],
-    by_kind: [CellSet<W>; 6],
-    side: u8,
+    /// The men; its turn is the side to move, its move number the round.
+    board: Board<W, 3, 6>,
     /// Bit `2·player + side` (kingside 0, queenside 1).
     castling: u8,
     /// Per player: his en passant right, from his double step until his next turn.
     en_passant: [Option<EnPassant>; 3],
-    quiet: u32,
-    round: u32,
-    hash: u64,
 }
 
 impl PieceBoard<W> for ThreePlayerPosition {
     fn piece_at(&self, cell: Cell) -> Piece {
-        self.board[cell.index()]
+        self.board.piece_at(cell)
     }
     fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
-        self.by_kind[kind as usize]
+        self.board.of_kind(kind)
     }
     fn cells_of_player(&self, player: Player) -> CellSet<W> {
-        self.by_player[player as usize]
+        self.board.of_player(player)
     }
 }
 
@@ -311,15 +311,9 @@ impl ThreePlayerPosition {
     fn empty(data: &'static Data) -> Self {
         ThreePlayerPosition {
             data,
-            board: [Piece::NONE; 96],
-            by_player: [CellSet::EMPTY; 3],
-            by_kind: [CellSet::EMPTY; 6],
-            side: 0,
+            board: Board::empty(0),
             castling: 0,
             en_passant: [None; 3],
-            quiet: 0,
-            round: 1,
-            hash: 0,
         }
     }
 
@@ -330,40 +324,28 @@ impl ThreePlayerPosition {
 
     /// The man on a cell.
     pub fn man(&self, cell: Cell) -> Piece {
-        self.board[cell.index()]
+        self.board.piece_at(cell)
     }
 
     fn put(&mut self, cell: Cell, piece: Piece) {
-        self.board[cell.index()] = piece;
-        self.by_player[piece.player() as usize].insert(cell);
-        self.by_kind[piece.kind() as usize].insert(cell);
-        self.hash ^= self
-            .data
-            .keys
-            .piece(piece.player(), piece.kind(), cell.index());
+        self.board.put(&self.data.keys, cell, piece);
     }
 
+    /// Takes the man on `cell` off, if there is one.
     fn take(&mut self, cell: Cell) -> Piece {
-        let piece = self.board[cell.index()];
-        if piece.is_some() {
-            self.board[cell.index()] = Piece::NONE;
-            self.by_player[piece.player() as usize].remove(cell);
-            self.by_kind[piece.kind() as usize].remove(cell);
-            self.hash ^= self
-                .data
-                .keys
-                .piece(piece.player(), piece.kind(), cell.index());
+        if self.board.piece_at(cell).is_none() {
+            return Piece::NONE;
         }
-        piece
+        self.board.take(&self.data.keys, cell)
     }
 
     fn occupied(&self) -> CellSet<W> {
-        self.by_player[0] | self.by_player[1] | self.by_player[2]
+        self.board.occupied()
     }
 
     /// The king of `player`, if on the board.
     fn king(&self, player: usize) -> Option<Cell> {
-        (self.by_player[player] & self.by_kind[KING as usize]).first()
+        (self.board.of_player(player as Player) & self.board.of_kind(KING)).first()
     }
 
     /// Whether `by` attacks `cell` (could capture there were it his turn, pins ignored).
@@ -396,7 +378,7 @@ impl ThreePlayerPosition {
     fn set_castling(&mut self, rights: u8) {
         for bit in 0..6 {
             if (self.castling ^ rights) & (1 << bit) != 0 {
-                self.hash ^= self.data.keys.castling[bit];
+                self.board.toggle_hash(self.data.keys.castling[bit]);
             }
         }
         self.castling = rights;
@@ -404,17 +386,18 @@ impl ThreePlayerPosition {
 
     fn set_en_passant(&mut self, owner: usize, right: Option<EnPassant>) {
         if let Some(old) = self.en_passant[owner] {
-            self.hash ^= en_passant_key(&self.data.keys, old, owner);
+            self.board
+                .toggle_hash(en_passant_key(&self.data.keys, old, owner));
         }
         if let Some(new) = right {
-            self.hash ^= en_passant_key(&self.data.keys, new, owner);
+            self.board
+                .toggle_hash(en_passant_key(&self.data.keys, new, owner));
         }
         self.en_passant[owner] = right;
     }
 
     fn set_side(&mut self, side: u8) {
-        self.hash ^= self.data.keys.turn[self.side as usize] ^ self.data.keys.turn[side as usize];
-        self.side = side;
+        self.board.set_turn(&self.data.keys, side);
     }
 
     /// Drops rights that can no longer be used: castling whose king or rook left home, en
@@ -445,11 +428,11 @@ impl ThreePlayerPosition {
     /// Candidate moves of the player to move, before the king-safety test.
     fn candidates(&self, out: &mut Vec<ThreePlayerMove>) {
         let d = self.data;
-        let me = self.side as usize;
+        let me = self.board.turn() as usize;
         let occupied = self.occupied();
         let empty = d.all.without(occupied);
-        let enemy = occupied & !self.by_player[me];
-        for from in self.by_player[me] {
+        let enemy = occupied & !self.board.of_player(me as Player);
+        for from in self.board.of_player(me as Player) {
             let kind = self.man(from).kind();
             let (quiet, captures) = d
                 .moves
@@ -489,7 +472,7 @@ impl ThreePlayerPosition {
             if owner == me {
                 continue;
             }
-            for from in self.by_player[me] & self.by_kind[PAWN as usize] {
+            for from in self.board.of_player(me as Player) & self.board.of_kind(PAWN) {
                 if d.moves
                     .get(me as Player, PAWN, from)
                     .ep_capture
@@ -533,7 +516,7 @@ impl ThreePlayerPosition {
     /// The capturable-king rule: the player to move can capture the king of the player after
     /// him (the rules file, Special rules).
     fn capturable_king(&self) -> Option<Outcome> {
-        let me = self.side as usize;
+        let me = self.board.turn() as usize;
         let next = (me + 1) % 3;
         let king = self.king(next)?;
         self.attacked_by(king, me).then(|| {
@@ -558,7 +541,7 @@ impl ThreePlayerPosition {
         }
         let fields: Vec<&str> = fen.split_whitespace().collect();
         let mut p = ThreePlayerPosition::empty(d);
-        p.hash = d.keys.turn[0];
+        p.board.toggle_hash(d.keys.turn[0]);
         let rows = d.geometry.rows_from_top();
         let given: Vec<&str> = fields[0].split('/').collect();
         if given.len() != rows.len() {
@@ -617,7 +600,7 @@ impl ThreePlayerPosition {
             "w" => 0,
             "r" => 1,
             "b" => 2,
-            other => return Err(FenError::Turn(cut(other)).into()),
+            other => return Err(FenError::Turn(excerpt(other)).into()),
         };
         p.set_side(side);
         let castling = field(2).unwrap_or("-");
@@ -628,12 +611,12 @@ impl ThreePlayerPosition {
                 let colour = chars
                     .next()
                     .and_then(|c| COLOURS.iter().position(|&x| x == c))
-                    .ok_or_else(|| FenError::Castling(cut(castling)))?;
+                    .ok_or_else(|| FenError::Castling(excerpt(castling)))?;
                 for c in chars {
                     let s = match c {
                         'K' => 0,
                         'Q' => 1,
-                        _ => return Err(FenError::Castling(cut(castling)).into()),
+                        _ => return Err(FenError::Castling(excerpt(castling)).into()),
                     };
                     rights |= 1 << (2 * colour + s);
                 }
@@ -643,7 +626,7 @@ impl ThreePlayerPosition {
         let en_passant = field(3).unwrap_or("-");
         if en_passant != "-" {
             for part in en_passant.split(',') {
-                let bad = || FenError::EnPassant(cut(en_passant));
+                let bad = || FenError::EnPassant(excerpt(en_passant));
                 let colour = part
                     .chars()
                     .last()
@@ -665,27 +648,21 @@ impl ThreePlayerPosition {
                 }
             }
         }
-        let counter = |i: usize, default: u32| -> Result<u32, FenError> {
-            match field(i) {
-                None => Ok(default),
-                Some(t) => t.parse().map_err(|_| FenError::Counter(cut(t))),
-            }
-        };
-        p.quiet = counter(4, 0)?;
-        p.round = counter(5, 1)?.max(1);
-        if fields.len() > 6 {
-            return Err(FenError::TrailingFields(cut(fields[6..].join(" ").as_str())).into());
-        }
+        let mut counters = fields.iter().skip(4).copied();
+        (p.board.quiet_plies, p.board.fullmove) = read_counters(&mut counters)?;
+        no_more_fields(counters)?;
         p.drop_dead_rights();
         let mut problems = Vec::new();
         for player in 0..PLAYERS {
-            let kings = (p.by_player[player] & p.by_kind[KING as usize]).count();
+            let kings = (p.board.of_player(player as Player) & p.board.of_kind(KING)).count();
             if kings == 0 {
                 problems.push(SetupProblem::MissingRoyal(player as Player));
             } else if kings > 1 {
                 problems.push(SetupProblem::TooManyRoyals(player as Player));
             }
-            for cell in p.by_player[player] & p.by_kind[PAWN as usize] & d.promotion[player] {
+            for cell in
+                p.board.of_player(player as Player) & p.board.of_kind(PAWN) & d.promotion[player]
+            {
                 problems.push(SetupProblem::UnpromotedPiece(
                     d.geometry.label(cell).to_string(),
                 ));
@@ -741,13 +718,9 @@ impl ThreePlayerPosition {
         RESIGN_TO
             .iter()
             .position(|&a| a == action)
-            .filter(|&p| p != self.side as usize)
-            .ok_or_else(|| MoveError::Illegal(cut(action)))
+            .filter(|&p| p != self.board.turn() as usize)
+            .ok_or_else(|| MoveError::Illegal(excerpt(action)))
     }
-}
-
-fn cut(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 /// Piece values in centipawns (the orthodox chess values; the king's is never gained or lost).
@@ -759,12 +732,12 @@ impl ThreePlayerPosition {
     /// Material and mobility of `player`.
     fn strength(&self, player: usize) -> i32 {
         let data = self.data;
-        let occupied = self.by_player[0] | self.by_player[1] | self.by_player[2];
+        let occupied = self.board.occupied();
         let empty = data.all.without(occupied);
-        let enemy = occupied.without(self.by_player[player]);
+        let enemy = occupied.without(self.board.of_player(player as Player));
         let mut total = 0;
-        for cell in self.by_player[player] {
-            let kind = self.board[cell.index()].kind();
+        for cell in self.board.of_player(player as Player) {
+            let kind = self.board.piece_at(cell).kind();
             total += VALUES[kind as usize];
             if kind != PAWN && kind != KING {
                 let (quiet, captures) =
@@ -788,7 +761,7 @@ impl Position for ThreePlayerPosition {
         format!(
             "{}{} to move\n",
             drawing(self),
-            self.player_name(self.side as usize)
+            self.player_name(self.board.turn() as usize)
         )
     }
 
@@ -796,20 +769,20 @@ impl Position for ThreePlayerPosition {
     /// the third player must confirm ([`Position::action_consent`]).
     fn actions(&self) -> Vec<&'static str> {
         (0..PLAYERS)
-            .filter(|&p| p != self.side as usize)
+            .filter(|&p| p != self.board.turn() as usize)
             .map(|p| RESIGN_TO[p])
             .collect()
     }
 
     fn perform(&self, action: &str) -> Result<Outcome, MoveError> {
         let beneficiary = self.resignation_to(action)?;
-        self.resignation(self.side as usize, beneficiary, true)?
-            .ok_or_else(|| MoveError::Illegal(cut(action)))
+        self.resignation(self.board.turn() as usize, beneficiary, true)?
+            .ok_or_else(|| MoveError::Illegal(excerpt(action)))
     }
 
     fn action_consent(&self, action: &str) -> Option<usize> {
         let beneficiary = self.resignation_to(action).ok()?;
-        (0..PLAYERS).find(|&p| p != beneficiary && p != self.side as usize)
+        (0..PLAYERS).find(|&p| p != beneficiary && p != self.board.turn() as usize)
     }
 
     /// Own strength against the opponents' average: a paranoid search sees both opponents
@@ -823,12 +796,12 @@ impl Position for ThreePlayerPosition {
     }
 
     fn move_value(&self, mv: ThreePlayerMove) -> MoveValue {
-        let mover = self.board[mv.from.index()].kind();
-        let target = self.board[mv.to.index()];
+        let mover = self.board.piece_at(mv.from).kind();
+        let target = self.board.piece_at(mv.to);
         let mut gain = match mv.special {
             Special::EnPassant { .. } => VALUES[PAWN as usize],
             Special::Castle(_) => 0,
-            _ if target.is_some() && target.player() as usize != self.side as usize => {
+            _ if target.is_some() && target.player() as usize != self.board.turn() as usize => {
                 VALUES[target.kind() as usize]
             }
             _ => 0,
@@ -847,7 +820,7 @@ impl Position for ThreePlayerPosition {
     }
 
     fn side_to_move(&self) -> usize {
-        self.side as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<ThreePlayerMove>) {
@@ -855,7 +828,7 @@ impl Position for ThreePlayerPosition {
         if self.capturable_king().is_some() {
             return;
         }
-        let me = self.side as usize;
+        let me = self.board.turn() as usize;
         let mut candidates = Vec::with_capacity(128);
         self.candidates(&mut candidates);
         for mv in candidates {
@@ -872,11 +845,11 @@ impl Position for ThreePlayerPosition {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
-        self.in_check(self.side as usize)
+        self.in_check(self.board.turn() as usize)
     }
 
     /// Checkmate: the mated player 0, the attacker 1 (of two attackers the one who moves
@@ -885,7 +858,7 @@ impl Position for ThreePlayerPosition {
         if let Some(o) = self.capturable_king() {
             return o;
         }
-        let me = self.side as usize;
+        let me = self.board.turn() as usize;
         let attackers = self.king_attackers(me);
         match attackers.first() {
             None => Outcome::draw(PLAYERS, Reason::Stalemate),
@@ -907,11 +880,11 @@ impl Position for ThreePlayerPosition {
 
     /// Only three bare kings (rules file, Decision 9).
     fn is_dead(&self) -> bool {
-        self.occupied() == self.by_kind[KING as usize]
+        self.occupied() == self.board.of_kind(KING)
     }
 
     fn quiet_plies(&self) -> u32 {
-        self.quiet
+        self.board.quiet_plies
     }
 
     /// Threefold repetition and the fifty-round rule (150 moves), both automatic.
@@ -926,11 +899,11 @@ impl Position for ThreePlayerPosition {
     }
 
     fn ply(&self) -> u32 {
-        3 * (self.round - 1) + self.side as u32
+        3 * (self.board.fullmove - 1) + self.board.turn() as u32
     }
 
     fn move_number(&self) -> u32 {
-        self.round
+        self.board.fullmove
     }
 
     fn fen(&self) -> String {
@@ -987,9 +960,9 @@ impl Position for ThreePlayerPosition {
         format!(
             "{} {} {castling} {en_passant} {} {}",
             rows.join("/"),
-            COLOURS[self.side as usize],
-            self.quiet,
-            self.round
+            COLOURS[self.board.turn() as usize],
+            self.board.quiet_plies,
+            self.board.fullmove
         )
     }
 
@@ -998,7 +971,7 @@ impl Position for ThreePlayerPosition {
         let mut board = scene::board_scene(
             g,
             g.cells().filter_map(|cell| {
-                let man = self.board[cell.index()];
+                let man = self.board.piece_at(cell);
                 man.is_some().then(|| {
                     (
                         cell,
@@ -1047,7 +1020,7 @@ impl ThreePlayerPosition {
     /// Plays a move known to be a candidate (legal or not: the legality test plays them).
     fn apply(&mut self, mv: ThreePlayerMove) {
         let d = self.data;
-        let me = self.side as usize;
+        let me = self.board.turn() as usize;
         let moving = self.take(mv.from);
         let mut irreversible = moving.kind() == PAWN;
         match mv.special {
@@ -1080,10 +1053,14 @@ impl ThreePlayerPosition {
         {
             self.set_en_passant(me, Some(EnPassant { skipped, landing }));
         }
-        self.quiet = if irreversible { 0 } else { self.quiet + 1 };
+        self.board.quiet_plies = if irreversible {
+            0
+        } else {
+            self.board.quiet_plies + 1
+        };
         let next = ((me + 1) % PLAYERS) as u8;
         if next == 0 {
-            self.round += 1;
+            self.board.fullmove += 1;
         }
         self.set_side(next);
         // The next player's own right ends as his turn begins.

@@ -1,9 +1,10 @@
 //! FEN for [`StandardPosition`]: reading (with typed errors) and writing as Fairy-Stockfish
 //! writes it.
 
-use super::{Notation, Rules, Spec, StandardPosition};
+use super::{Notation, Rules, Spec, SpecError, StandardPosition};
+use crate::board::{MAX_FULLMOVE, no_more_fields, read_counter, read_counters, read_turn};
 use crate::piece::{Piece, Player};
-use crate::position::Position;
+use crate::position::{Position, excerpt};
 use chaturanga_geometry::{Cell, CellSet};
 use std::fmt;
 
@@ -118,8 +119,9 @@ pub enum SetupError {
     Fen(FenError),
     /// The FEN is well-formed but the position is impossible; every problem found.
     Invalid(Vec<SetupProblem>),
-    /// The ruleset could not be built (a bug in a variant module).
-    Spec(String),
+    /// The ruleset could not be built under the options given: options that do not go
+    /// together ([`SpecError::Options`], a user's error), or a bug in a variant module.
+    Spec(SpecError),
 }
 
 impl fmt::Display for SetupError {
@@ -130,21 +132,34 @@ impl fmt::Display for SetupError {
                 let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
                 write!(f, "invalid position: {}", list.join("; "))
             }
+            SetupError::Spec(SpecError::Options(e)) => write!(f, "{e}"),
             SetupError::Spec(e) => write!(f, "ruleset definition error: {e}"),
         }
     }
 }
 
-impl std::error::Error for SetupError {}
+impl std::error::Error for FenError {}
+
+impl std::error::Error for SetupError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SetupError::Fen(e) => Some(e),
+            SetupError::Spec(e) => Some(e),
+            SetupError::Invalid(_) => None,
+        }
+    }
+}
+
+impl From<SpecError> for SetupError {
+    fn from(e: SpecError) -> Self {
+        SetupError::Spec(e)
+    }
+}
 
 impl From<FenError> for SetupError {
     fn from(e: FenError) -> Self {
         SetupError::Fen(e)
     }
-}
-
-fn cut(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 /// Reads a FEN board field (rows from the top, `*` for points that are not cells, empty runs
@@ -216,11 +231,11 @@ pub fn parse_board<const W: usize>(
                 pos += 1;
             }
             let Some(&letter) = bytes.get(pos) else {
-                return Err(FenError::UnknownPiece(cut(&row[start..])));
+                return Err(FenError::UnknownPiece(excerpt(&row[start..])));
             };
             pos += 1;
             if !letter.is_ascii_alphabetic() {
-                return Err(FenError::UnknownPiece(cut(&String::from_utf8_lossy(
+                return Err(FenError::UnknownPiece(excerpt(&String::from_utf8_lossy(
                     &bytes[start..pos],
                 ))));
             }
@@ -234,7 +249,7 @@ pub fn parse_board<const W: usize>(
                     .take_while(|b| b.is_ascii_digit())
                     .count();
                 if digits == 0 || digits > 3 || bytes.get(pos + 1 + digits) != Some(&b'}') {
-                    return Err(FenError::UnknownPiece(cut(&String::from_utf8_lossy(
+                    return Err(FenError::UnknownPiece(excerpt(&String::from_utf8_lossy(
                         &bytes[start..(pos + 1 + digits).min(bytes.len())],
                     ))));
                 }
@@ -246,7 +261,7 @@ pub fn parse_board<const W: usize>(
                 .pieces
                 .iter()
                 .position(|p| p.symbol == symbol.to_ascii_uppercase())
-                .ok_or_else(|| FenError::UnknownPiece(cut(symbol)))?;
+                .ok_or_else(|| FenError::UnknownPiece(excerpt(symbol)))?;
             match shape.get(i) {
                 Some(Some(cell)) => pieces.push((*cell, Piece::new(player, kind as u8))),
                 Some(None) => return Err(FenError::Wall { row: r + 1 }),
@@ -275,7 +290,7 @@ fn parse_hand<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Piece>, 
             .pieces
             .iter()
             .position(|p| p.symbol.len() == 1 && p.symbol.starts_with(ch.to_ascii_uppercase()))
-            .ok_or_else(|| FenError::UnknownPiece(cut(text)))?;
+            .ok_or_else(|| FenError::UnknownPiece(excerpt(text)))?;
         let player = if ch.is_ascii_uppercase() { 0 } else { 1 };
         let n: usize = if count.is_empty() {
             1
@@ -284,22 +299,23 @@ fn parse_hand<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Piece>, 
                 .parse()
                 .ok()
                 .filter(|&n| n > 0 && n < 64)
-                .ok_or_else(|| FenError::UnknownPiece(cut(text)))?
+                .ok_or_else(|| FenError::UnknownPiece(excerpt(text)))?
         };
         count.clear();
         if out.len() + n > 512 {
-            return Err(FenError::UnknownPiece(cut(text)));
+            return Err(FenError::UnknownPiece(excerpt(text)));
         }
         out.extend(std::iter::repeat_n(Piece::new(player, kind as u8), n));
     }
     if !count.is_empty() {
-        return Err(FenError::UnknownPiece(cut(text)));
+        return Err(FenError::UnknownPiece(excerpt(text)));
     }
     Ok(out)
 }
 
-/// Reads an en passant field: `-`, concatenated labels, or comma-separated labels.
-fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, FenError> {
+/// Reads an en passant field: `-`, concatenated labels, or comma-separated labels (the
+/// own position types with en passant read theirs with it too).
+pub fn parse_en_passant<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, FenError> {
     if text == "-" {
         return Ok(Vec::new());
     }
@@ -320,7 +336,7 @@ fn parse_ep<const W: usize>(spec: &Spec<W>, text: &str) -> Result<Vec<Cell>, Fen
             false
         }
         if part.is_empty() || part.len() > 64 || !split(spec, part, &mut cells) {
-            return Err(FenError::EnPassant(cut(text)));
+            return Err(FenError::EnPassant(excerpt(text)));
         }
     }
     Ok(cells)
@@ -416,27 +432,13 @@ impl Setup {
         let mut fields = fen.split_whitespace();
         let board = fields.next().ok_or(FenError::Empty)?;
         let pieces = parse_board(spec, board)?;
-        let turn = match fields.next() {
-            None | Some("b") => 0,
-            Some("w") => 1,
-            Some(t) => return Err(FenError::Turn(cut(t))),
-        };
+        let turn = read_turn(fields.next(), "b", "w")?;
         let hand = match fields.next() {
             None | Some("-") => Vec::new(),
             Some(h) => parse_hand(spec, h)?,
         };
-        let fullmove = match fields.next() {
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| FenError::Counter(cut(n)))?
-                .max(1),
-            None => 1,
-        };
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(cut(extra)));
-        }
+        let fullmove = read_counter(fields.next(), 1, MAX_FULLMOVE)?.max(1);
+        no_more_fields(fields)?;
         Ok(Setup {
             pieces,
             hand,
@@ -463,17 +465,13 @@ impl Setup {
             Some((board, rest)) => {
                 let hand = rest
                     .strip_suffix(']')
-                    .ok_or_else(|| FenError::UnknownPiece(cut(rest)))?;
+                    .ok_or_else(|| FenError::UnknownPiece(excerpt(rest)))?;
                 (board, parse_hand(spec, hand)?)
             }
             None => (field, Vec::new()),
         };
         let pieces = parse_board(spec, board)?;
-        let turn = match fields.next() {
-            None | Some("w") => 0,
-            Some("b") => 1,
-            Some(t) => return Err(FenError::Turn(cut(t))),
-        };
+        let turn = read_turn(fields.next(), "w", "b")?;
         let mut castling = Vec::new();
         let castling_field = if spec.castling_field {
             fields.next()
@@ -484,7 +482,7 @@ impl Setup {
             && field != "-"
         {
             if field.len() > 32 {
-                return Err(FenError::Castling(cut(field)));
+                return Err(FenError::Castling(excerpt(field)));
             }
             for ch in field.chars() {
                 let known = match spec.free_castling {
@@ -501,34 +499,16 @@ impl Setup {
                 };
                 match known {
                     Some(symbol) if !castling.contains(&symbol) => castling.push(symbol),
-                    _ => return Err(FenError::Castling(cut(field))),
+                    _ => return Err(FenError::Castling(excerpt(field))),
                 }
             }
         }
         let en_passant = match fields.next() {
-            Some(field) => parse_ep(spec, field)?,
+            Some(field) => parse_en_passant(spec, field)?,
             None => Vec::new(),
         };
-        let quiet_plies = match fields.next() {
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 100_000)
-                .ok_or_else(|| FenError::Counter(cut(n)))?,
-            None => 0,
-        };
-        let fullmove = match fields.next() {
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= 1_000_000)
-                .ok_or_else(|| FenError::Counter(cut(n)))?
-                .max(1),
-            None => 1,
-        };
-        if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(cut(extra)));
-        }
+        let (quiet_plies, fullmove) = read_counters(&mut fields)?;
+        no_more_fields(fields)?;
         Ok(Setup {
             pieces,
             hand,
@@ -564,14 +544,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 .iter()
                 .map(|c| (c, self.piece_at(c)))
                 .collect(),
-            turn: self.turn,
+            turn: self.board.turn(),
             castling: (0..self.castlings.len())
                 .filter(|i| self.castling & (1 << i) != 0)
                 .map(|i| self.castling_letter(i))
                 .collect(),
             en_passant: self.ep_targets.iter().collect(),
-            quiet_plies: self.quiet_plies,
-            fullmove: self.fullmove,
+            quiet_plies: self.board.quiet_plies,
+            fullmove: self.board.fullmove,
         }
     }
 
@@ -630,7 +610,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             Some(_) => {
                 let table = spec
                     .free_castling_table(&position.free_rights(&setup.castling))
-                    .map_err(|e| SetupError::Spec(e.to_string()))?;
+                    .map_err(|e| SetupError::Spec(e.clone()))?;
                 position.castlings = table;
                 (1u16 << table.len()) - 1
             }
@@ -653,8 +633,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
         };
         position.set_castling(rights);
-        position.quiet_plies = setup.quiet_plies;
-        position.fullmove = setup.fullmove.max(1);
+        position.board.quiet_plies = setup.quiet_plies;
+        position.board.fullmove = setup.fullmove.max(1);
         let ep_cells = &setup.en_passant;
 
         let mut problems = Vec::new();
@@ -685,9 +665,9 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             }
         }
         if problems.is_empty() {
-            let them = 1 - position.turn;
+            let them = 1 - position.board.turn();
             if let Some(k) = position.royal_cell(them)
-                && position.attacked(k, position.turn, position.occupied())
+                && position.attacked(k, position.board.turn(), position.occupied())
             {
                 problems.push(SetupProblem::OpponentInCheck);
             }
@@ -699,7 +679,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
         // En passant targets that cannot be used are dropped, as the overview prescribes.
         if !ep_cells.is_empty() {
-            let them = 1 - position.turn;
+            let them = 1 - position.board.turn();
             let candidates = CellSet::from_cells(
                 ep_cells
                     .iter()
@@ -850,7 +830,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
             } else {
                 hand
             };
-            return format!("{out} {side} {hand} {}", self.fullmove);
+            return format!("{out} {side} {hand} {}", self.board.fullmove);
         }
         let hand: String = (0..2u8)
             .flat_map(|player| (0..K as u8).rev().map(move |kind| (player, kind)))
@@ -891,7 +871,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 out.push_str(spec.geometry.label(c));
             }
         }
-        out.push_str(&format!(" {} {}", self.quiet_plies, self.fullmove));
+        out.push_str(&format!(
+            " {} {}",
+            self.board.quiet_plies, self.board.fullmove
+        ));
         out
     }
 }

@@ -14,12 +14,16 @@ mod spec;
 
 pub use diagram::{board_text, pieces_text, scene_men};
 pub use evaluation::{EvalFeatures, board_evaluation};
-pub use fen::{FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, write_board};
+pub use fen::{
+    FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, parse_en_passant,
+    write_board,
+};
 pub use spec::{
     Castling, CastlingDef, CastlingTable, FreeCastling, FreeRight, Notation, Promotion,
     PromotionZone, Spec, SpecBuilder, SpecError, TWO_PLAYER_ORIENTATIONS,
 };
 
+use crate::board::Board;
 use crate::options::{OptionSpec, RuleOptions};
 use crate::outcome::{Outcome, Reason};
 use crate::piece::{Kind, Piece, Player};
@@ -206,11 +210,8 @@ impl Move {
 #[derive(Clone, Debug)]
 pub struct StandardPosition<const W: usize, const K: usize, R> {
     spec: &'static Spec<W>,
-    by_player: [CellSet<W>; 2],
-    by_kind: [CellSet<W>; K],
-    board: [[Piece; 64]; W],
+    board: Board<W, 2, K>,
     hands: [[u8; K]; 2],
-    turn: Player,
     castling: u16,
     /// What the castling rights are rights to: the ruleset's castlings, or those of the
     /// array the position was set up from (Chess960).
@@ -223,9 +224,6 @@ pub struct StandardPosition<const W: usize, const K: usize, R> {
     /// repetition window (no pawn move, no capture) it cannot change, so it never separates
     /// two occurrences of a position, and keeping it out lets a FEN read back hash the same.
     moved: CellSet<W>,
-    quiet_plies: u32,
-    fullmove: u32,
-    hash: u64,
     rules: PhantomData<R>,
 }
 
@@ -234,26 +232,20 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     fn empty(spec: &'static Spec<W>) -> Self {
         StandardPosition {
             spec,
-            by_player: [CellSet::EMPTY; 2],
-            by_kind: [CellSet::EMPTY; K],
-            board: [[Piece::NONE; 64]; W],
+            board: Board::empty(spec.zobrist.turn[0]),
             hands: [[0; K]; 2],
-            turn: 0,
             castling: 0,
             castlings: &spec.castlings,
             ep_targets: CellSet::EMPTY,
             ep_victim: Cell(0),
             moved: CellSet::EMPTY,
-            quiet_plies: 0,
-            fullmove: 1,
-            hash: spec.zobrist.turn[0],
             rules: PhantomData,
         }
     }
 
     /// The start position under `options`.
     pub fn start(options: &RuleOptions) -> Result<Self, SetupError> {
-        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.to_string()))?;
+        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.clone()))?;
         Self::from_fen(spec, &spec.start_fen)
     }
 
@@ -266,7 +258,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// The piece on `cell`.
     #[inline(always)]
     pub fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.as_flattened()[cell.index()]
+        self.board.piece_at(cell)
     }
 
     /// How many pieces of `kind` `player` holds in hand.
@@ -279,10 +271,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
         let old = self.hands[player as usize][kind as usize];
         let keys = &self.spec.zobrist;
         if old > 0 {
-            self.hash ^= keys.hand(player, kind, old as usize);
+            self.board
+                .toggle_hash(keys.hand(player, kind, old as usize));
         }
         if count > 0 {
-            self.hash ^= keys.hand(player, kind, count as usize);
+            self.board
+                .toggle_hash(keys.hand(player, kind, count as usize));
         }
         self.hands[player as usize][kind as usize] = count;
     }
@@ -290,25 +284,25 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// Cells of `player`'s pieces.
     #[inline(always)]
     pub fn pieces_of(&self, player: Player) -> CellSet<W> {
-        self.by_player[player as usize]
+        self.board.of_player(player)
     }
 
     /// Cells of pieces of `kind` (both players).
     #[inline(always)]
     pub fn pieces_of_kind(&self, kind: Kind) -> CellSet<W> {
-        self.by_kind[kind as usize]
+        self.board.of_kind(kind)
     }
 
     /// All occupied cells.
     #[inline(always)]
     pub fn occupied(&self) -> CellSet<W> {
-        self.by_player[0] | self.by_player[1]
+        self.board.occupied()
     }
 
     /// The player to move.
     #[inline(always)]
     pub fn turn(&self) -> Player {
-        self.turn
+        self.board.turn()
     }
 
     /// Castling rights as a bit per entry of [`StandardPosition::castlings`].
@@ -330,7 +324,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     /// The move number (starts at 1, grows after the second player's move).
     pub fn fullmove(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     /// Cells of pieces known to have moved in this game, where that matters for their initial
@@ -373,29 +367,19 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     #[inline(always)]
     fn put(&mut self, cell: Cell, piece: Piece) {
-        let (p, k) = (piece.player(), piece.kind());
-        self.board.as_flattened_mut()[cell.index()] = piece;
-        self.by_player[p as usize].insert(cell);
-        self.by_kind[k as usize].insert(cell);
-        self.hash ^= self.spec.zobrist.piece(p, k, cell.index());
+        self.board.put(&self.spec.zobrist, cell, piece);
     }
 
     #[inline(always)]
     fn take(&mut self, cell: Cell) -> Piece {
-        let piece = self.piece_at(cell);
-        let (p, k) = (piece.player(), piece.kind());
-        self.board.as_flattened_mut()[cell.index()] = Piece::NONE;
-        self.by_player[p as usize].remove(cell);
-        self.by_kind[k as usize].remove(cell);
-        self.hash ^= self.spec.zobrist.piece(p, k, cell.index());
-        piece
+        self.board.take(&self.spec.zobrist, cell)
     }
 
     fn set_castling(&mut self, rights: u16) {
         let mut changed = self.castling ^ rights;
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
-            self.hash ^= self.castlings.keys[i];
+            self.board.toggle_hash(self.castlings.keys[i]);
             changed &= changed - 1;
         }
         self.castling = rights;
@@ -403,15 +387,14 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
 
     fn set_ep_targets(&mut self, targets: CellSet<W>) {
         for c in self.ep_targets ^ targets {
-            self.hash ^= self.spec.zobrist.en_passant[c.index()];
+            self.board
+                .toggle_hash(self.spec.zobrist.en_passant[c.index()]);
         }
         self.ep_targets = targets;
     }
 
     fn set_turn(&mut self, turn: Player) {
-        self.hash ^=
-            self.spec.zobrist.turn[self.turn as usize] ^ self.spec.zobrist.turn[turn as usize];
-        self.turn = turn;
+        self.board.set_turn(&self.spec.zobrist, turn);
     }
 
     /// The cells of `player`'s royal pieces.
@@ -419,27 +402,27 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     pub fn royals(&self, player: Player) -> CellSet<W> {
         let mut royals = CellSet::EMPTY;
         for &k in &self.spec.royal_kinds {
-            royals |= self.by_kind[k as usize];
+            royals |= self.board.of_kind(k);
         }
-        royals & self.by_player[player as usize]
+        royals & self.board.of_player(player)
     }
 
     /// Hands the move to `player` without a move (for position types whose turns have several
     /// parts, built on this one); the hash follows.
     pub fn set_side_to_move(&mut self, player: Player) {
-        if player != self.turn {
+        if player != self.board.turn() {
             self.set_turn(player);
         }
     }
 
     /// Sets the move number (for position types that count turns their own way).
     pub fn set_fullmove(&mut self, fullmove: u32) {
-        self.fullmove = fullmove;
+        self.board.fullmove = fullmove;
     }
 
     /// Sets the plies-without-progress counter.
     pub fn set_quiet_plies(&mut self, plies: u32) {
-        self.quiet_plies = plies;
+        self.board.quiet_plies = plies;
     }
 
     /// Removes the piece on `cell` (hash updated) and returns it: for rules that take pieces
@@ -498,7 +481,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                 self.put(mv.to, piece);
             }
             Special::Drop => {
-                let us = self.turn;
+                let us = self.board.turn();
                 let left = self.in_hand(us, mv.kind) - 1;
                 self.set_hand(us, mv.kind, left);
                 self.put(mv.to, Piece::new(us, mv.kind));
@@ -508,8 +491,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                     let captured = self.take(mv.to);
                     if self.spec.captures_to_hand {
                         let kind = self.spec.demoted[captured.kind() as usize];
-                        let n = self.in_hand(self.turn, kind);
-                        self.set_hand(self.turn, kind, n.saturating_add(1).min(62));
+                        let n = self.in_hand(self.board.turn(), kind);
+                        self.set_hand(self.board.turn(), kind, n.saturating_add(1).min(62));
                     }
                 }
                 let piece = self.take(mv.from);
@@ -526,18 +509,18 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     fn royal_safe_after(&self, mv: Move) -> bool {
         let mut next = self.clone();
         next.apply_placement(mv);
-        match next.royal_cell(self.turn) {
-            Some(k) => !next.attacked(k, 1 - self.turn, next.occupied()),
+        match next.royal_cell(self.board.turn()) {
+            Some(k) => !next.attacked(k, 1 - self.board.turn(), next.occupied()),
             None => true,
         }
     }
 
     /// Keeps only the en passant targets onto which the player to move has a legal capture.
     fn usable_ep_targets(&self, candidates: CellSet<W>, victim: Cell) -> CellSet<W> {
-        let us = self.turn;
+        let us = self.board.turn();
         let mut usable = CellSet::EMPTY;
         for &k in &self.spec.en_passant_capturers {
-            for from in self.by_kind[k as usize] & self.by_player[us as usize] {
+            for from in self.board.of_kind(k) & self.board.of_player(us) {
                 let reach = self.spec.moves.get(us, k, from).ep_capture & candidates;
                 for to in reach {
                     if self.piece_at(to).is_some() || usable.contains(to) {
@@ -578,7 +561,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     /// Every cell `by` attacks with the given occupancy.
     pub fn attack_map(&self, by: Player, occupied: CellSet<W>) -> CellSet<W> {
         let mut map = CellSet::EMPTY;
-        for from in self.by_player[by as usize] & occupied {
+        for from in self.board.of_player(by) & occupied {
             let k = self.piece_at(from).kind();
             map |= self.spec.moves.capture_reach(by, k, from, occupied);
         }
@@ -589,7 +572,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     pub fn attackers(&self, cell: Cell, by: Player) -> CellSet<W> {
         let occupied = self.occupied();
         let mut found = CellSet::EMPTY;
-        for from in self.by_player[by as usize] {
+        for from in self.board.of_player(by) {
             let k = self.piece_at(from).kind();
             if self
                 .spec
@@ -609,29 +592,25 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> crate::tables::PieceBoard<W
 {
     #[inline(always)]
     fn piece_at(&self, cell: Cell) -> Piece {
-        self.board.as_flattened()[cell.index()]
+        self.board.piece_at(cell)
     }
 
     #[inline(always)]
     fn cells_of_kind(&self, kind: Kind) -> CellSet<W> {
-        self.by_kind[kind as usize]
+        self.board.of_kind(kind)
     }
 
     #[inline(always)]
     fn cells_of_player(&self, player: Player) -> CellSet<W> {
-        self.by_player[player as usize]
+        self.board.of_player(player)
     }
 }
 
 impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPosition<W, K, R> {
     type Move = Move;
 
-    fn players(&self) -> usize {
-        2
-    }
-
     fn side_to_move(&self) -> usize {
-        self.turn as usize
+        self.board.turn() as usize
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
@@ -653,7 +632,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let us = self.turn;
+        let us = self.board.turn();
         let them = 1 - us;
         self.apply_placement(mv);
         if self.spec.moves.tracks_unmoved() {
@@ -674,12 +653,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
             || (self.spec.drops_reset_quiet_plies
                 && (mv.special == Special::Drop || mv.promotion.is_some()))
         {
-            self.quiet_plies = 0;
+            self.board.quiet_plies = 0;
         } else {
-            self.quiet_plies += 1;
+            self.board.quiet_plies += 1;
         }
         if us == 1 || self.spec.notation == Notation::Shogi {
-            self.fullmove += 1;
+            self.board.fullmove += 1;
         }
         self.set_turn(them);
         let mut targets = CellSet::EMPTY;
@@ -699,12 +678,12 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.board.hash()
     }
 
     fn is_check(&self) -> bool {
-        match self.royal_cell(self.turn) {
-            Some(k) => self.attacked(k, 1 - self.turn, self.occupied()),
+        match self.royal_cell(self.board.turn()) {
+            Some(k) => self.attacked(k, 1 - self.board.turn(), self.occupied()),
             None => false,
         }
     }
@@ -734,7 +713,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     }
 
     fn quiet_plies(&self) -> u32 {
-        self.quiet_plies
+        self.board.quiet_plies
     }
 
     fn repetition_window(&self) -> u32 {
@@ -744,7 +723,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         if self.spec.captures_to_hand {
             u32::MAX
         } else {
-            self.quiet_plies
+            self.board.quiet_plies
         }
     }
 
@@ -753,7 +732,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     }
 
     fn move_number(&self) -> u32 {
-        self.fullmove
+        self.board.fullmove
     }
 
     fn fen(&self) -> String {
@@ -781,8 +760,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn ply(&self) -> u32 {
         match self.spec.notation {
-            Notation::Shogi => self.fullmove.saturating_sub(1),
-            Notation::Chess => self.fullmove.saturating_sub(1) * 2 + self.turn as u32,
+            Notation::Shogi => self.board.fullmove.saturating_sub(1),
+            Notation::Chess => self.board.fullmove.saturating_sub(1) * 2 + self.board.turn() as u32,
         }
     }
 
@@ -855,13 +834,16 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
     /// and royal pieces on the board and in hand (the endings where having to move loses).
     /// The pass counts as irreversible, so that no repetition is seen across it.
     fn null_move(&self) -> Option<Self> {
-        let us = self.turn;
+        let us = self.board.turn();
         let spec = self.spec;
         let has_piece = (0..K).any(|k| {
             let piece = &spec.pieces[k];
             !piece.pawn
                 && !spec.is_royal(k as Kind)
-                && (self.by_kind[k].intersects(self.by_player[us as usize])
+                && (self
+                    .board
+                    .of_kind(k as Kind)
+                    .intersects(self.board.of_player(us))
                     || self.hands[us as usize][k] > 0)
         });
         if !R::NULL_MOVE_PRUNING || spec.compulsory_capture || !has_piece || self.is_check() {
@@ -869,7 +851,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
         }
         let mut next = self.clone();
         next.set_ep_targets(CellSet::EMPTY);
-        next.quiet_plies = 0;
+        next.board.quiet_plies = 0;
         next.set_turn(1 - us);
         Some(next)
     }
@@ -947,7 +929,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> crate::position::Ruleset
     }
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
-        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.to_string()))?;
+        let spec = spec_for::<W, K, R>(options).map_err(|e| SetupError::Spec(e.clone()))?;
         Self::from_fen(spec, fen)
     }
 }

@@ -592,30 +592,8 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
                         self.emit(sink, us, kind, from, quiet, captures);
                     }
                     Legality::Probe => {
-                        let mut safe_quiet = CellSet::EMPTY;
-                        let mut safe_captures = CellSet::EMPTY;
-                        for (set, safe, capture) in [
-                            (quiet, &mut safe_quiet, false),
-                            (captures, &mut safe_captures, true),
-                        ] {
-                            for to in set {
-                                let mv = Move {
-                                    from,
-                                    to,
-                                    kind,
-                                    promotion: None,
-                                    captured: if capture {
-                                        self.piece_at(to)
-                                    } else {
-                                        Piece::NONE
-                                    },
-                                    special: Special::Normal,
-                                };
-                                if self.royal_safe_after(mv) {
-                                    safe.insert(to);
-                                }
-                            }
-                        }
+                        let safe_quiet = self.probed(kind, from, quiet, false);
+                        let safe_captures = self.probed(kind, from, captures, true);
                         self.emit(sink, us, kind, from, safe_quiet, safe_captures);
                     }
                 }

@@ -24,6 +24,7 @@ use crate::bughouse_live::LiveGame;
 use chaturanga_notation::pgn::{MAX_MOVES, MAX_PGN_LEN, Tags};
 use chaturanga_notation::san;
 use chaturanga_rules::clock::TimeControl;
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::Move;
 use chaturanga_rules::{
     Game, MoveError, OptionError, Outcome, OwnGame, Position, Reason, RuleOptions, Ruleset,
@@ -139,7 +140,7 @@ pub fn time_control_text(control: TimeControl) -> String {
 
 /// Reads PGN's `TimeControl` value (`180+2`; seconds).
 pub fn parse_time_control(text: &str) -> Result<TimeControl, BpgnError> {
-    let bad = || BpgnError::TimeControl(text.chars().take(40).collect());
+    let bad = || BpgnError::TimeControl(excerpt(text));
     let (base, inc) = text.split_once('+').ok_or_else(bad)?;
     let number = |t: &str| {
         if t.is_empty() || t.len() > 8 || !t.bytes().all(|b| b.is_ascii_digit()) {
@@ -638,10 +639,9 @@ impl Replayed {
 /// Finds the legal move on `board` that `text` names: the record's SAN (checked without check
 /// marks, then without `x` and `=`), or coordinate notation.
 pub(crate) fn find_move(board: &BoardPosition, text: &str) -> Result<Move, MoveError> {
-    let cut = || text.chars().take(40).collect::<String>();
     let body = text.trim_end_matches(['+', '#', '!', '?']);
     if body.is_empty() || !body.is_ascii() {
-        return Err(MoveError::Malformed(cut()));
+        return Err(MoveError::Malformed(excerpt(text)));
     }
     let mut legal = Vec::new();
     board.legal_moves(&mut legal);
@@ -662,8 +662,8 @@ pub(crate) fn find_move(board: &BoardPosition, text: &str) -> Result<Move, MoveE
     }
     match by_loose.len() {
         1 => Ok(by_loose[0]),
-        0 => Err(MoveError::Illegal(cut())),
-        _ => Err(MoveError::Ambiguous(cut())),
+        0 => Err(MoveError::Illegal(excerpt(text))),
+        _ => Err(MoveError::Ambiguous(excerpt(text))),
     }
 }
 
