@@ -528,6 +528,30 @@ mod tests {
     }
 
     #[test]
+    fn a_chess960_record_loads_under_chess960() {
+        // As lichess writes a Chess960 game: the Variant tag names it, the FEN gives the array.
+        let text = b"[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+            [FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 e5 *\n";
+        struct Load<'a>(&'a [u8]);
+        impl Visitor for Load<'_> {
+            type Output = Result<(String, Vec<String>), String>;
+            fn visit<P: Ruleset>(self, info: &'static VariantInfo) -> Self::Output {
+                let (hosted, options) =
+                    load::<P>(info, Some("g.pgn"), self.0).map_err(|e| e.to_string())?;
+                Ok((hosted.fen(), options))
+            }
+        }
+        let (fen, options) = chaturanga_variants::visit("chess", Load(text))
+            .unwrap()
+            .unwrap();
+        assert_eq!(options, ["chess960=on"]);
+        assert!(
+            fen.starts_with("bbqnnrkr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BBQNNRKR w"),
+            "{fen}"
+        );
+    }
+
+    #[test]
     fn bad_records_are_typed_errors() {
         let error = |name: Option<&str>, text: &[u8]| match read_games(name, text) {
             Err(e) => e,

@@ -13,12 +13,25 @@ const SPELLINGS: &[(&str, &str)] = &[
     ("From Position", "Standard"),
     ("Anti chess", "antichess"),
     ("Anti", "antichess"),
+    ("Fischerandom", "Chess960"),
+    ("Fischer Random", "Chess960"),
+    ("Chess 960", "Chess960"),
 ];
+
+/// Names that game records give our rulesets under rule options, where Fairy-Stockfish's
+/// UCI names them otherwise: lichess and python-chess write `Chess960` for chess's Chess960
+/// (Fairy-Stockfish plays it as `chess` with `UCI_Chess960`).
+const RECORD_ALIASES: &[Alias] = &[Alias {
+    name: "Chess960",
+    ruleset: "chess",
+    options: &["chess960=on"],
+}];
 
 /// The aliases whose rule options all hold among `options` (`name=value` items).
 fn alias_for(info: &VariantInfo, options: &[String]) -> Option<&'static Alias> {
-    FAIRY_STOCKFISH_ALIASES
+    RECORD_ALIASES
         .iter()
+        .chain(FAIRY_STOCKFISH_ALIASES)
         .find(|a| a.ruleset == info.id && a.options.iter().all(|o| options.iter().any(|g| g == o)))
 }
 
@@ -40,7 +53,7 @@ pub fn pgn_variant(info: &VariantInfo, options: &[String]) -> String {
 /// (`Antichess`: losing chess with `en-passant=on` and `king-promotion=on`). Case does not
 /// matter; ids (our older records), [`VariantInfo::pgn`] values, Fairy-Stockfish's names and
 /// aliases, English names and python-chess's spellings of standard chess and antichess are
-/// read. `None` for a name we do not play (Chess960, Atomic, ...).
+/// read. `None` for a name we do not play (Atomic, Crazyhouse, ...).
 pub fn find_pgn_variant(name: &str) -> Option<(&'static VariantInfo, &'static [&'static str])> {
     let name = name.trim();
     let name = SPELLINGS
@@ -55,8 +68,9 @@ pub fn find_pgn_variant(name: &str) -> Option<(&'static VariantInfo, &'static [&
     {
         return Some((info, &[]));
     }
-    let alias = FAIRY_STOCKFISH_ALIASES
+    let alias = RECORD_ALIASES
         .iter()
+        .chain(FAIRY_STOCKFISH_ALIASES)
         .find(|a| a.name.eq_ignore_ascii_case(name))?;
     let info = CATALOGUE
         .iter()
@@ -110,7 +124,17 @@ mod tests {
             assert_eq!(info.id, "losing");
             assert_eq!(options, ["en-passant=on", "king-promotion=on"]);
         }
-        for name in ["Chess960", "Atomic", "Crazyhouse", "", "Giveaway"] {
+        for name in ["Chess960", "chess960", "Fischerandom", "Chess 960"] {
+            let (info, options) = find_pgn_variant(name).unwrap();
+            assert_eq!(
+                (info.id, options),
+                ("chess", &["chess960=on"][..]),
+                "{name}"
+            );
+        }
+        assert_eq!(pgn_variant(chess, &items(&["chess960=on"])), "Chess960");
+        assert_eq!(pgn_variant(chess, &items(&["chess960=off"])), "Standard");
+        for name in ["Atomic", "Crazyhouse", "", "Giveaway"] {
             assert!(find_pgn_variant(name).is_none(), "{name}");
         }
         // Every value we write is read back as its ruleset.
