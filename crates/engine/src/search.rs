@@ -38,6 +38,12 @@ const NULL_MOVE_DEPTH: i32 = 3;
 const FULL_DEPTH_MOVES: usize = 3;
 /// Least depth at which late moves are reduced.
 const REDUCTION_DEPTH: i32 = 3;
+/// Greatest depth at which moves that lose the exchange are pruned.
+const EXCHANGE_PRUNING_DEPTH: i32 = 5;
+/// A quiet move losing more than this times depth² is pruned.
+const EXCHANGE_QUIET_MARGIN: i32 = 40;
+/// A capture losing more than this times the depth is pruned.
+const EXCHANGE_CAPTURE_MARGIN: i32 = 100;
 /// Least depth at which a node without a hash move is searched one ply shallower.
 const IIR_DEPTH: i32 = 4;
 /// History score (ordering key) worth one ply less (or more) of late-move reduction.
@@ -374,6 +380,8 @@ struct Scored<M> {
     /// A capture that loses material once the exchange on its cell is over
     /// ([`Position::static_exchange`] below zero).
     losing: bool,
+    /// That exchange value where it was computed (captures that may lose), else 0.
+    exchange: i32,
 }
 
 /// The hashes of the game's positions at repetition points (0 elsewhere), oldest first.
@@ -711,6 +719,7 @@ impl<P: Position> Searcher<'_, P> {
                 mv,
                 gain: v.gain,
                 losing,
+                exchange,
             });
         }
         self.scored[ply] = scored;
@@ -863,7 +872,14 @@ impl<P: Position> Searcher<'_, P> {
         self.path.push(hash);
         let mut index = 0;
         let mut legal = 0usize;
-        while let Some(Scored { mv, gain, key, .. }) = self.next_move(ply, index) {
+        while let Some(Scored {
+            mv,
+            gain,
+            key,
+            losing,
+            exchange,
+        }) = self.next_move(ply, index)
+        {
             index += 1;
             if !pos.is_legal(mv) {
                 continue;
@@ -884,6 +900,22 @@ impl<P: Position> Searcher<'_, P> {
                 {
                     continue;
                 }
+                // A quiet move that hands the opponent material for nothing, near the leaves.
+                if depth <= EXCHANGE_PRUNING_DEPTH
+                    && pos.static_exchange(mv) < -EXCHANGE_QUIET_MARGIN * depth * depth
+                {
+                    continue;
+                }
+            }
+            if losing
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= EXCHANGE_PRUNING_DEPTH
+                && exchange < -EXCHANGE_CAPTURE_MARGIN * depth
+            {
+                continue;
             }
             let value = if searched == 0 {
                 self.child(&child, team, depth - 1, ply, alpha, beta, pv_node)
