@@ -377,11 +377,16 @@ struct Scored<M> {
     key: i32,
     mv: M,
     gain: i32,
-    /// A capture that loses material once the exchange on its cell is over
-    /// ([`Position::static_exchange`] below zero).
-    losing: bool,
-    /// That exchange value where it was computed (captures that may lose), else 0.
+    /// The exchange on the move's cell ([`Position::static_exchange`]) where it was computed
+    /// (captures that may lose), else 0.
     exchange: i32,
+}
+
+impl<M> Scored<M> {
+    /// A capture that loses material once the exchange on its cell is over.
+    fn losing(&self) -> bool {
+        self.exchange < 0
+    }
 }
 
 /// The hashes of the game's positions at repetition points (0 elsewhere), oldest first.
@@ -718,7 +723,6 @@ impl<P: Position> Searcher<'_, P> {
                 key,
                 mv,
                 gain: v.gain,
-                losing,
                 exchange,
             });
         }
@@ -876,7 +880,6 @@ impl<P: Position> Searcher<'_, P> {
             mv,
             gain,
             key,
-            losing,
             exchange,
         }) = self.next_move(ply, index)
         {
@@ -907,13 +910,13 @@ impl<P: Position> Searcher<'_, P> {
                     continue;
                 }
             }
-            if losing
+            // A capture that loses more than a margin in the exchange, near the leaves.
+            if exchange < -EXCHANGE_CAPTURE_MARGIN * depth
                 && !pv_node
                 && !in_check
                 && searched > 0
                 && best > -MATE_BOUND
                 && depth <= EXCHANGE_PRUNING_DEPTH
-                && exchange < -EXCHANGE_CAPTURE_MARGIN * depth
             {
                 continue;
             }
@@ -1039,10 +1042,8 @@ impl<P: Position> Searcher<'_, P> {
         let mut best = stand;
         let mut index = 0;
         let mut legal = 0usize;
-        while let Some(Scored {
-            mv, gain, losing, ..
-        }) = self.next_move(ply, index)
-        {
+        while let Some(scored) = self.next_move(ply, index) {
+            let Scored { mv, gain, .. } = scored;
             index += 1;
             if !in_check && stand + gain + DELTA_MARGIN <= alpha {
                 continue;
@@ -1051,7 +1052,7 @@ impl<P: Position> Searcher<'_, P> {
                 continue;
             }
             legal += 1;
-            if !in_check && losing {
+            if !in_check && scored.losing() {
                 continue;
             }
             let mut child = pos.clone();

@@ -248,7 +248,8 @@ pub fn pawns_on_first_rank<const W: usize, const K: usize, R: Rules<W, K>>(
     problems
 }
 
-/// The eight steps of a king, as (file, rank) offsets.
+/// The eight steps of a king, as (file, rank) offsets, row by row from the lower left
+/// (Gess's 3x3 windows number their outer cells in this order).
 pub const KING_STEPS: [(i32, i32); 8] = [
     (-1, -1),
     (0, -1),

@@ -55,18 +55,6 @@ const INNER: u32 = ((1 << (SIZE - 1)) - 1) & !1;
 const CENTRE: u16 = 1 << 4;
 /// Range of a piece with an empty centre.
 const SHORT_RANGE: usize = 3;
-/// The eight directions.
-const DIRECTIONS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
-
 /// The start position.
 pub const START_FEN: &str = "20/2s1s1ssssssss1s1s2/1sss1s1ssss1s1s1sss1/2s1s1ssssssss1s1s2/20/20/2s2s2s2s2s2s2/20/20/20/20/20/20/2S2S2S2S2S2S2/20/20/2S1S1SSSSSSSS1S1S2/1SSS1S1SSSS1S1S1SSS1/2S1S1SSSSSSSS1S1S2/20 b 1";
 
@@ -289,7 +277,8 @@ impl GessPosition {
                 }
                 let range = if own & CENTRE != 0 { SIZE } else { SHORT_RANGE };
                 let rest = without_block(us, x, y);
-                for (i, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                // The steps run row by row like the window's bits, which skip the centre's.
+                for (i, &(dx, dy)) in family::KING_STEPS.iter().enumerate() {
                     let bit = if i < 4 { i } else { i + 1 };
                     if own & (1 << bit) == 0 {
                         continue;
