@@ -256,6 +256,15 @@ impl EvalTables {
         }
     }
 
+    /// Moves from `cell` to the promotion zone of `player`'s `kind`, if it promotes and can
+    /// get there.
+    #[inline(always)]
+    pub fn promotion_distance(&self, player: Player, kind: Kind, cell: Cell) -> Option<u32> {
+        let d = self.promotion_distance
+            [(player as usize * self.kinds + kind as usize) * self.cells + cell.index()];
+        (d != u8::MAX).then_some(u32::from(d))
+    }
+
     /// Average mobility of `player`'s `kind`, in 1/16 cell.
     #[inline(always)]
     pub fn average_mobility(&self, player: Player, kind: Kind) -> i32 {
@@ -328,7 +337,7 @@ fn expected_mobility<const W: usize>(
 
 /// Per cell: the fewest moves on an empty board from it into `player`'s promotion zone of
 /// `kind` (`None`: no promotion, or out of reach; 0 inside the zone).
-fn promotion_distances<const W: usize>(
+pub(crate) fn promotion_distances<const W: usize>(
     geometry: &Geometry,
     moves: &MoveTables<W>,
     player: usize,

@@ -17,6 +17,7 @@ pub mod piece;
 pub mod position;
 pub mod scene;
 pub mod standard;
+pub mod structure;
 pub mod tables;
 pub mod weights;
 pub mod zobrist;

@@ -46,6 +46,18 @@ pub struct EvalWeights {
     pub royal_danger: [i32; 16],
     /// Bonus for having the move (keeps odd and even search depths comparable).
     pub tempo: i32,
+    /// Endgame bonus for a passed pawn by its distance in moves to the promotion zone
+    /// (index 1: one move away); the opening credits 3/8 of it.
+    pub passed: [i32; 7],
+    /// Bonus per enemy piece (not royal) attacked by a piece worth less, in the opening.
+    pub threat_opening: i32,
+    /// The same in the endgame.
+    pub threat_endgame: i32,
+    /// Bonus for pieces of a kind confined to regions of the board standing in two regions
+    /// or more (bishops on both colours), in the opening.
+    pub pair_opening: i32,
+    /// The same in the endgame.
+    pub pair_endgame: i32,
 }
 
 impl Default for EvalWeights {
@@ -68,6 +80,12 @@ impl Default for EvalWeights {
                 0, 0, 0, 10, 20, 40, 60, 90, 120, 160, 200, 240, 280, 320, 360, 400,
             ],
             tempo: 10,
+            // Terms fitted per family; without a fit they are left out.
+            passed: [0; 7],
+            threat_opening: 0,
+            threat_endgame: 0,
+            pair_opening: 0,
+            pair_endgame: 0,
         }
     }
 }
@@ -93,7 +111,7 @@ impl std::error::Error for WeightsError {}
 /// for `royal_danger`, which the tuner scales as a whole (in percent: 100 leaves it) and
 /// `advance_share`, of which it fits the entries for distances 1 to 5 (five features from
 /// the one named here).
-pub const TUNED: [&str; 15] = [
+pub const TUNED: [&str; 25] = [
     "centrality_opening",
     "centrality_endgame",
     "royal_exposure_opening",
@@ -109,6 +127,16 @@ pub const TUNED: [&str; 15] = [
     "shelter",
     "royal_danger",
     "tempo",
+    "passed",
+    "passed[2]",
+    "passed[3]",
+    "passed[4]",
+    "passed[5]",
+    "passed[6]",
+    "threat_opening",
+    "threat_endgame",
+    "pair_opening",
+    "pair_endgame",
 ];
 
 /// The longest weights text read: the file has a few dozen short lines.
@@ -137,6 +165,11 @@ impl EvalWeights {
             ("hand_attacker_units", vec![self.hand_attacker_units]),
             ("royal_danger", self.royal_danger.to_vec()),
             ("tempo", vec![self.tempo]),
+            ("passed", self.passed.to_vec()),
+            ("threat_opening", vec![self.threat_opening]),
+            ("threat_endgame", vec![self.threat_endgame]),
+            ("pair_opening", vec![self.pair_opening]),
+            ("pair_endgame", vec![self.pair_endgame]),
         ]
     }
 
@@ -168,6 +201,11 @@ impl EvalWeights {
             "hand_attacker_units" => self.hand_attacker_units = one(values)?,
             "royal_danger" => self.royal_danger = array(values)?,
             "tempo" => self.tempo = one(values)?,
+            "passed" => self.passed = array(values)?,
+            "threat_opening" => self.threat_opening = one(values)?,
+            "threat_endgame" => self.threat_endgame = one(values)?,
+            "pair_opening" => self.pair_opening = one(values)?,
+            "pair_endgame" => self.pair_endgame = one(values)?,
             other => {
                 return Err(format!("unknown weight {:?}", excerpt(other)));
             }
@@ -191,6 +229,13 @@ impl EvalWeights {
             self.shelter,
             100,
             self.tempo,
+        ]);
+        v.extend_from_slice(&self.passed[1..=6]);
+        v.extend([
+            self.threat_opening,
+            self.threat_endgame,
+            self.pair_opening,
+            self.pair_endgame,
         ]);
         v.into_iter().map(f64::from).collect()
     }
@@ -216,6 +261,13 @@ impl EvalWeights {
             *v = (f64::from(*v) * scale / 100.0).round() as i32;
         }
         w.tempo = r(14);
+        for d in 1..=6 {
+            w.passed[d] = r(14 + d);
+        }
+        w.threat_opening = r(21);
+        w.threat_endgame = r(22);
+        w.pair_opening = r(23);
+        w.pair_endgame = r(24);
         w
     }
 

@@ -1,7 +1,8 @@
 //! The shared evaluation of standard positions: material and placement from the spec's
-//! [`EvalTables`], pieces in hand, mobility against each piece's average, and royal safety
-//! where the ruleset has a single royal piece to attack; its weights are the tables'
-//! [`EvalWeights`](crate::weights::EvalWeights).
+//! [`EvalTables`], pieces in hand, mobility against each piece's average, passed pawns,
+//! pieces attacked by lesser ones, pairs of pieces confined to different regions (bishops),
+//! and royal safety where the ruleset has a single royal piece to attack; its weights are
+//! the tables' [`EvalWeights`](crate::weights::EvalWeights).
 //!
 //! One walk over the board ([`walk`]) feeds either the score or, for the tuner, the
 //! evaluation's features: what each tuned weight is multiplied by ([`EvalFeatures`]).
@@ -87,6 +88,8 @@ fn evaluate<const W: usize, B: PieceBoard<W>>(
 
 /// What the walk over a board reports, term by term, for each side.
 trait Terms {
+    /// Whether the walk must report terms whose weights are zero (the tuner fits them).
+    const EVERY_TERM: bool;
     /// `count` pieces of `kind` in `side`'s hand.
     fn hand(&mut self, side: usize, kind: Kind, count: i32);
     /// A piece on a cell: its value and placement.
@@ -97,6 +100,12 @@ trait Terms {
     fn shelter(&mut self, side: usize, count: i32);
     /// `side`'s royal piece faces `units` danger units.
     fn danger(&mut self, side: usize, units: usize);
+    /// A passed pawn of `side`, `distance` moves from promotion.
+    fn passed(&mut self, side: usize, distance: u32);
+    /// `count` enemy pieces attacked by pieces of `side` worth less.
+    fn threats(&mut self, side: usize, count: i32);
+    /// `side` has confined pieces of one kind in two regions or more.
+    fn pair(&mut self, side: usize);
 }
 
 /// The terms summed into each side's score.
@@ -106,6 +115,8 @@ struct Score<'t> {
 }
 
 impl Terms for Score<'_> {
+    const EVERY_TERM: bool = false;
+
     #[inline(always)]
     fn hand(&mut self, side: usize, kind: Kind, count: i32) {
         self.sides[side] += Tapered::flat(count * self.tables.hand_values[kind as usize]);
@@ -133,6 +144,28 @@ impl Terms for Score<'_> {
         let table = &self.tables.weights.royal_danger;
         self.sides[side].opening -= table[units.min(table.len() - 1)];
     }
+
+    #[inline(always)]
+    fn passed(&mut self, side: usize, distance: u32) {
+        let table = &self.tables.weights.passed;
+        let bonus = table[(distance as usize).min(table.len() - 1)];
+        self.sides[side].opening += bonus * 3 / 8;
+        self.sides[side].endgame += bonus;
+    }
+
+    #[inline(always)]
+    fn threats(&mut self, side: usize, count: i32) {
+        let w = &self.tables.weights;
+        self.sides[side].opening += count * w.threat_opening;
+        self.sides[side].endgame += count * w.threat_endgame;
+    }
+
+    #[inline(always)]
+    fn pair(&mut self, side: usize) {
+        let w = &self.tables.weights;
+        self.sides[side].opening += w.pair_opening;
+        self.sides[side].endgame += w.pair_endgame;
+    }
 }
 
 /// Walks `board`, reporting every term to `terms`; returns the game phase.
@@ -155,9 +188,45 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
     let zones = [royal_zone(spec, board, 0), royal_zone(spec, board, 1)];
     let board_units = weights.board_attacker_units.max(0) as usize;
     let hand_units = weights.hand_attacker_units.max(0) as usize;
+    let structure = &spec.structure;
+    let scores_passed = T::EVERY_TERM || weights.passed.iter().any(|&b| b != 0);
+    let scores_threats =
+        T::EVERY_TERM || weights.threat_opening != 0 || weights.threat_endgame != 0;
+    let scores_pairs = T::EVERY_TERM || weights.pair_opening != 0 || weights.pair_endgame != 0;
+    let values = &tables.values;
     for side in 0..2u8 {
         let s = side as usize;
         let enemy = board.cells_of_player(1 - side);
+        let pawns_of = |player: Player| {
+            structure
+                .pawn_kinds(player)
+                .iter()
+                .fold(CellSet::EMPTY, |set, &k| set | board.cells_of_kind(k))
+                & board.cells_of_player(player)
+        };
+        let enemy_pawns = if scores_passed || scores_threats {
+            pawns_of(1 - side)
+        } else {
+            CellSet::EMPTY
+        };
+        let mut threats = 0;
+        if scores_threats {
+            // Enemy pieces our pawns attack: worth more than a pawn, or they would be pawns.
+            let own_pawns = pawns_of(side);
+            if !own_pawns.is_empty() {
+                for cell in enemy.without(enemy_pawns) {
+                    let victim = board.piece_at(cell).kind();
+                    if spec.is_royal(victim) {
+                        continue;
+                    }
+                    let attacked = structure.pawn_kinds(side).iter().any(|&k| {
+                        values[k as usize] < values[victim as usize]
+                            && spec.attacks.leaps(side, k, cell).intersects(own_pawns)
+                    });
+                    threats += i32::from(attacked);
+                }
+            }
+        }
         for kind in 0..spec.pieces.len() {
             let k = kind as Kind;
             let pawn = spec.pieces[kind].pawn;
@@ -175,9 +244,18 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
             }
             let movable = !pawn && !spec.is_royal(k);
             let average = tables.average_mobility(side, k);
+            let passable = scores_passed && pawn && structure.passable(side, k);
+            let mut regions = 0u64;
             for cell in pieces {
                 terms.piece(s, k, cell);
                 phase += tables.phase_weights[kind];
+                if passable
+                    && structure.passed(side, k, cell, enemy_pawns)
+                    && let Some(d) = tables.promotion_distance(side, k, cell)
+                    && d > 0
+                {
+                    terms.passed(s, d);
+                }
                 if movable {
                     let (quiet, captures) = spec.moves.reach(side, k, cell, occupied, empty, enemy);
                     let reach = quiet | captures;
@@ -187,9 +265,27 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
                     {
                         danger_units[s] += board_units;
                     }
+                    if scores_threats {
+                        for victim_cell in captures {
+                            let victim = board.piece_at(victim_cell).kind();
+                            if !spec.is_royal(victim) && values[victim as usize] > values[kind] {
+                                threats += 1;
+                            }
+                        }
+                    }
+                    if scores_pairs && structure.confined(side, k) {
+                        regions |= 1 << (structure.region(side, k, cell) % 64);
+                    }
                 }
             }
+            if regions.count_ones() >= 2 {
+                terms.pair(s);
+            }
         }
+        if scores_threats && threats != 0 {
+            terms.threats(s, threats);
+        }
+
         if let Some(zone) = zones[s] {
             terms.shelter(s, (zone & board.cells_of_player(side)).count() as i32);
         }
@@ -267,6 +363,8 @@ impl<const W: usize> Features<'_, W> {
 }
 
 impl<const W: usize> Terms for Features<'_, W> {
+    const EVERY_TERM: bool = true;
+
     fn hand(&mut self, side: usize, kind: Kind, count: i32) {
         let value = f64::from(count * self.spec.eval.values[kind as usize]) / 16.0;
         self.add(side, "hand_factor", value, value);
@@ -310,6 +408,24 @@ impl<const W: usize> Terms for Features<'_, W> {
         let table = &self.spec.eval.weights.royal_danger;
         let penalty = f64::from(table[units.min(table.len() - 1)]) / 100.0;
         self.add(side, "royal_danger", -penalty, 0.0);
+    }
+
+    fn passed(&mut self, side: usize, distance: u32) {
+        let d = (distance as usize).clamp(1, 6);
+        let t = &mut self.terms[side][term("passed") + d - 1];
+        t.0 += 3.0 / 8.0;
+        t.1 += 1.0;
+    }
+
+    fn threats(&mut self, side: usize, count: i32) {
+        let count = f64::from(count);
+        self.add(side, "threat_opening", count, 0.0);
+        self.add(side, "threat_endgame", 0.0, count);
+    }
+
+    fn pair(&mut self, side: usize) {
+        self.add(side, "pair_opening", 1.0, 0.0);
+        self.add(side, "pair_endgame", 0.0, 1.0);
     }
 }
 

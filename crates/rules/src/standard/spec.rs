@@ -5,6 +5,7 @@ use crate::legend::PieceStyle;
 use crate::options::RuleOptions;
 use crate::piece::{Kind, PieceType, Player};
 use crate::position::DrawRules;
+use crate::structure::StructureTables;
 use crate::tables::{AttackTables, KindSource, MoveTables, TableError, build_tables};
 use crate::weights::EvalWeights;
 use crate::zobrist::{ZobristKeys, seed_for};
@@ -269,6 +270,8 @@ pub struct Spec<const W: usize> {
     pub draw_rules: DrawRules,
     /// Piece values and placement tables for the evaluation.
     pub eval: EvalTables,
+    /// Passed pawns and confined pieces for the evaluation's structure terms.
+    pub structure: StructureTables<W>,
     /// The family of piece pictures front ends draw the men with.
     pub style: PieceStyle,
 }
@@ -814,7 +817,7 @@ impl SpecBuilder {
             .collect();
         let zobrist = ZobristKeys::new(seed_for(self.id), players, kinds, cells_n, castlings.len());
         let castlings = CastlingTable::new(castlings, cells_n, zobrist.castling.clone());
-        let eval = self.eval_tables(&moves, &promotions, players)?;
+        let (eval, structure) = self.eval_tables(&moves, &attacks, &promotions, players)?;
         Ok(Spec {
             id: self.id,
             cells: CellSet::from_cells(self.geometry.cells()),
@@ -847,6 +850,7 @@ impl SpecBuilder {
             options: self.options,
             draw_rules: self.draw_rules,
             eval,
+            structure,
             style: self.style,
         })
     }
@@ -856,9 +860,10 @@ impl SpecBuilder {
     fn eval_tables<const W: usize>(
         &self,
         moves: &MoveTables<W>,
+        attacks: &AttackTables<W>,
         promotions: &[Option<Promotion<W>>],
         players: usize,
-    ) -> Result<EvalTables, SpecError> {
+    ) -> Result<(EvalTables, StructureTables<W>), SpecError> {
         let kinds = self.pieces.len();
         let mut given = vec![None; kinds];
         for (sym, v) in &self.values {
@@ -893,9 +898,17 @@ impl SpecBuilder {
             })
             .collect();
         let tables = EvalTables::build(&self.geometry, moves, &pieces, players, &self.weights);
+        let structure = StructureTables::build(
+            &self.geometry,
+            moves,
+            attacks,
+            &pieces,
+            players,
+            self.captures_to_hand,
+        );
         let board = self.start_fen.split(' ').next().unwrap_or("");
         let full = phase_of(&tables, start_kinds(board, &self.pieces));
-        Ok(tables.with_full_phase(full))
+        Ok((tables.with_full_phase(full), structure))
     }
 }
 

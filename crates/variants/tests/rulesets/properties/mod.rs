@@ -5,3 +5,4 @@ mod exchange;
 mod invariants;
 mod options;
 mod perft;
+mod structure;
