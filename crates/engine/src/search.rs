@@ -7,7 +7,7 @@
 //! (paranoid search).
 
 use crate::limits::{Budget, Limits};
-use crate::ordering::{Context, HASH_MOVE, LOSING_TACTIC, Ordering};
+use crate::ordering::{HASH_MOVE, LOSING_TACTIC, Ordering};
 use crate::score::{INFINITY, MATE, MATE_BOUND, QUARTER_POINT, Score, from_table, to_table};
 use crate::tt::{Bound, TranspositionTable};
 use chaturanga_rules::{Game, Outcome, Position, Status};
@@ -262,7 +262,6 @@ impl<P: Position> Engine<P> {
             pv: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             null_at: vec![false; MAX_PLY + 1],
             evals: vec![None; MAX_PLY + 1],
-            played: vec![None; MAX_PLY + 1],
         };
         searcher.order_root(root, &mut root_moves);
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 16).max(1);
@@ -440,8 +439,6 @@ struct Searcher<'e, P: Position> {
     null_at: Vec<bool>,
     /// Per ply, the mover and his static evaluation (`None` in check).
     evals: Vec<Option<(usize, i32)>>,
-    /// Per ply, the move made there (`None` for a pass): the context of the plies below.
-    played: Vec<Option<P::Move>>,
 }
 
 impl<P: Position> Searcher<'_, P> {
@@ -500,11 +497,6 @@ impl<P: Position> Searcher<'_, P> {
                 return true;
             }
         }
-        // A fixed time per move is the user's to spend: the hard limit ends the last
-        // iteration, whose best move so far is kept.
-        if limits.move_time.is_some() {
-            return false;
-        }
         match budget.soft {
             Some(soft) => self.watch.start.elapsed() >= soft * ITERATION_START_SHARE / 16,
             None => false,
@@ -518,8 +510,7 @@ impl<P: Position> Searcher<'_, P> {
             .iter()
             .map(|r| {
                 let v = root.move_value(r.mv);
-                self.ordering
-                    .key(mover, 0, &r.mv, v.gain, v.mover, &Context::none())
+                self.ordering.key(mover, 0, &r.mv, v.gain, v.mover)
             })
             .collect();
         if let Some(e) = self.tt.probe(root.hash())
@@ -610,7 +601,6 @@ impl<P: Position> Searcher<'_, P> {
                 None => {
                     let mut child = root.clone();
                     child.play_unchecked(mv);
-                    self.played[0] = Some(mv);
                     if i == 0 {
                         self.child(&child, true, depth - 1, 0, alpha, beta, true)
                     } else {
@@ -708,7 +698,6 @@ impl<P: Position> Searcher<'_, P> {
         only_tactical: bool,
     ) {
         let mover = pos.side_to_move();
-        let context = self.context(ply);
         let mut scored = std::mem::take(&mut self.scored[ply]);
         scored.clear();
         for &mv in &self.moves[ply] {
@@ -728,8 +717,7 @@ impl<P: Position> Searcher<'_, P> {
             } else if losing {
                 LOSING_TACTIC + exchange
             } else {
-                self.ordering
-                    .key(mover, ply, &mv, v.gain, v.mover, &context)
+                self.ordering.key(mover, ply, &mv, v.gain, v.mover)
             };
             scored.push(Scored {
                 key,
@@ -759,15 +747,6 @@ impl<P: Position> Searcher<'_, P> {
 
     fn update_pv(&mut self, ply: usize, mv: P::Move) {
         update_pv(&mut self.pv, ply, mv);
-    }
-
-    /// The moves that led to a node at `ply`.
-    fn context(&self, ply: usize) -> Context<P::Move> {
-        let played = |back: usize| ply.checked_sub(back).and_then(|p| self.played[p]);
-        Context {
-            previous: played(1),
-            before_previous: played(2),
-        }
     }
 
     fn negamax(
@@ -855,7 +834,6 @@ impl<P: Position> Searcher<'_, P> {
         {
             let reduction = 2 + depth / 4;
             self.null_at[ply] = true;
-            self.played[ply] = None;
             self.path.push(hash);
             let value = self.child(
                 &passed,
@@ -942,7 +920,6 @@ impl<P: Position> Searcher<'_, P> {
             {
                 continue;
             }
-            self.played[ply] = Some(mv);
             let value = if searched == 0 {
                 self.child(&child, team, depth - 1, ply, alpha, beta, pv_node)
             } else {
@@ -986,9 +963,7 @@ impl<P: Position> Searcher<'_, P> {
                     if value >= beta {
                         if !tactical {
                             let tried = std::mem::take(&mut self.tried[ply]);
-                            let context = self.context(ply);
-                            self.ordering
-                                .reward(mover, ply, mv, depth, &tried, &context);
+                            self.ordering.reward(mover, ply, mv, depth, &tried);
                             self.tried[ply] = tried;
                         }
                         break;
@@ -1082,7 +1057,6 @@ impl<P: Position> Searcher<'_, P> {
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            self.played[ply] = Some(mv);
             let value = self.quiescence_child(&child, team, ply, qply, alpha, beta);
             if self.watch.stopped {
                 return 0;
