@@ -497,6 +497,11 @@ impl<P: Position> Searcher<'_, P> {
                 return true;
             }
         }
+        // A fixed time per move is the user's to spend: the hard limit ends the last
+        // iteration, whose best move so far is kept.
+        if limits.move_time.is_some() {
+            return false;
+        }
         match budget.soft {
             Some(soft) => self.watch.start.elapsed() >= soft * ITERATION_START_SHARE / 16,
             None => false,
