@@ -13,7 +13,7 @@ mod stats;
 
 pub use clock::{TimeControlError, parse_time_control, time_control_text};
 pub use players::{PlayerError, PlayerSpec, PlayerSpecError};
-pub use stats::{Sprt, SprtError, Tally, Verdict};
+pub use stats::{MIN_SPRT_GAMES, Sprt, SprtError, Tally, Verdict};
 
 use chaturanga_notation::pgn;
 use chaturanga_rules::Reason;

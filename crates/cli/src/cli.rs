@@ -385,7 +385,8 @@ pub struct MatchArgs {
         value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_PLIES))
     )]
     pub max_plies: u32,
-    /// Stop when the sequential probability ratio test decides: ELO0,ELO1[,ALPHA,BETA].
+    /// Stop when the sequential probability ratio test decides (never before 30 games):
+    /// ELO0,ELO1[,ALPHA,BETA].
     #[arg(long, value_name = "ELO0,ELO1[,A,B]")]
     pub sprt: Option<Sprt>,
     /// Grace beyond the clock before a flag counts, in milliseconds.

@@ -56,12 +56,16 @@ fn bishops_are_confined_to_their_colour_and_knights_are_not() {
     let region = |c: &str| spec.structure.region(0, bishop, cell(c));
     assert_eq!(region("c1"), region("h6"));
     assert_ne!(region("c1"), region("f1"));
-    // Xiangqi's elephants keep to their half, but all their cells are one region.
+    // Xiangqi's elephants keep to a lattice of their half: both start in one region, so
+    // they never make a pair.
     let pos: XiangqiPosition =
         position("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
     let spec = pos.spec();
+    let cell = |label: &str| spec.geometry.cell_by_label(label).expect("a cell");
     let elephant = spec.pieces.iter().position(|p| p.symbol == "B").unwrap() as u8;
-    assert!(!spec.structure.confined(0, elephant));
+    let region = |c: &str| spec.structure.region(0, elephant, cell(c));
+    assert_eq!(region("c1"), region("g1"));
+    assert_eq!(region("c1"), region("e3"));
 }
 
 /// The coefficient of tuned weight `name` in a chess position's features.

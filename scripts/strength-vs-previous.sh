@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Plays our engine against an earlier build of itself in the rulesets Fairy-Stockfish does not
+# play, and prints each match's result: what the engine work since that build gained.
+# Usage: scripts/strength-vs-previous.sh <earlier chaturanga binary> [games] [tc] [rulesets...]
+#   games: per ruleset (default 40); tc: base+increment seconds (default 2+0.02);
+#   rulesets: default the 16 two-player rulesets Fairy-Stockfish does not play (three-player
+#   chess needs a runner for three seats, which `chaturanga match` is not).
+# Build the earlier binary from its commit yourself, e.g.
+#   git worktree add /tmp/prev <commit> && (cd /tmp/prev && cargo build --release -p chaturanga)
+# Both engines run as UCI processes (the same interface, so dark chess gives neither more than
+# its view), one thread and 64 MiB each, openings of 6 random plies, a ply cap of 300.
+# Environment: SEED (default 1); JOBS (default 1): matches side by side (at most the number of
+# idle cores, or the clocks mean nothing); OURS: our binary instead of this tree's release
+# build. PGNs and logs go to target/strength/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+previous=$(realpath "$1"); shift
+games=${1:-40}; [ $# -gt 0 ] && shift
+tc=${1:-2+0.02}; [ $# -gt 0 ] && shift
+rulesets=("$@")
+[ ${#rulesets[@]} -eq 0 ] && rulesets=(hexchess chushogi daishogi congo gess makarenko taktika
+  chex omega outer renaissance doublechess doublemove progressive avalanche darkchess)
+seed=${SEED:-1}; jobs=${JOBS:-1}
+if [ -n "${OURS:-}" ]; then
+  ours=$(realpath "$OURS")
+else
+  cargo build --release --quiet -p chaturanga
+  ours=$(realpath target/release/chaturanga)
+fi
+mkdir -p target/strength
+run() {
+  local variant=$1 tag="previous-$1-seed$seed"
+  "$ours" match "$variant" --first "uci:$ours uci" --second "uci:$previous uci" \
+    --games "$games" --tc "$tc" --random-plies 6 --max-plies 300 --seed "$seed" \
+    --pgn "target/strength/$tag.pgn" >"target/strength/$tag.log" 2>&1
+  printf '%s:\n' "$variant"
+  grep -E '^(W-D-L|Elo)' "target/strength/$tag.log"
+}
+pids=()
+for variant in "${rulesets[@]}"; do
+  run "$variant" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge "$jobs" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+wait
