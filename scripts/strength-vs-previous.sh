@@ -7,8 +7,9 @@
 #   chess needs a runner for three seats, which `chaturanga match` is not).
 # Build the earlier binary from its commit yourself, e.g.
 #   git worktree add /tmp/prev <commit> && (cd /tmp/prev && cargo build --release -p chaturanga)
-# Both engines run as UCI processes (the same interface, so dark chess gives neither more than
-# its view), one thread and 64 MiB each, openings of 6 random plies, a ply cap of 300.
+# Both engines run as UCI processes (USI in chu and dai shogi; the same interface, so dark
+# chess gives neither more than its view), one thread and 64 MiB each, openings of 6 random
+# plies, a ply cap of 300.
 # Environment: SEED (default 1); JOBS (default 1): matches side by side (at most the number of
 # idle cores, or the clocks mean nothing); OURS: our binary instead of this tree's release
 # build. PGNs and logs go to target/strength/.
@@ -29,8 +30,12 @@ else
 fi
 mkdir -p target/strength
 run() {
-  local variant=$1 tag="previous-$1-seed$seed"
-  "$ours" match "$variant" --first "uci:$ours uci" --second "uci:$previous uci" \
+  local variant=$1 tag="previous-$1-seed$seed" protocol=uci
+  # The shogi family's own protocol: UCI speaks Fairy-Stockfish's shogi FENs since
+  # session 12, which earlier builds do not read.
+  case $variant in chushogi | daishogi) protocol=usi ;; esac
+  "$ours" match "$variant" --first "$protocol:$ours $protocol" \
+    --second "$protocol:$previous $protocol" \
     --games "$games" --tc "$tc" --random-plies 6 --max-plies 300 --seed "$seed" \
     --pgn "target/strength/$tag.pgn" >"target/strength/$tag.log" 2>&1
   printf '%s:\n' "$variant"

@@ -172,6 +172,12 @@ impl Position for DoubleMovePosition {
         false
     }
 
+    /// A king taken ends the game at once, even in the middle of a turn: a search must not
+    /// go on (or stand pat in quiescence) in a position without one.
+    fn decided_outcome(&self) -> Option<Outcome> {
+        (!self.has_king(0) || !self.has_king(1)).then(|| self.outcome_without_moves())
+    }
+
     fn outcome_without_moves(&self) -> Outcome {
         let mover = self.side_to_move();
         if !self.has_king(mover as u8) {

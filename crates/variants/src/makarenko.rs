@@ -1154,6 +1154,15 @@ impl Position for MakarenkoPosition {
         !self.kings[self.board.turn() as usize].more_than_one() && self.is_check()
     }
 
+    /// The last king taken ends the game at once: a search must not look for moves (or stand
+    /// pat in quiescence) in a position without the mover's king.
+    fn decided_outcome(&self) -> Option<Outcome> {
+        let mover = self.board.turn() as usize;
+        self.kings[mover]
+            .is_empty()
+            .then(|| Outcome::loss(2, mover, Reason::RoyalCaptured))
+    }
+
     fn outcome_without_moves(&self) -> Outcome {
         let mover = self.board.turn() as usize;
         if self.kings[mover].is_empty() {

@@ -1,8 +1,11 @@
 //! The search finds forced wins in known positions of several rulesets.
 
 use chaturanga_engine::{Engine, Limits, Score};
-use chaturanga_rules::{Game, RuleOptions, Ruleset, Status};
-use chaturanga_variants::{chess::ChessPosition, shogi::ShogiPosition, xiangqi::XiangqiPosition};
+use chaturanga_rules::{Game, Position, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_variants::{
+    chess::ChessPosition, doublemove::DoubleMovePosition, makarenko::MakarenkoPosition,
+    shogi::ShogiPosition, xiangqi::XiangqiPosition,
+};
 
 fn game<P: Ruleset>(fen: &str) -> Game<P> {
     Game::new(P::from_fen_with(&RuleOptions::default(), fen).expect("test FEN"))
@@ -89,4 +92,41 @@ fn the_best_move_of_a_won_position_is_legal_and_wins() {
         .unwrap();
     g.play(best).unwrap();
     assert!(matches!(g.status(), Status::Over(_)));
+}
+
+fn play<P: Ruleset>(g: &mut Game<P>, moves: &[&str]) {
+    for text in moves {
+        let mv = g.position().parse_move(text).expect("a legal move");
+        g.play(mv).expect("a legal move");
+    }
+}
+
+#[test]
+fn makarenko_never_walks_its_last_king_into_capture() {
+    // From a game against the build before issue 23's work (session 14): after 40. Rxg3
+    // Rxg3/3 White's last king stepped to f2, where the tower took it. Quiescence stood pat
+    // in the position without a king, and a line losing the king scored +11 pawns.
+    let mut g = game::<MakarenkoPosition>("1p6/kp4b1/3R1p2/2p5/P2RR3/P5rR/8/4R1K1 w - - 0 40");
+    play(&mut g, &["h3g3", "g7g3/3"]);
+    for depth in 1..=4 {
+        let mut engine = Engine::<MakarenkoPosition>::new(16);
+        let result = engine.search(&g, &Limits::depth(depth), &mut |_| {});
+        let best = g.position().move_text(result.best.expect("a move"));
+        assert_ne!(best, "g1f2", "depth {depth}");
+    }
+    play(&mut g, &["g1f2", "g3f2/1"]);
+    let outcome = g.position().decided_outcome().expect("the game is over");
+    assert_eq!(outcome.reason, Reason::RoyalCaptured);
+    assert_eq!(outcome.quarters, vec![0, 4]);
+}
+
+#[test]
+fn double_move_chess_ends_when_a_king_is_taken_mid_turn() {
+    // White's first part takes the king: the game is over before the second part, and a
+    // search from there must not stand pat.
+    let mut g = game::<DoubleMovePosition>("4k3/8/8/8/8/8/8/4RK2 w - - 0 1");
+    play(&mut g, &["e1e8"]);
+    let outcome = g.position().decided_outcome().expect("the game is over");
+    assert_eq!(outcome.reason, Reason::RoyalCaptured);
+    assert_eq!(outcome.quarters, vec![4, 0]);
 }
