@@ -1150,17 +1150,11 @@ impl Position for MakarenkoPosition {
     }
 
     /// Only the last king's check must be answered: a spare king may be left to its fate.
+    /// A player left without a king must answer too, by making one (his only legal moves, or
+    /// the game is lost): a search must not stand pat there.
     fn must_answer_check(&self) -> bool {
-        !self.kings[self.board.turn() as usize].more_than_one() && self.is_check()
-    }
-
-    /// The last king taken ends the game at once: a search must not look for moves (or stand
-    /// pat in quiescence) in a position without the mover's king.
-    fn decided_outcome(&self) -> Option<Outcome> {
-        let mover = self.board.turn() as usize;
-        self.kings[mover]
-            .is_empty()
-            .then(|| Outcome::loss(2, mover, Reason::RoyalCaptured))
+        let kings = self.kings[self.board.turn() as usize];
+        kings.is_empty() || (!kings.more_than_one() && self.is_check())
     }
 
     fn outcome_without_moves(&self) -> Outcome {

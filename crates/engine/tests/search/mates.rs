@@ -105,7 +105,8 @@ fn play<P: Ruleset>(g: &mut Game<P>, moves: &[&str]) {
 fn makarenko_never_walks_its_last_king_into_capture() {
     // From a game against the build before issue 23's work (session 14): after 40. Rxg3
     // Rxg3/3 White's last king stepped to f2, where the tower took it. Quiescence stood pat
-    // in the position without a king, and a line losing the king scored +11 pawns.
+    // in the position without a king (where White must make a king, and cannot), and a line
+    // losing the king scored +11 pawns.
     let mut g = game::<MakarenkoPosition>("1p6/kp4b1/3R1p2/2p5/P2RR3/P5rR/8/4R1K1 w - - 0 40");
     play(&mut g, &["h3g3", "g7g3/3"]);
     for depth in 1..=4 {
@@ -115,9 +116,14 @@ fn makarenko_never_walks_its_last_king_into_capture() {
         assert_ne!(best, "g1f2", "depth {depth}");
     }
     play(&mut g, &["g1f2", "g3f2/1"]);
-    let outcome = g.position().decided_outcome().expect("the game is over");
-    assert_eq!(outcome.reason, Reason::RoyalCaptured);
-    assert_eq!(outcome.quarters, vec![0, 4]);
+    assert!(g.position().must_answer_check(), "a king must be made");
+    match g.status() {
+        Status::Over(outcome) => {
+            assert_eq!(outcome.reason, Reason::RoyalCaptured);
+            assert_eq!(outcome.quarters, vec![0, 4]);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
