@@ -16,7 +16,7 @@ games=${1:-40}; [ $# -gt 0 ] && shift
 tc=${1:-10+0.1}; [ $# -gt 0 ] && shift
 rulesets=("$@")
 [ ${#rulesets[@]} -eq 0 ] && rulesets=(chess capablanca grand xiangqi shogi minishogi)
-odds=${ODDS:-1}; seed=${SEED:-1}; jobs=${JOBS:-1}
+odds=${ODDS:-1}; seed=${SEED:-1}
 cargo build --release --quiet -p chaturanga
 ours=target/release/chaturanga
 mkdir -p target/strength
@@ -33,10 +33,6 @@ run() {
   printf '%s (odds %s):\n' "$variant" "$odds"
   grep -E '^(W-D-L|Elo)' "target/strength/$tag.log"
 }
-pids=()
-for variant in "${rulesets[@]}"; do
-  run "$variant" &
-  pids+=($!)
-  if [ ${#pids[@]} -ge "$jobs" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
-wait
+# shellcheck source=scripts/jobs.sh
+. scripts/jobs.sh
+run_jobs run "${rulesets[@]}"

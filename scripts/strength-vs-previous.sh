@@ -21,7 +21,7 @@ tc=${1:-2+0.02}; [ $# -gt 0 ] && shift
 rulesets=("$@")
 [ ${#rulesets[@]} -eq 0 ] && rulesets=(hexchess chushogi daishogi congo gess makarenko taktika
   chex omega outer renaissance doublechess doublemove progressive avalanche darkchess)
-seed=${SEED:-1}; jobs=${JOBS:-1}
+seed=${SEED:-1}
 if [ -n "${OURS:-}" ]; then
   ours=$(realpath "$OURS")
 else
@@ -41,10 +41,6 @@ run() {
   printf '%s:\n' "$variant"
   grep -E '^(W-D-L|Elo)' "target/strength/$tag.log"
 }
-pids=()
-for variant in "${rulesets[@]}"; do
-  run "$variant" &
-  pids+=($!)
-  if [ ${#pids[@]} -ge "$jobs" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
-done
-wait
+# shellcheck source=scripts/jobs.sh
+. scripts/jobs.sh
+run_jobs run "${rulesets[@]}"

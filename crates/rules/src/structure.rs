@@ -10,7 +10,7 @@ use crate::tables::{AttackTables, MoveTables};
 use chaturanga_geometry::{Cell, CellSet, Geometry};
 
 /// The structure tables of one ruleset's pieces on its board.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct StructureTables<const W: usize> {
     kinds: usize,
     cells: usize,

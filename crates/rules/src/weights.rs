@@ -213,61 +213,57 @@ impl EvalWeights {
         Ok(())
     }
 
+    /// The weight a name of [`TUNED`] stands for (an array's entry by `[index]`, entry 1
+    /// without one); `None` for `royal_danger`, which is tuned as a scale of its table.
+    fn tuned_weight(&mut self, name: &str) -> Option<&mut i32> {
+        let (base, index) = match name.split_once('[') {
+            Some((base, rest)) => (base, rest.trim_end_matches(']').parse().unwrap_or(1)),
+            None => (name, 1),
+        };
+        Some(match base {
+            "centrality_opening" => &mut self.centrality_opening,
+            "centrality_endgame" => &mut self.centrality_endgame,
+            "royal_exposure_opening" => &mut self.royal_exposure_opening,
+            "royal_centrality_endgame" => &mut self.royal_centrality_endgame,
+            "advance_share" => &mut self.advance_share[index],
+            "hand_factor" => &mut self.hand_factor,
+            "mobility_opening" => &mut self.mobility_opening,
+            "mobility_endgame" => &mut self.mobility_endgame,
+            "shelter" => &mut self.shelter,
+            "tempo" => &mut self.tempo,
+            "passed" => &mut self.passed[index],
+            "threat_opening" => &mut self.threat_opening,
+            "threat_endgame" => &mut self.threat_endgame,
+            "pair_opening" => &mut self.pair_opening,
+            "pair_endgame" => &mut self.pair_endgame,
+            "royal_danger" => return None,
+            other => unreachable!("{other} is not in TUNED"),
+        })
+    }
+
     /// The tuned weights' values, in [`TUNED`]'s order (`royal_danger` as 100 %).
     pub fn tuned(&self) -> Vec<f64> {
-        let mut v = vec![
-            self.centrality_opening,
-            self.centrality_endgame,
-            self.royal_exposure_opening,
-            self.royal_centrality_endgame,
-        ];
-        v.extend_from_slice(&self.advance_share[1..=5]);
-        v.extend([
-            self.hand_factor,
-            self.mobility_opening,
-            self.mobility_endgame,
-            self.shelter,
-            100,
-            self.tempo,
-        ]);
-        v.extend_from_slice(&self.passed[1..=6]);
-        v.extend([
-            self.threat_opening,
-            self.threat_endgame,
-            self.pair_opening,
-            self.pair_endgame,
-        ]);
-        v.into_iter().map(f64::from).collect()
+        let mut w = self.clone();
+        TUNED
+            .iter()
+            .map(|name| f64::from(w.tuned_weight(name).map_or(100, |v| *v)))
+            .collect()
     }
 
     /// These weights with the tuned ones set to `tuned` (in [`TUNED`]'s order, rounded;
     /// `royal_danger` scales the danger table by that many percent).
     pub fn with_tuned(&self, tuned: &[f64]) -> EvalWeights {
-        let r = |i: usize| tuned.get(i).map_or(0, |v| v.round() as i32);
         let mut w = self.clone();
-        w.centrality_opening = r(0);
-        w.centrality_endgame = r(1);
-        w.royal_exposure_opening = r(2);
-        w.royal_centrality_endgame = r(3);
-        for d in 1..=5 {
-            w.advance_share[d] = r(3 + d);
+        for (name, value) in TUNED.iter().zip(tuned) {
+            match w.tuned_weight(name) {
+                Some(weight) => *weight = value.round() as i32,
+                None => {
+                    for v in &mut w.royal_danger {
+                        *v = (f64::from(*v) * value / 100.0).round() as i32;
+                    }
+                }
+            }
         }
-        w.hand_factor = r(9);
-        w.mobility_opening = r(10);
-        w.mobility_endgame = r(11);
-        w.shelter = r(12);
-        let scale = tuned.get(13).copied().unwrap_or(100.0);
-        for v in &mut w.royal_danger {
-            *v = (f64::from(*v) * scale / 100.0).round() as i32;
-        }
-        w.tempo = r(14);
-        for d in 1..=6 {
-            w.passed[d] = r(14 + d);
-        }
-        w.threat_opening = r(21);
-        w.threat_endgame = r(22);
-        w.pair_opening = r(23);
-        w.pair_endgame = r(24);
         w
     }
 
@@ -364,6 +360,11 @@ mod tests {
         assert_eq!(changed.royal_danger[15], 800);
         assert_eq!(changed.advance_share[1], 150);
         assert_eq!(changed.advance_share[0], 0);
+        let mut shifted = tuned.clone();
+        let third = TUNED.iter().position(|n| *n == "passed[3]").unwrap();
+        shifted[third] = 77.0;
+        assert_eq!(w.with_tuned(&shifted).passed[3], 77);
+        assert_eq!(w.with_tuned(&shifted).passed[2], w.passed[2]);
     }
 
     #[test]

@@ -165,6 +165,27 @@ fn time_limits_are_kept() {
     for_each_ruleset(KeepsTime);
 }
 
+#[test]
+fn a_fixed_time_per_move_is_spent_in_full() {
+    // `go movetime` is the user's time to spend: no iteration is given up for lack of it
+    // (the engine once stopped starting iterations at 9/16 of it). A lower bound only, which
+    // a slow machine cannot fail.
+    let mut engine = Engine::<chaturanga_variants::chess::ChessPosition>::new(4);
+    let game = start::<chaturanga_variants::chess::ChessPosition>();
+    let t = Instant::now();
+    let result = engine.search(
+        &game,
+        &Limits::move_time(Duration::from_millis(300)),
+        &mut |_| {},
+    );
+    let spent = t.elapsed();
+    assert!(result.best.is_some());
+    assert!(
+        spent >= Duration::from_millis(290),
+        "took {spent:?} of 300 ms"
+    );
+}
+
 /// Plays `GAMES` games against a uniformly random mover, the engine taking each side (with
 /// its partners) in turn, and requires the engine to win every one.
 #[derive(Clone)]

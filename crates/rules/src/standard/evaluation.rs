@@ -194,25 +194,25 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
         T::EVERY_TERM || weights.threat_opening != 0 || weights.threat_endgame != 0;
     let scores_pairs = T::EVERY_TERM || weights.pair_opening != 0 || weights.pair_endgame != 0;
     let values = &tables.values;
-    for side in 0..2u8 {
-        let s = side as usize;
-        let enemy = board.cells_of_player(1 - side);
-        let pawns_of = |player: Player| {
+    let pawns: [CellSet<W>; 2] = if scores_passed || scores_threats {
+        [0, 1].map(|player: Player| {
             structure
                 .pawn_kinds(player)
                 .iter()
                 .fold(CellSet::EMPTY, |set, &k| set | board.cells_of_kind(k))
                 & board.cells_of_player(player)
-        };
-        let enemy_pawns = if scores_passed || scores_threats {
-            pawns_of(1 - side)
-        } else {
-            CellSet::EMPTY
-        };
+        })
+    } else {
+        [CellSet::EMPTY; 2]
+    };
+    for side in 0..2u8 {
+        let s = side as usize;
+        let enemy = board.cells_of_player(1 - side);
+        let enemy_pawns = pawns[1 - s];
         let mut threats = 0;
         if scores_threats {
             // Enemy pieces our pawns attack: worth more than a pawn, or they would be pawns.
-            let own_pawns = pawns_of(side);
+            let own_pawns = pawns[s];
             if !own_pawns.is_empty() {
                 for cell in enemy.without(enemy_pawns) {
                     let victim = board.piece_at(cell).kind();
@@ -285,7 +285,6 @@ fn walk<const W: usize, B: PieceBoard<W>, T: Terms>(
         if scores_threats && threats != 0 {
             terms.threats(s, threats);
         }
-
         if let Some(zone) = zones[s] {
             terms.shelter(s, (zone & board.cells_of_player(side)).count() as i32);
         }
