@@ -254,6 +254,19 @@ test("a premove is played when its turn comes", async () => {
   await until(async () => (await state(server.base, id, people[0].token)).moves[1] === "e7e5", "the premove played");
 });
 
+test("a man picked up stays in hand when a state arrives that leaves the turn as it was", async () => {
+  const { id, people } = await gameOfPeople("chess", 2);
+  const white = people[0].page;
+  await white.locator(".connection:not(.offline)").waitFor();
+  await cellOf(white, 0, "g1").click();
+  assert.match((await cellOf(white, 0, "g1").getAttribute("class")) ?? "", /selected/, "the knight is picked up");
+  // The other player offers a draw: a new state reaches the page between the two clicks.
+  await api(server.base, "POST", `/api/games/${id}/actions`, { action: "draw-offer" }, people[1].token);
+  await white.locator('button[data-action="draw-accept"]').waitFor();
+  await cellOf(white, 0, "f3").click();
+  await until(async () => (await state(server.base, id, people[0].token)).moves[0] === "g1f3", "the knight's move");
+});
+
 test("dark chess: the page never holds a man its seat cannot see", async () => {
   const made = await api(server.base, "POST", "/api/games", {
     variant: "darkchess",

@@ -235,7 +235,15 @@ class GamePage {
     const mine = s.you !== null && s.to_move.includes(s.you);
     if (!mine) this.turnSince = null;
     else if (this.turnSince === null) this.turnSince = performance.now();
-    this.picker = new Picker(this.myLegal());
+    // A state that leaves the turn as it was (an offer, a join, the socket's first state after
+    // the page's own) keeps a half-made move: a man picked up stays in hand.
+    const sameTurn =
+      s !== before &&
+      s.id === before.id &&
+      s.moves.length === before.moves.length &&
+      s.you === before.you &&
+      legalTexts(s) === legalTexts(before);
+    if (!sameTurn) this.picker = new Picker(this.myLegal());
     if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
     this.render();
     this.tryPremove();
@@ -888,6 +896,14 @@ class GamePage {
       }
     });
   }
+}
+
+/**
+ * The legal moves of a state as one string, to tell whether a state changed them.
+ * @param {State} s
+ */
+function legalTexts(s) {
+  return (s.legal ?? []).map((m) => m.text).join(" ");
 }
 
 /** @param {string} text */
