@@ -81,9 +81,13 @@ pub const DISKS_PER_SIDE: u8 = 47;
 const KING_HEIGHT: u8 = 8;
 /// The tallest tower under every option but `tall=king`.
 const LIMIT: u8 = 8;
-/// What the evaluation counts a king tower as: a piece that moves like a king, plus the
-/// insurance of a spare king (see `evaluate`).
-const KING_TOWER: i32 = 500;
+/// What the evaluation counts a king tower as (see `evaluate`): more than the queen and pawn
+/// its eight disks could split into (950 + 100), the rest the insurance a spare king gives.
+/// At 500 the engine split and traded its kings for material and lost to the build before
+/// issue 23's work by 215 Elo; in fixed-node matches against that build (60 games each)
+/// 900 scored +70, 1,200 +313, 1,400 +458, 1,600 +325, 3,000 +183 and the royal value +140
+/// (docs/performance.md).
+const KING_TOWER: i32 = 1400;
 /// Fewest towers with which the search may try passing (fewer: zugzwang becomes likely).
 const NULL_MOVE_MIN_TOWERS: u32 = 4;
 /// A kind no piece has: attack views give it to towers that cannot act as the piece asked

@@ -127,6 +127,39 @@ fn makarenko_never_walks_its_last_king_into_capture() {
 }
 
 #[test]
+fn makarenko_values_a_king_tower_above_the_men_it_splits_into() {
+    // When the evaluation counted a king tower 500, splitting seven disks off a spare king (a
+    // queen and a pawn) looked like a gain of five pawns and merging a queen and a pawn into a
+    // spare king like a loss: the engine broke up its kings and never made new ones, and lost
+    // to the build before issue 23's work by 215 Elo (session 15).
+    let cases = [
+        (
+            "4k3/pppppppp/8/8/8/8/8/K3K3 w - - 0 1",
+            "e1e2/7",
+            "a split off a spare king",
+        ),
+        (
+            "4k3/pppppppp/8/8/8/5Q2/4P3/4K3 w - - 0 1",
+            "e2f3",
+            "a merge into a spare king",
+        ),
+    ];
+    for (fen, mv, what) in cases {
+        let mut g = game::<MakarenkoPosition>(fen);
+        let before = g.position().evaluate(0);
+        play(&mut g, &[mv]);
+        let after = g.position().evaluate(0);
+        let gain = after - before;
+        // Beyond the tempo and placement terms that also change.
+        if what.starts_with("a split") {
+            assert!(gain < -100, "{what}: {before} before, {after} after");
+        } else {
+            assert!(gain > 100, "{what}: {before} before, {after} after");
+        }
+    }
+}
+
+#[test]
 fn double_move_chess_ends_when_a_king_is_taken_mid_turn() {
     // White's first part takes the king: the game is over before the second part, and a
     // search from there must not stand pat.
