@@ -256,6 +256,11 @@ impl<P: Position> Engine<P> {
             teams: (0..root.players()).map(|p| root.team(p)).collect(),
             seldepth: 0,
             path: history_hashes(game),
+            checked: game
+                .positions()
+                .iter()
+                .map(|p| p.must_answer_check())
+                .collect(),
             moves: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             tried: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -431,6 +436,10 @@ struct Searcher<'e, P: Position> {
     /// Hashes of the game's positions and of the search path (0 where positions are not
     /// compared for repetition).
     path: Vec<u64>,
+    /// Whether the player to move had to answer a check in each position of `path`, to
+    /// judge a repetition by its checks ([`Position::judge_repetition_in_search`]; the
+    /// rulesets that do are those where every check must be answered).
+    checked: Vec<bool>,
     moves: Vec<Vec<P::Move>>,
     scored: Vec<Vec<Scored<P::Move>>>,
     tried: Vec<Vec<P::Move>>,
@@ -467,8 +476,43 @@ impl<P: Position> Searcher<'_, P> {
         self.for_mover(outcome_for_root(outcome, self.root_player, ply), mover)
     }
 
-    fn repeats(&self, pos: &P, hash: u64) -> bool {
-        repeats(&self.path, pos, hash)
+    /// The value of `pos` for its mover if it repeats a position of the game or the search
+    /// path: a draw, unless the ruleset judges the repetition by its checks.
+    fn repetition_value(&self, pos: &P, hash: u64, ply: usize) -> Option<i32> {
+        let earlier = repetition_at(&self.path, pos, hash)?;
+        if pos.players() != 2 {
+            return Some(0);
+        }
+        // The cycle's positions after the earlier occurrence, `pos` last: a player checked
+        // with every move if his opponent was in check in each position where it was the
+        // opponent's turn.
+        let now = self.path.len();
+        let mover = pos.side_to_move();
+        let mut perpetual = [true, true];
+        for (at, &checked) in self.checked.iter().enumerate().skip(earlier + 1) {
+            let to_move = if (now - at) % 2 == 0 {
+                mover
+            } else {
+                1 - mover
+            };
+            perpetual[1 - to_move] &= checked;
+        }
+        perpetual[1 - mover] &= pos.must_answer_check();
+        Some(
+            pos.judge_repetition_in_search(perpetual)
+                .map_or(0, |o| self.outcome_value(&o, mover, ply)),
+        )
+    }
+
+    /// Enters a node of the search path: its key and whether its mover is in check.
+    fn enter(&mut self, hash: u64, in_check: bool) {
+        self.path.push(hash);
+        self.checked.push(in_check);
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+        self.checked.pop();
     }
 
     fn drawn_by_rule(pos: &P) -> bool {
@@ -774,7 +818,10 @@ impl<P: Position> Searcher<'_, P> {
             return self.outcome_value(&o, mover, ply);
         }
         let hash = pos.hash();
-        if self.repeats(pos, hash) || Self::drawn_by_rule(pos) {
+        if let Some(value) = self.repetition_value(pos, hash, ply) {
+            return value;
+        }
+        if Self::drawn_by_rule(pos) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
@@ -839,7 +886,7 @@ impl<P: Position> Searcher<'_, P> {
         {
             let reduction = 2 + depth / 4;
             self.null_at[ply] = true;
-            self.path.push(hash);
+            self.enter(hash, false);
             let value = self.child(
                 &passed,
                 team,
@@ -849,7 +896,7 @@ impl<P: Position> Searcher<'_, P> {
                 beta,
                 false,
             );
-            self.path.pop();
+            self.leave();
             self.null_at[ply] = false;
             if self.watch.stopped {
                 return 0;
@@ -878,7 +925,7 @@ impl<P: Position> Searcher<'_, P> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut searched = 0usize;
-        self.path.push(hash);
+        self.enter(hash, in_check);
         let mut index = 0;
         let mut legal = 0usize;
         while let Some(Scored {
@@ -956,7 +1003,7 @@ impl<P: Position> Searcher<'_, P> {
             };
             searched += 1;
             if self.watch.stopped {
-                self.path.pop();
+                self.leave();
                 return 0;
             }
             if value > best {
@@ -979,7 +1026,7 @@ impl<P: Position> Searcher<'_, P> {
                 self.tried[ply].push(mv);
             }
         }
-        self.path.pop();
+        self.leave();
         if legal == 0 {
             return self.outcome_value(&pos.outcome_without_moves(), mover, ply);
         }
@@ -1137,11 +1184,20 @@ impl<'e> Watch<'e> {
 /// Whether `pos` (whose key is `hash`) repeats a position of `path`, the game's and the
 /// search path's keys, since the last irreversible move.
 pub(crate) fn repeats<P: Position>(path: &[u64], pos: &P, hash: u64) -> bool {
+    repetition_at(path, pos, hash).is_some()
+}
+
+/// Where in `path` the latest earlier occurrence of `pos` (key `hash`) is, since the last
+/// irreversible move.
+fn repetition_at<P: Position>(path: &[u64], pos: &P, hash: u64) -> Option<usize> {
     if !pos.repetition_point() {
-        return false;
+        return None;
     }
-    let window = pos.repetition_window() as usize;
-    path[path.len().saturating_sub(window)..].contains(&hash)
+    let start = path.len().saturating_sub(pos.repetition_window() as usize);
+    path[start..]
+        .iter()
+        .rposition(|&h| h == hash)
+        .map(|i| start + i)
 }
 
 /// Makes `mv` and the line below it the principal line at `ply`.

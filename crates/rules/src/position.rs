@@ -250,6 +250,15 @@ pub trait Position: Clone + Send + Sync + 'static {
     {
         None
     }
+    /// The result a search gives a repetition inside its tree, where it knows only the
+    /// repeated position (`self`) and who checked with every move of the cycle
+    /// (`perpetual[p]`: each move of player `p` since the first occurrence gave check):
+    /// [`Position::judge_repetition`]'s verdict wherever that depends on no more (perpetual
+    /// check in xiangqi and the shogi family, the loser of a plain sennichite in modern
+    /// minishogi and Tori shogi). `None`, a draw, by default; two-player rulesets only.
+    fn judge_repetition_in_search(&self, _perpetual: [bool; 2]) -> Option<Outcome> {
+        None
+    }
     /// Plies since the last irreversible move (capture, pawn move).
     fn quiet_plies(&self) -> u32;
     /// How many plies back an earlier occurrence of this position may lie: by default the

@@ -1087,6 +1087,16 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         }
     }
 
+    /// Sennichite's perpetual check; a perpetual attack (`repetition=attack`) needs the
+    /// cycle's moves, which the search does not keep, so it stays a draw there.
+    fn judge_repetition_in_search(&self, perpetual: [bool; 2]) -> Option<Outcome> {
+        if self.data.repetition == "attack" {
+            return None;
+        }
+        let repeater = 1 - self.side_to_move();
+        sf::sennichite(perpetual, repeater, sf::PlainRepetition::Draw)
+    }
+
     fn forbids_repeating(&self) -> bool {
         self.data.repetition == "strict"
     }

@@ -94,4 +94,16 @@ impl Rules<1, 10> for Minishogi {
         let plain = sf::plain_repetition(cycle[0].spec().options.get("repetition"));
         sf::judge_sennichite(cycle, moves, plain)
     }
+
+    fn judge_repetition_in_search(
+        position: &MinishogiPosition,
+        perpetual: [bool; 2],
+    ) -> Option<Outcome> {
+        let repeater = 1 - position.side_to_move();
+        sf::sennichite(
+            perpetual,
+            repeater,
+            sf::plain_repetition(position.spec().options.get("repetition")),
+        )
+    }
 }

@@ -123,6 +123,14 @@ impl Rules<2, 14> for Shogi {
         sf::judge_sennichite(cycle, moves, PlainRepetition::Draw)
     }
 
+    fn judge_repetition_in_search(
+        position: &ShogiPosition,
+        perpetual: [bool; 2],
+    ) -> Option<Outcome> {
+        let repeater = 1 - position.side_to_move();
+        sf::sennichite(perpetual, repeater, PlainRepetition::Draw)
+    }
+
     fn actions(position: &ShogiPosition) -> Vec<&'static str> {
         match position.spec().options.get("impasse") {
             Some("declare27") | Some("declare24") => vec!["win"],

@@ -184,6 +184,19 @@ pub fn judge_sennichite<P: Position>(
         }
     }
     let perpetual = [checking[0] && moved[0], checking[1] && moved[1]];
+    let repeater = cycle[cycle.len() - 2].side_to_move();
+    sennichite(perpetual, repeater, plain)
+}
+
+/// The verdict on a repetition in which `perpetual[p]` says whether player `p` checked with
+/// every move and `repeater` made the repeating move: a lone perpetual checker loses;
+/// otherwise `plain` decides. The game's judgement ([`judge_sennichite`]) and the search's
+/// (`Position::judge_repetition_in_search`) both end here.
+pub fn sennichite(
+    perpetual: [bool; 2],
+    repeater: usize,
+    plain: PlainRepetition,
+) -> Option<Outcome> {
     match perpetual {
         [true, false] => Some(Outcome::loss(2, 0, Reason::PerpetualCheck)),
         [false, true] => Some(Outcome::loss(2, 1, Reason::PerpetualCheck)),
@@ -191,10 +204,7 @@ pub fn judge_sennichite<P: Position>(
         [false, false] => match plain {
             PlainRepetition::Draw => None,
             PlainRepetition::FirstPlayerLoses => Some(Outcome::loss(2, 0, Reason::Sennichite)),
-            PlainRepetition::RepeaterLoses => {
-                let repeater = cycle[cycle.len() - 2].side_to_move();
-                Some(Outcome::loss(2, repeater, Reason::Sennichite))
-            }
+            PlainRepetition::RepeaterLoses => Some(Outcome::loss(2, repeater, Reason::Sennichite)),
         },
     }
 }

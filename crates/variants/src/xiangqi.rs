@@ -125,6 +125,18 @@ impl Rules<2, 7> for Xiangqi {
         judge(cycle, moves)
     }
 
+    /// Perpetual check only: a chase needs the cycle's moves, which the search does not keep.
+    fn judge_repetition_in_search(
+        _position: &XiangqiPosition,
+        perpetual: [bool; 2],
+    ) -> Option<Outcome> {
+        match perpetual {
+            [true, false] => Some(Outcome::loss(2, 0, Reason::PerpetualCheck)),
+            [false, true] => Some(Outcome::loss(2, 1, Reason::PerpetualCheck)),
+            _ => None,
+        }
+    }
+
     fn notations() -> &'static [&'static str] {
         &["wxf"]
     }

@@ -90,4 +90,12 @@ impl Rules<1, 9> for YariShogi {
     fn judge_repetition(cycle: &[YariShogiPosition], moves: &[Move]) -> Option<Outcome> {
         sf::judge_sennichite(cycle, moves, PlainRepetition::Draw)
     }
+
+    fn judge_repetition_in_search(
+        position: &YariShogiPosition,
+        perpetual: [bool; 2],
+    ) -> Option<Outcome> {
+        let repeater = 1 - position.side_to_move();
+        sf::sennichite(perpetual, repeater, PlainRepetition::Draw)
+    }
 }

@@ -160,6 +160,22 @@ fn makarenko_values_a_king_tower_above_the_men_it_splits_into() {
 }
 
 #[test]
+fn xiangqi_perpetual_check_is_the_checkers_loss_in_the_search() {
+    // Red, a chariot down, has checked from e5 and d5 while the general stepped between e10
+    // and d10. Checking from e5 again repeats a position by perpetual check, which xiangqi
+    // makes Red's loss: the search must not take it for a draw (as it did until session 15).
+    let mut g = game::<XiangqiPosition>("4k4/9/r7r/9/9/4R4/9/9/9/5K3 b - - 0 1");
+    play(&mut g, &["e10d10", "e5d5", "d10e10"]);
+    for depth in 1..=5 {
+        let mut engine = Engine::<XiangqiPosition>::new(16);
+        let result = engine.search(&g, &Limits::depth(depth), &mut |_| {});
+        let best = g.position().move_text(result.best.expect("a move"));
+        assert_ne!(best, "d5e5", "depth {depth}: {:?}", result.score);
+        assert_ne!(result.score, Score::Centipawns(0), "depth {depth}: {best}");
+    }
+}
+
+#[test]
 fn double_move_chess_ends_when_a_king_is_taken_mid_turn() {
     // White's first part takes the king: the game is over before the second part, and a
     // search from there must not stand pat.

@@ -89,6 +89,15 @@ pub trait Rules<const W: usize, const K: usize>:
         None
     }
 
+    /// The search's verdict on a repetition in its tree; see
+    /// [`Position::judge_repetition_in_search`].
+    fn judge_repetition_in_search(
+        _position: &StandardPosition<W, K, Self>,
+        _perpetual: [bool; 2],
+    ) -> Option<Outcome> {
+        None
+    }
+
     /// Actions the player to move may take instead of a move (shogi's impasse declaration).
     fn actions(_position: &StandardPosition<W, K, Self>) -> Vec<&'static str> {
         Vec::new()
@@ -698,6 +707,10 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> Position for StandardPositi
 
     fn judge_repetition(cycle: &[Self], moves: &[Move]) -> Option<Outcome> {
         R::judge_repetition(cycle, moves)
+    }
+
+    fn judge_repetition_in_search(&self, perpetual: [bool; 2]) -> Option<Outcome> {
+        R::judge_repetition_in_search(self, perpetual)
     }
 
     fn notations(&self) -> &'static [&'static str] {
