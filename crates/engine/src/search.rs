@@ -490,7 +490,7 @@ impl<P: Position> Searcher<'_, P> {
         let mover = pos.side_to_move();
         let mut perpetual = [true, true];
         for (at, &checked) in self.checked.iter().enumerate().skip(earlier + 1) {
-            let to_move = if (now - at) % 2 == 0 {
+            let to_move = if (now - at).is_multiple_of(2) {
                 mover
             } else {
                 1 - mover
