@@ -1093,8 +1093,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
         if self.data.repetition == "attack" {
             return None;
         }
-        let repeater = 1 - self.side_to_move();
-        sf::sennichite(perpetual, repeater, sf::PlainRepetition::Draw)
+        sf::sennichite_in_search(self, perpetual, sf::PlainRepetition::Draw)
     }
 
     fn forbids_repeating(&self) -> bool {

@@ -99,11 +99,7 @@ impl Rules<1, 10> for Minishogi {
         position: &MinishogiPosition,
         perpetual: [bool; 2],
     ) -> Option<Outcome> {
-        let repeater = 1 - position.side_to_move();
-        sf::sennichite(
-            perpetual,
-            repeater,
-            sf::plain_repetition(position.spec().options.get("repetition")),
-        )
+        let plain = sf::plain_repetition(position.spec().options.get("repetition"));
+        sf::sennichite_in_search(position, perpetual, plain)
     }
 }

@@ -127,8 +127,7 @@ impl Rules<2, 14> for Shogi {
         position: &ShogiPosition,
         perpetual: [bool; 2],
     ) -> Option<Outcome> {
-        let repeater = 1 - position.side_to_move();
-        sf::sennichite(perpetual, repeater, PlainRepetition::Draw)
+        sf::sennichite_in_search(position, perpetual, PlainRepetition::Draw)
     }
 
     fn actions(position: &ShogiPosition) -> Vec<&'static str> {

@@ -209,6 +209,16 @@ pub fn sennichite(
     }
 }
 
+/// The search's verdict on a repetition of `position` (see
+/// `Position::judge_repetition_in_search`): the repeating move was the other player's.
+pub fn sennichite_in_search<P: Position>(
+    position: &P,
+    perpetual: [bool; 2],
+    plain: PlainRepetition,
+) -> Option<Outcome> {
+    sennichite(perpetual, 1 - position.side_to_move(), plain)
+}
+
 /// The `repetition` option of the small shogi variants.
 pub fn plain_repetition(value: Option<&str>) -> PlainRepetition {
     match value {

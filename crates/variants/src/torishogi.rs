@@ -103,11 +103,7 @@ impl Rules<1, 9> for ToriShogi {
         position: &ToriShogiPosition,
         perpetual: [bool; 2],
     ) -> Option<Outcome> {
-        let repeater = 1 - position.side_to_move();
-        sf::sennichite(
-            perpetual,
-            repeater,
-            sf::plain_repetition(position.spec().options.get("repetition")),
-        )
+        let plain = sf::plain_repetition(position.spec().options.get("repetition"));
+        sf::sennichite_in_search(position, perpetual, plain)
     }
 }

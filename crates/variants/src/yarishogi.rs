@@ -95,7 +95,6 @@ impl Rules<1, 9> for YariShogi {
         position: &YariShogiPosition,
         perpetual: [bool; 2],
     ) -> Option<Outcome> {
-        let repeater = 1 - position.side_to_move();
-        sf::sennichite(perpetual, repeater, PlainRepetition::Draw)
+        sf::sennichite_in_search(position, perpetual, PlainRepetition::Draw)
     }
 }

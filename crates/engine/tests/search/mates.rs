@@ -4,7 +4,8 @@ use chaturanga_engine::{Engine, Limits, Score};
 use chaturanga_rules::{Game, Position, Reason, RuleOptions, Ruleset, Status};
 use chaturanga_variants::{
     chess::ChessPosition, doublemove::DoubleMovePosition, makarenko::MakarenkoPosition,
-    shogi::ShogiPosition, xiangqi::XiangqiPosition,
+    minishogi::MinishogiPosition, shogi::ShogiPosition, torishogi::ToriShogiPosition,
+    xiangqi::XiangqiPosition,
 };
 
 fn game<P: Ruleset>(fen: &str) -> Game<P> {
@@ -173,6 +174,44 @@ fn xiangqi_perpetual_check_is_the_checkers_loss_in_the_search() {
         assert_ne!(best, "d5e5", "depth {depth}: {:?}", result.score);
         assert_ne!(result.score, Score::Centipawns(0), "depth {depth}: {best}");
     }
+}
+
+/// The start position under rule options `items`.
+fn start_with<P: Ruleset>(items: &[&str]) -> P {
+    let options = RuleOptions::parse(P::option_specs(), items).expect("rule options");
+    P::start_position(&options).expect("a start position")
+}
+
+#[test]
+fn the_shogi_family_judges_repetitions_in_the_search() {
+    // The search asks with who checked throughout the cycle (the first player to move here,
+    // so the second made the repeating move); the default hook would call each a draw.
+    let loser = |outcome: Option<chaturanga_rules::Outcome>| {
+        outcome.map(|o| (o.reason, o.quarters.iter().position(|&q| q == 0)))
+    };
+    let shogi = start_with::<ShogiPosition>(&[]);
+    assert_eq!(
+        loser(shogi.judge_repetition_in_search([true, false])),
+        Some((Reason::PerpetualCheck, Some(0)))
+    );
+    assert_eq!(
+        loser(shogi.judge_repetition_in_search([false, false])),
+        None
+    );
+    let minishogi = start_with::<MinishogiPosition>(&["repetition=sente-loses"]);
+    assert_eq!(
+        loser(minishogi.judge_repetition_in_search([false, false])),
+        Some((Reason::Sennichite, Some(0)))
+    );
+    let tori = start_with::<ToriShogiPosition>(&["repetition=repeater-loses"]);
+    assert_eq!(
+        loser(tori.judge_repetition_in_search([false, false])),
+        Some((Reason::Sennichite, Some(1)))
+    );
+    assert_eq!(
+        loser(tori.judge_repetition_in_search([false, true])),
+        Some((Reason::PerpetualCheck, Some(1)))
+    );
 }
 
 #[test]
