@@ -3,7 +3,7 @@
 //! A match's time control is a [`TimeControl`] of the rules crate, read from the command
 //! line's forms: `B+I` (base and increment in seconds), `M/B` (`M` moves in `B` seconds,
 //! repeating) and `st=S` (`S` seconds for every move). [`Clocks`] runs it on real time for
-//! both players, with a margin for process start-up and pipes before a flag counts.
+//! every player, with a margin for process start-up and pipes before a flag counts.
 
 use chaturanga_engine::{Clock as SearchClock, Limits};
 use chaturanga_rules::clock::{Clock, TimeControl};
@@ -132,34 +132,38 @@ pub fn gnushogi_level(control: &TimeControl) -> String {
     }
 }
 
-/// Both players' clocks during a game, on real time. Each side may have its own control (time
-/// odds); both are then of the same kind.
+/// Every player's clock during a game, on real time. Each side may have its own control
+/// (time odds); all are then of the same kind.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    /// Side `s` keeps its time in `clocks[s]`, at index `s`.
-    clocks: [Clock; 2],
+    /// Side `s` keeps its time in `clocks[s]`, a one-player clock.
+    clocks: Vec<Clock>,
     /// Grace beyond the clock before a flag counts (process start-up, pipes).
     margin: Duration,
     started: Option<Instant>,
 }
 
 impl Clocks {
-    /// Fresh clocks, both sides under `control`.
+    /// Fresh clocks for two sides, both under `control`.
     pub fn new(control: TimeControl, margin: Duration) -> Self {
-        Clocks::with_odds([control, control], margin)
+        Clocks::with_odds(&[control, control], margin)
     }
 
-    /// Fresh clocks, each side under its own control.
-    pub fn with_odds(controls: [TimeControl; 2], margin: Duration) -> Self {
+    /// Fresh clocks, one per side, each side under its own control.
+    pub fn with_odds(controls: &[TimeControl], margin: Duration) -> Self {
         Clocks {
-            clocks: controls.map(|c| Clock::new(c, 2)),
+            clocks: controls.iter().map(|&c| Clock::new(c, 1)).collect(),
             margin,
             started: None,
         }
     }
 
+    fn side(&self, side: usize) -> usize {
+        side.min(self.clocks.len() - 1)
+    }
+
     fn control(&self, side: usize) -> TimeControl {
-        self.clocks[side.min(1)].control()
+        self.clocks[self.side(side)].control()
     }
 
     /// Starts the mover's clock.
@@ -168,42 +172,39 @@ impl Clocks {
     }
 
     fn available(&self, side: usize) -> Duration {
-        self.clocks[side].time_available(side)
+        self.clocks[self.side(side)].time_available(0)
     }
 
     /// Stops the mover's clock; `false` when the flag fell (beyond the margin).
     pub fn stop(&mut self, mover: usize) -> bool {
         let used = self.started.take().map_or(Duration::ZERO, |t| t.elapsed());
-        let side = mover.min(1);
+        let side = self.side(mover);
         let available = self.available(side);
         let in_time = used <= available + self.margin;
         // A move within the margin is charged as if made at the last moment.
         let charged = used.min(available.saturating_sub(Duration::from_nanos(1)));
-        let _ = self.clocks[side].complete_turn(side, charged);
+        let _ = self.clocks[side].complete_turn(0, charged);
         in_time
     }
 
     /// When the mover's flag falls (with the margin), for waiting on an engine.
     pub fn deadline(&self, mover: usize) -> Instant {
         let start = self.started.unwrap_or_else(Instant::now);
-        start + self.available(mover.min(1)) + self.margin
+        start + self.available(mover) + self.margin
     }
 
     /// Main time left on a clock.
     fn remaining(&self, side: usize) -> Duration {
-        let side = side.min(1);
-        self.clocks[side].time(side).main
+        self.clocks[self.side(side)].time(0).main
     }
 
     fn moves_to_go(&self, side: usize) -> Option<u32> {
-        let side = side.min(1);
-        self.clocks[side].moves_to_go(side)
+        self.clocks[self.side(side)].moves_to_go(0)
     }
 
     /// Our engine's limits for the mover.
     pub fn limits_for(&self, mover: usize) -> Limits {
-        let side = mover.min(1);
-        let control = self.control(side);
+        let control = self.control(mover);
         match control.fixed_per_move() {
             Some(t) => Limits {
                 move_time: Some(t),
@@ -211,11 +212,11 @@ impl Clocks {
             },
             None => Limits {
                 clock: Some(SearchClock {
-                    remaining: self.remaining(side),
+                    remaining: self.remaining(mover),
                     // Our budget adds the increment itself; the clock shows it already
                     // included, as UCI GUIs do.
                     increment: control.increment,
-                    moves_to_go: self.moves_to_go(side),
+                    moves_to_go: self.moves_to_go(mover),
                     byoyomi: control.byo_yomi.map_or(Duration::ZERO, |b| b.period),
                 }),
                 overhead: Duration::from_millis(20),
@@ -225,10 +226,15 @@ impl Clocks {
     }
 
     /// UCI's (or USI's, `usi`) `go` command for the mover's clocks.
+    ///
+    /// The protocols name two clocks, the first player's and the second's. With more players
+    /// the second field carries the mover's own clock whenever the mover is not the first
+    /// player (Chaturanga's UCI reads the second field for every later player).
     pub fn go_command(&self, mover: usize, usi: bool) -> String {
         let ms = |d: Duration| d.as_millis();
         let (first, second) = if usi { ("b", "w") } else { ("w", "b") };
         let control = self.control(mover);
+        let other = if mover == 0 { 1 } else { mover };
         match control.fixed_per_move() {
             Some(t) if usi => format!("go byoyomi {}", ms(t)),
             Some(t) => format!("go movetime {}", ms(t)),
@@ -236,9 +242,9 @@ impl Clocks {
                 let mut text = format!(
                     "go {first}time {} {second}time {} {first}inc {} {second}inc {}",
                     ms(self.remaining(0)),
-                    ms(self.remaining(1)),
+                    ms(self.remaining(other)),
                     ms(self.control(0).increment),
-                    ms(self.control(1).increment)
+                    ms(self.control(other).increment)
                 );
                 if let Some(n) = self.moves_to_go(mover) {
                     text.push_str(&format!(" movestogo {n}"));
@@ -251,17 +257,18 @@ impl Clocks {
         }
     }
 
-    /// XBoard's `time` and `otim` (centiseconds) for the mover; none with a fixed time per
-    /// move.
+    /// XBoard's `time` and `otim` (centiseconds) for the mover (`otim`: the next player's);
+    /// none with a fixed time per move.
     pub fn xboard_time(&self, mover: usize) -> Option<String> {
-        let side = mover.min(1);
+        let side = self.side(mover);
+        let next = (side + 1) % self.clocks.len();
         let cs = |d: Duration| d.as_millis() / 10;
         match self.control(side).fixed_per_move() {
             Some(_) => None,
             None => Some(format!(
                 "time {}\notim {}",
                 cs(self.remaining(side)),
-                cs(self.remaining(1 - side))
+                cs(self.remaining(next))
             )),
         }
     }
@@ -352,7 +359,7 @@ mod tests {
             Duration::ZERO,
         );
         clocks.clocks[1]
-            .complete_turn(1, Duration::from_secs(6))
+            .complete_turn(0, Duration::from_secs(6))
             .unwrap();
         assert_eq!(
             clocks.go_command(0, false),
@@ -391,7 +398,7 @@ mod tests {
     #[test]
     fn each_side_may_have_its_own_clock() {
         let mut clocks = Clocks::with_odds(
-            [
+            &[
                 TimeControl::fischer(Duration::from_secs(20), Duration::from_millis(200)),
                 TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100)),
             ],
@@ -402,7 +409,7 @@ mod tests {
             "go wtime 20000 btime 10000 winc 200 binc 100"
         );
         clocks.clocks[1]
-            .complete_turn(1, Duration::from_secs(1))
+            .complete_turn(0, Duration::from_secs(1))
             .unwrap();
         assert_eq!(
             clocks.go_command(1, true),
@@ -427,5 +434,33 @@ mod tests {
             &parse_time_control("10+0.1").unwrap(),
             &parse_time_control("40/60").unwrap()
         ));
+    }
+
+    #[test]
+    fn a_later_player_finds_his_clock_in_the_second_field() {
+        let control = TimeControl::fischer(Duration::from_secs(10), Duration::from_millis(100));
+        let mut clocks = Clocks::with_odds(&[control; 3], Duration::ZERO);
+        clocks.clocks[1]
+            .complete_turn(0, Duration::from_secs(2))
+            .unwrap();
+        clocks.clocks[2]
+            .complete_turn(0, Duration::from_secs(4))
+            .unwrap();
+        assert_eq!(
+            clocks.go_command(0, false),
+            "go wtime 10000 btime 8100 winc 100 binc 100"
+        );
+        assert_eq!(
+            clocks.go_command(2, false),
+            "go wtime 10000 btime 6100 winc 100 binc 100"
+        );
+        assert_eq!(
+            clocks.limits_for(2).clock.map(|c| c.remaining),
+            Some(Duration::from_millis(6100))
+        );
+        assert_eq!(
+            clocks.xboard_time(2).as_deref(),
+            Some("time 610\notim 1000")
+        );
     }
 }

@@ -1,11 +1,14 @@
-//! The match runner behind `chaturanga match`: two engines play each other in any
-//! two-player ruleset.
+//! The match runner behind `chaturanga match`: two engines play each other in any ruleset
+//! whose players are each a team of their own (two players, or three in three-player chess).
 //!
 //! A referee (a [`GameSession`] of the ruleset, its engine unused) checks every move and
 //! ends the game by the rules: results, draws by rule (claimed for the players as soon as a
 //! claim is possible), a ply cap, time forfeits, illegal moves, crashes and resignations.
-//! Each opening is played twice with the colours swapped. Games are played one after the
-//! other: both engines get a core of their own on a two-core machine.
+//! In a two-player ruleset each opening is played twice with the colours swapped. With more
+//! players, each engine sits alone at every side in turn while copies of the other hold the
+//! rest ([`seatings`]), and every game is scored as pairs of seats: each seat of the first
+//! engine against each seat of the second, the higher score winning the pair. Games are
+//! played one after the other: the engines get a core of their own on a two-core machine.
 
 mod clock;
 mod players;
@@ -110,8 +113,9 @@ impl MatchSettings {
 pub enum ArenaError {
     /// The referee refused the ruleset, its options or the start position.
     Referee(SessionError),
-    /// The ruleset is not for two players.
-    NotTwoPlayers {
+    /// The ruleset's players play in teams (bughouse), which a match between two engines
+    /// cannot seat.
+    Teams {
         /// Ruleset id.
         variant: String,
         /// Its players.
@@ -177,9 +181,10 @@ impl fmt::Display for ArenaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArenaError::Referee(e) => write!(f, "{e}"),
-            ArenaError::NotTwoPlayers { variant, players } => write!(
+            ArenaError::Teams { variant, players } => write!(
                 f,
-                "a match needs a two-player ruleset; {variant} has {players} players"
+                "a match needs a ruleset whose players are each a team of their own; \
+                 {variant}'s {players} players play in teams"
             ),
             ArenaError::Openings { path, source } => write!(f, "{}: {source}", path.display()),
             ArenaError::NoOpenings(path) => {
@@ -216,7 +221,7 @@ impl std::error::Error for ArenaError {
             | ArenaError::StartGame { source, .. }
             | ArenaError::Notation { source, .. } => Some(source),
             ArenaError::Io(e) => Some(e),
-            ArenaError::NotTwoPlayers { .. }
+            ArenaError::Teams { .. }
             | ArenaError::NoOpenings(_)
             | ArenaError::MixedClocks
             | ArenaError::Unfinished => None,
@@ -342,11 +347,11 @@ enum Infraction {
 
 /// One finished game.
 struct GameRecord {
-    /// Score of the match's first player in quarter points.
-    first_quarters: u8,
+    /// The pairs of seats the match's first player won, drew and lost ([`pair_results`]).
+    pairs: Tally,
     result: String,
     termination: String,
-    /// The match player (0 or 1) who committed an infraction, and which.
+    /// The side whose player committed an infraction, and which.
     infraction: Option<(usize, Infraction)>,
     pgn: Option<String>,
 }
@@ -357,10 +362,11 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         return Err(ArenaError::MixedClocks);
     }
     let mut referee = open(&settings.variant, 1).map_err(ArenaError::Referee)?;
-    if referee.players() != 2 {
-        return Err(ArenaError::NotTwoPlayers {
+    let sides = referee.players();
+    if (0..sides).any(|p| referee.team(p) != p) {
+        return Err(ArenaError::Teams {
             variant: settings.variant.clone(),
-            players: referee.players(),
+            players: sides,
         });
     }
     referee
@@ -380,11 +386,18 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         ),
         None => None,
     };
-    let mut players: Vec<Box<dyn Player>> = Vec::new();
+    // players[p][copy]: match player `p` may hold every side but one, each by a process (or
+    // in-process engine) of its own, so no copy learns from another's searches.
+    let mut players: Vec<Vec<Box<dyn Player>>> = Vec::new();
     for (i, spec) in settings.players.iter().enumerate() {
-        players.push(build(spec, i, settings)?);
+        let mut copies = Vec::new();
+        for _ in 1..sides {
+            copies.push(build(spec, i, settings)?);
+        }
+        players.push(copies);
     }
-    let names: Vec<String> = players.iter().map(|p| p.name()).collect();
+    let names: Vec<String> = players.iter().map(|copies| copies[0].name()).collect();
+    let seatings = seatings(sides);
     writeln!(
         out,
         "match: {} vs {} in {}, {} games, time control {}",
@@ -412,8 +425,9 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         moves: Vec::new(),
     };
     for game_index in 0..settings.games {
-        // A new opening every two games; the second game of a pair swaps the colours.
-        if game_index % 2 == 0 {
+        // A new opening for every round of seatings.
+        let seating = &seatings[game_index as usize % seatings.len()];
+        if (game_index as usize).is_multiple_of(seatings.len()) {
             opening = if !openings.is_empty() {
                 openings[(game_index / 2) as usize % openings.len()].clone()
             } else if settings.random_plies > 0 {
@@ -425,25 +439,23 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
                 }
             };
         }
-        let first_moves_first = game_index % 2 == 0;
         let record = play_game(
             referee.as_mut(),
             &mut players,
             &names,
             &opening,
-            first_moves_first,
+            seating,
             game_index + 1,
             settings,
         )?;
-        match record.first_quarters {
-            4 => tally.wins += 1,
-            0 => tally.losses += 1,
-            _ => tally.draws += 1,
-        }
-        if let Some((who, what)) = record.infraction {
+        tally.wins += record.pairs.wins;
+        tally.draws += record.pairs.draws;
+        tally.losses += record.pairs.losses;
+        if let Some((side, what)) = record.infraction {
+            let (who, copy) = instance(seating, side);
             infractions[who][what as usize] += 1;
             if what == Infraction::Crash {
-                players[who] = build(&settings.players[who], who, settings)?;
+                players[who][copy] = build(&settings.players[who], who, settings)?;
             }
         }
         if let (Some(file), Some(pgn)) = (pgn_file.as_mut(), &record.pgn) {
@@ -457,11 +469,11 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
             "#".repeat(filled),
             "-".repeat(BAR_WIDTH - filled),
             settings.games,
-            if first_moves_first {
-                format!("{}-{}", names[0], names[1])
-            } else {
-                format!("{}-{}", names[1], names[0])
-            },
+            seating
+                .iter()
+                .map(|&p| names[p].as_str())
+                .collect::<Vec<_>>()
+                .join("-"),
             record.result,
             record.termination,
             tally.wins,
@@ -475,8 +487,65 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
             break;
         }
     }
-    summary(out, settings, &names, &tally, &infractions)?;
+    summary(out, settings, &names, sides, &tally, &infractions)?;
     Ok(())
+}
+
+/// Which match player (0 or 1) holds each side, for the games of one opening. Two players
+/// play it twice with the colours swapped; with more sides each match player sits alone at
+/// every side in turn while the other holds the rest, so both meet every seating.
+fn seatings(sides: usize) -> Vec<Vec<usize>> {
+    if sides <= 2 {
+        return vec![vec![0, 1], vec![1, 0]];
+    }
+    let mut seatings = Vec::new();
+    for alone in 0..2 {
+        for side in 0..sides {
+            seatings.push(
+                (0..sides)
+                    .map(|s| if s == side { alone } else { 1 - alone })
+                    .collect(),
+            );
+        }
+    }
+    seatings
+}
+
+/// The match player holding `side` and which of its copies plays there (the copies are
+/// used in side order).
+fn instance(seating: &[usize], side: usize) -> (usize, usize) {
+    let who = seating[side];
+    (who, seating[..side].iter().filter(|&&p| p == who).count())
+}
+
+/// A game's result for the match's first player as pairs of seats: each of its sides
+/// against each side of the second player. In a two-player game that is the one game (a
+/// win only with the whole point, as a Gliński stalemate's 3/4 is no win); with more sides a
+/// pair goes to the side that scored more (three-player chess's 1, 1/2 and 0 are places).
+fn pair_results(seating: &[usize], quarters: &[u8]) -> Tally {
+    let score = |side: usize| quarters.get(side).copied().unwrap_or(2);
+    let mut pairs = Tally::default();
+    for first in (0..seating.len()).filter(|&s| seating[s] == 0) {
+        for second in (0..seating.len()).filter(|&s| seating[s] == 1) {
+            let (mine, theirs) = (score(first), score(second));
+            let won = if seating.len() == 2 {
+                mine == 4
+            } else {
+                mine > theirs
+            };
+            let lost = if seating.len() == 2 {
+                mine == 0
+            } else {
+                mine < theirs
+            };
+            match (won, lost) {
+                (true, _) => pairs.wins += 1,
+                (_, true) => pairs.losses += 1,
+                _ => pairs.draws += 1,
+            }
+        }
+    }
+    pairs
 }
 
 fn build(
@@ -497,18 +566,32 @@ fn summary(
     out: &mut dyn Write,
     settings: &MatchSettings,
     names: &[String],
+    sides: usize,
     tally: &Tally,
     infractions: &[[u32; 3]; 2],
 ) -> Result<(), ArenaError> {
     writeln!(out)?;
-    writeln!(
-        out,
-        "result: {} vs {} in {}: {} games",
-        names[0],
-        names[1],
-        settings.variant,
-        tally.games()
-    )?;
+    if sides == 2 {
+        writeln!(
+            out,
+            "result: {} vs {} in {}: {} games",
+            names[0],
+            names[1],
+            settings.variant,
+            tally.games()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "result: {} vs {} in {}: {} pairs of seats ({} per game; the interval takes \
+             them as independent, which the pairs of one game are not)",
+            names[0],
+            names[1],
+            settings.variant,
+            tally.games(),
+            sides - 1
+        )?;
+    }
     writeln!(
         out,
         "W-D-L {}-{}-{} for {}, score {:.1} % ({:.1} of {})",
@@ -576,13 +659,13 @@ fn summary(
     Ok(())
 }
 
-/// Plays one game; `first_moves_first` seats match player 0 as the first player.
+/// Plays one game; `seating[side]` is the match player holding `side`.
 fn play_game(
     referee: &mut dyn GameSession,
-    players: &mut [Box<dyn Player>],
+    players: &mut [Vec<Box<dyn Player>>],
     names: &[String],
     opening: &Opening,
-    first_moves_first: bool,
+    seating: &[usize],
     round: u32,
     settings: &MatchSettings,
 ) -> Result<GameRecord, ArenaError> {
@@ -596,18 +679,18 @@ fn play_game(
         })?;
     }
     let opening_plies = referee.moves_played().len();
-    // seat[side] = the match player playing that side.
-    let seat = if first_moves_first { [0, 1] } else { [1, 0] };
     let mut infraction = None;
-    for &p in &seat {
-        players[p]
+    for side in 0..seating.len() {
+        let (p, copy) = instance(seating, side);
+        players[p][copy]
             .start_game(referee, &settings.control_of(p), opening.fen.is_some())
             .map_err(|source| ArenaError::StartGame {
                 name: names[p].clone(),
                 source,
             })?;
     }
-    let mut clocks = Clocks::with_odds(seat.map(|p| settings.control_of(p)), settings.time_margin);
+    let controls: Vec<TimeControl> = seating.iter().map(|&p| settings.control_of(p)).collect();
+    let mut clocks = Clocks::with_odds(&controls, settings.time_margin);
     let mut termination = String::from("normal");
     loop {
         if referee.finished().is_some() {
@@ -621,23 +704,23 @@ fn play_game(
             termination = "adjudication".to_string();
             break;
         }
-        let side = referee.side_to_move().min(1);
-        let player = seat[side];
+        let side = referee.side_to_move().min(seating.len() - 1);
+        let (player, copy) = instance(seating, side);
         clocks.start();
-        let answer = players[player].choose(referee, &clocks);
+        let answer = players[player][copy].choose(referee, &clocks);
         let in_time = clocks.stop(side);
         let loser = Some(side);
         match answer {
             Ok(_) if !in_time => {
                 referee.end(loser, Reason::TimeForfeit);
                 termination = "time forfeit".to_string();
-                infraction = Some((player, Infraction::TimeForfeit));
+                infraction = Some((side, Infraction::TimeForfeit));
             }
             Ok(mv) => {
                 if let Err(e) = referee.play(&mv) {
                     referee.end(loser, Reason::Resignation);
                     termination = format!("rules infraction: {} ({e})", excerpt(&mv));
-                    infraction = Some((player, Infraction::IllegalMove));
+                    infraction = Some((side, Infraction::IllegalMove));
                 }
             }
             Err(e @ PlayerError::Notation { .. }) => {
@@ -649,7 +732,7 @@ fn play_game(
             Err(PlayerError::Timeout) => {
                 referee.end(loser, Reason::TimeForfeit);
                 termination = "time forfeit".to_string();
-                infraction = Some((player, Infraction::TimeForfeit));
+                infraction = Some((side, Infraction::TimeForfeit));
             }
             Err(PlayerError::Resigned) => {
                 referee.end(loser, Reason::Resignation);
@@ -657,18 +740,18 @@ fn play_game(
             Err(PlayerError::Protocol(e)) => {
                 referee.end(loser, Reason::Resignation);
                 termination = format!("rules infraction: {e}");
-                infraction = Some((player, Infraction::IllegalMove));
+                infraction = Some((side, Infraction::IllegalMove));
             }
             Err(PlayerError::Replay(e)) => {
                 referee.end(loser, Reason::Resignation);
                 termination = format!("rules infraction: {e}");
-                infraction = Some((player, Infraction::IllegalMove));
+                infraction = Some((side, Infraction::IllegalMove));
             }
             // The rest: it crashed or could not start.
             Err(e) => {
                 referee.end(loser, Reason::Resignation);
                 termination = format!("abandoned: {e}");
-                infraction = Some((player, Infraction::Crash));
+                infraction = Some((side, Infraction::Crash));
             }
         }
     }
@@ -676,21 +759,31 @@ fn play_game(
     if termination == "normal" {
         termination = finished.reason.as_str().to_string();
     }
-    for p in players.iter_mut() {
+    for p in players.iter_mut().flatten() {
         p.game_over(&finished.result);
     }
-    let first_side = if first_moves_first { 0 } else { 1 };
-    let first_quarters = finished.quarters.get(first_side).copied().unwrap_or(2);
-    // Named as the ruleset names its players: shogi's first player, sente, is Black.
-    let player_tag = |p: usize| pgn::player_tag(referee.player_name(p), p).to_string();
+    // Named as the ruleset names its players: shogi's first player, sente, is Black; with
+    // more than two, each by his own name (three-player chess's White, Red and Black).
+    let player_tag = |p: usize| {
+        let name = referee.player_name(p);
+        if seating.len() == 2 {
+            pgn::player_tag(name, p).to_string()
+        } else {
+            let mut letters = name.chars();
+            letters
+                .next()
+                .map(|first| first.to_uppercase().chain(letters).collect())
+                .unwrap_or_else(|| format!("Player{}", p + 1))
+        }
+    };
     let mut tags = vec![
         ("Event".to_string(), "chaturanga match".to_string()),
         ("Round".to_string(), round.to_string()),
-        (player_tag(0), names[seat[0]].clone()),
-        (player_tag(1), names[seat[1]].clone()),
     ];
-    let controls = seat.map(|p| settings.control_of(p));
-    if controls[0] == controls[1] {
+    for (side, &p) in seating.iter().enumerate() {
+        tags.push((player_tag(side), names[p].clone()));
+    }
+    if controls.iter().all(|c| *c == controls[0]) {
         tags.push(("TimeControl".to_string(), time_control_text(&controls[0])));
     } else {
         // Time odds, tagged as cutechess-cli does.
@@ -704,10 +797,53 @@ fn play_game(
     tags.push(("Termination".to_string(), termination.clone()));
     let pgn = referee.pgn(&tags).ok();
     Ok(GameRecord {
-        first_quarters,
+        pairs: pair_results(seating, &finished.quarters),
         result: finished.result,
         termination,
         infraction,
         pgn,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_engine_sits_alone_at_every_side() {
+        assert_eq!(seatings(2), [vec![0, 1], vec![1, 0]]);
+        let three = seatings(3);
+        assert_eq!(three.len(), 6);
+        for alone in 0..2 {
+            for side in 0..3 {
+                let seating = &three[alone * 3 + side];
+                assert_eq!(seating[side], alone);
+                assert_eq!(seating.iter().filter(|&&p| p == alone).count(), 1);
+            }
+        }
+        // The second engine's copies at White and Black are its first and second.
+        assert_eq!(instance(&[1, 0, 1], 0), (1, 0));
+        assert_eq!(instance(&[1, 0, 1], 1), (0, 0));
+        assert_eq!(instance(&[1, 0, 1], 2), (1, 1));
+    }
+
+    #[test]
+    fn games_are_scored_as_pairs_of_seats() {
+        let tally = |seating: &[usize], quarters: &[u8]| {
+            let t = pair_results(seating, quarters);
+            (t.wins, t.draws, t.losses)
+        };
+        // Two players: the whole point wins; a Glinski stalemate's 3/4 is no win.
+        assert_eq!(tally(&[0, 1], &[4, 0]), (1, 0, 0));
+        assert_eq!(tally(&[1, 0], &[4, 0]), (0, 0, 1));
+        assert_eq!(tally(&[0, 1], &[3, 1]), (0, 1, 0));
+        assert_eq!(tally(&[1, 0], &[2, 2]), (0, 1, 0));
+        // Three players: places. Alone at Red with 1/2 between a winner and a loser.
+        assert_eq!(tally(&[1, 0, 1], &[4, 2, 0]), (1, 0, 1));
+        // Alone and mated: both pairs lost; the second engine alone and winning.
+        assert_eq!(tally(&[0, 1, 1], &[0, 4, 2]), (0, 0, 2));
+        assert_eq!(tally(&[0, 1, 0], &[2, 4, 0]), (0, 0, 2));
+        // A draw draws every pair.
+        assert_eq!(tally(&[0, 0, 1], &[2, 2, 2]), (0, 2, 0));
+    }
 }

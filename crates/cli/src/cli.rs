@@ -336,7 +336,7 @@ cap, XBoard and GNU Shogi), option=NAME=VALUE (repeatable; UCI, USI and XBoard).
 Time controls: BASE+INC in seconds (10+0.1), MOVES/SECONDS (40/60, repeating) or st=SECONDS \
 per move.")]
 pub struct MatchArgs {
-    /// Ruleset id (a two-player ruleset).
+    /// Ruleset id (two players, or three: each engine then sits alone at every side in turn).
     #[arg(value_name = "variant")]
     pub variant: String,
     /// The first player (see below).

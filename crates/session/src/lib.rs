@@ -150,6 +150,9 @@ pub trait GameSession: Send {
     fn start_fen(&self) -> String;
     /// Number of players.
     fn players(&self) -> usize;
+    /// The team `player` plays for: partners share a result (bughouse); every player is a
+    /// team of his own in most rulesets.
+    fn team(&self, player: usize) -> usize;
     /// The player to move (0 = first).
     fn side_to_move(&self) -> usize;
     /// Plies since the last capture or pawn move (the halfmove clock of a chess FEN, which
@@ -352,6 +355,10 @@ impl<P: Ruleset> GameSession for Session<P> {
 
     fn players(&self) -> usize {
         self.table.players()
+    }
+
+    fn team(&self, player: usize) -> usize {
+        self.table.team(player)
     }
 
     fn side_to_move(&self) -> usize {

@@ -395,3 +395,72 @@ fn a_match_gives_each_side_its_own_clock() {
     assert!(mixed.contains("of one kind"), "{mixed}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A three-player match seats each engine alone at every side in turn, against copies of
+/// the other at the rest, and scores every game as pairs of seats; team games are refused.
+#[test]
+fn a_three_player_match_rotates_the_seats() {
+    let dir = std::env::temp_dir().join(format!("chaturanga-three-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("three.pgn");
+    let report = stdout(&[
+        "match",
+        "threeplayer",
+        "--first",
+        "chaturanga:depth=1",
+        "--second",
+        "chaturanga:depth=2",
+        "--games",
+        "6",
+        "--max-plies",
+        "90",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(report.contains("12 pairs of seats (2 per game"), "{report}");
+    let tally = report
+        .lines()
+        .find_map(|l| l.strip_prefix("W-D-L "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a W-D-L line");
+    let counts: Vec<u32> = tally.split('-').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(counts.iter().sum::<u32>(), 12, "{report}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    let seats: Vec<[String; 3]> = games
+        .split("[Event ")
+        .skip(1)
+        .map(|game| {
+            ["White", "Red", "Black"].map(|tag| {
+                let start = format!("[{tag} \"");
+                let at = game.find(&start).unwrap_or_else(|| panic!("{tag}: {game}"));
+                let rest = &game[at + start.len()..];
+                rest[..rest.find('"').unwrap()].to_string()
+            })
+        })
+        .collect();
+    assert_eq!(seats.len(), 6, "{games}");
+    let first = "Chaturanga";
+    let second = "Chaturanga (2)";
+    for (game, sides) in seats.iter().enumerate() {
+        // Games 1-3: the first engine alone at White, Red, Black; games 4-6: the second.
+        let (alone, rest) = if game < 3 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        for (side, name) in sides.iter().enumerate() {
+            let expected = if side == game % 3 { alone } else { rest };
+            assert_eq!(name, expected, "game {}: {sides:?}", game + 1);
+        }
+    }
+    let teams = error(&[
+        "match",
+        "bughouse",
+        "--first",
+        "chaturanga",
+        "--second",
+        "chaturanga",
+    ]);
+    assert!(teams.contains("play in teams"), "{teams}");
+    std::fs::remove_dir_all(&dir).ok();
+}
