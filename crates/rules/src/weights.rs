@@ -58,6 +58,9 @@ pub struct EvalWeights {
     pub pair_opening: i32,
     /// The same in the endgame.
     pub pair_endgame: i32,
+    /// Piece values in centipawns by piece symbol, in place of the ruleset's own (`value
+    /// SYMBOL N` lines; the tuner fits them). Royal pieces keep theirs.
+    pub values: Vec<(String, i32)>,
 }
 
 impl Default for EvalWeights {
@@ -86,6 +89,7 @@ impl Default for EvalWeights {
             threat_endgame: 0,
             pair_opening: 0,
             pair_endgame: 0,
+            values: Vec::new(),
         }
     }
 }
@@ -299,12 +303,36 @@ impl EvalWeights {
                             ))
                         })
                 })
-                .collect::<Result<Vec<i32>, _>>()?;
-            if seen.iter().any(|s| s == name) {
-                return Err(error(format!("{name} given twice")));
+                .collect::<Result<Vec<i32>, _>>();
+            // `value SYMBOL N`: a piece's value.
+            let (name, values) = if name == "value" {
+                let mut rest = line.split_whitespace().skip(1);
+                let (Some(symbol), Some(value), None) = (rest.next(), rest.next(), rest.next())
+                else {
+                    return Err(error("value SYMBOL N expected".to_string()));
+                };
+                let value = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| (0..=MAX_WEIGHT).contains(v))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "{:?} is not a whole number from 0 to {MAX_WEIGHT}",
+                            value.chars().take(20).collect::<String>()
+                        ))
+                    })?;
+                weights.values.push((symbol.to_string(), value));
+                (format!("value {symbol}"), None)
+            } else {
+                (name.to_string(), Some(values?))
+            };
+            if seen.iter().any(|s| *s == name) {
+                return Err(error(format!("{} given twice", excerpt(&name))));
             }
-            weights.set(name, &values).map_err(error)?;
-            seen.push(name.to_string());
+            if let Some(values) = values {
+                weights.set(&name, &values).map_err(error)?;
+            }
+            seen.push(name);
         }
         Ok(weights)
     }
@@ -319,6 +347,9 @@ impl EvalWeights {
             let values: Vec<String> = values.iter().map(i32::to_string).collect();
             text.push_str(&format!("{name} {}\n", values.join(" ")));
         }
+        for (symbol, value) in &self.values {
+            text.push_str(&format!("value {symbol} {value}\n"));
+        }
         text
     }
 }
@@ -331,6 +362,7 @@ mod tests {
     fn weights_round_trip_and_default_what_is_left_out() {
         let mut w = EvalWeights {
             tempo: 17,
+            values: vec![("P".to_string(), 95), ("+R".to_string(), 1410)],
             ..EvalWeights::default()
         };
         w.royal_danger[15] = 450;
@@ -377,6 +409,11 @@ mod tests {
             ("tempo x", 1),
             ("tempo 99999999", 1),
             ("tempo 1\ntempo 2", 2),
+            ("value P", 1),
+            ("value P 1 2", 1),
+            ("value P -5", 1),
+            ("value P x", 1),
+            ("value P 90\nvalue P 95", 2),
         ] {
             let e = EvalWeights::parse(text).expect_err(text);
             assert_eq!(e.line, line, "{text}: {e}");

@@ -154,10 +154,11 @@ pub fn fit(settings: &FitSettings, positions: &mut dyn BufRead) -> Result<FitRep
         },
     )
     .map_err(TuneError::Variant)??;
-    let Some(before) = read.weights else {
+    let Some(template) = read.template else {
         return Err(TuneError::TooFewSamples(0));
     };
-    let start = before.tuned();
+    let before = template.weights.clone();
+    let start = template.tuned_of(&before);
     // The model must be the evaluation the positions are searched with.
     let worst = read
         .evaluations
@@ -180,9 +181,9 @@ pub fn fit(settings: &FitSettings, positions: &mut dyn BufRead) -> Result<FitRep
     }
     let k = best_k(&fitted, &start);
     let tuned = descend(&fitted, k, &start, settings.iterations);
-    let after = before.with_tuned(&tuned);
+    let after = template.weights_of(&tuned);
     // Rounded as the file keeps them.
-    let rounded = after.tuned();
+    let rounded = template.tuned_of(&after);
     Ok(FitReport {
         samples: fitted.len(),
         held_out: held.len(),
@@ -203,8 +204,9 @@ struct Positions {
     samples: Vec<Sample>,
     skipped: usize,
     evaluations: Vec<(EvalFeatures, f64)>,
-    /// The weights the ruleset evaluates with.
-    weights: Option<EvalWeights>,
+    /// The first position's features: the weights the ruleset evaluates with and the pieces
+    /// whose values are fitted.
+    template: Option<EvalFeatures>,
 }
 
 struct Read<'a> {
@@ -234,7 +236,7 @@ impl Visitor for Read<'_> {
             samples: Vec::new(),
             skipped: 0,
             evaluations: Vec::new(),
-            weights: None,
+            template: None,
         };
         let mut line = String::new();
         let mut number = 0;
@@ -288,8 +290,8 @@ impl Visitor for Read<'_> {
             let features = position
                 .eval_features()
                 .ok_or(TuneError::NotTunable(info.id))?;
-            if read.weights.is_none() {
-                read.weights = Some(features.weights.clone());
+            if read.template.is_none() {
+                read.template = Some(features.clone());
             }
             if read.evaluations.len() < 1_000 {
                 read.evaluations

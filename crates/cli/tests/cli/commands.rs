@@ -336,7 +336,13 @@ fn tune_generates_positions_and_fits_a_weights_file() {
         "{weights}"
     );
     assert!(weights.contains("K = "), "{weights}");
-    for name in ["mobility_opening", "royal_danger", "tempo"] {
+    for name in [
+        "mobility_opening",
+        "royal_danger",
+        "tempo",
+        "value N",
+        "value P",
+    ] {
         assert!(
             weights.lines().any(|l| l.starts_with(&format!("{name} "))),
             "{name} missing: {weights}"

@@ -307,24 +307,55 @@ pub struct EvalFeatures {
     pub phase: i32,
     /// The phase of a full board.
     pub full_phase: i32,
-    /// What no tuned weight changes: material on the board (first player's minus second's).
+    /// What no tuned weight changes: the royal pieces' material (first player's minus
+    /// second's).
     pub fixed: Tapered,
-    /// Per weight of [`TUNED`], its opening and endgame coefficients (first player's minus
-    /// second's): the weight times each, blended by the phase, is its share of the score.
+    /// Per weight of [`TUNED`] and then per piece of [`EvalFeatures::pieces`] (its value), its
+    /// opening and endgame coefficients (first player's minus second's): the weight times
+    /// each, blended by the phase, is its share of the score.
     pub terms: Vec<(f64, f64)>,
+    /// The pieces whose values are fitted (every kind but the royal ones): symbol and the
+    /// value the position is evaluated with. A piece's term counts it on the board; in hand
+    /// it is `hand_factor`'s (its value there taken as it is).
+    pub pieces: Vec<(String, i32)>,
     /// The weights the position is evaluated with.
     pub weights: EvalWeights,
 }
 
 impl EvalFeatures {
+    /// The values of [`EvalFeatures::terms`]' weights in `weights`: the tuned weights, then
+    /// the pieces' values (their own where `weights` gives none).
+    pub fn tuned_of(&self, weights: &EvalWeights) -> Vec<f64> {
+        let mut tuned = weights.tuned();
+        tuned.extend(self.pieces.iter().map(|(symbol, own)| {
+            let value = weights.values.iter().find(|(s, _)| s == symbol);
+            f64::from(value.map_or(*own, |(_, v)| *v))
+        }));
+        tuned
+    }
+
+    /// The weights these fitted values make (in [`EvalFeatures::terms`]' order, rounded): the
+    /// position's weights with the tuned ones and every fitted piece's value set.
+    pub fn weights_of(&self, tuned: &[f64]) -> EvalWeights {
+        let (weights, values) = tuned.split_at(TUNED.len().min(tuned.len()));
+        let mut w = self.weights.with_tuned(weights);
+        w.values = self
+            .pieces
+            .iter()
+            .zip(values)
+            .map(|((symbol, _), v)| (symbol.clone(), v.round().max(0.0) as i32))
+            .collect();
+        w
+    }
+
     /// The score with the weights the position is evaluated with: the evaluation itself up
     /// to the rounding of its tables.
     pub fn own_score(&self) -> f64 {
-        self.score(&self.weights.tuned())
+        self.score(&self.tuned_of(&self.weights))
     }
 
-    /// The score this makes with tuned values `tuned` (in [`TUNED`]'s order), first player's
-    /// point of view, in centipawns.
+    /// The score this makes with tuned values `tuned` (in [`EvalFeatures::terms`]' order),
+    /// first player's point of view, in centipawns.
     pub fn score(&self, tuned: &[f64]) -> f64 {
         let full = f64::from(self.full_phase.max(1));
         let phase = f64::from(self.phase.clamp(0, self.full_phase.max(1)));
@@ -343,6 +374,8 @@ struct Features<'t, const W: usize> {
     spec: &'t Spec<W>,
     fixed: [Tapered; 2],
     terms: [Vec<(f64, f64)>; 2],
+    /// Per kind, the index of its value's term (none for royal kinds).
+    value_term: Vec<Option<usize>>,
 }
 
 /// Where each tuned weight sits in [`TUNED`].
@@ -371,7 +404,13 @@ impl<const W: usize> Terms for Features<'_, W> {
 
     fn piece(&mut self, side: usize, kind: Kind, cell: Cell) {
         let tables = &self.spec.eval;
-        self.fixed[side] += Tapered::flat(tables.values[kind as usize]);
+        match self.value_term[kind as usize] {
+            Some(t) => {
+                self.terms[side][t].0 += 1.0;
+                self.terms[side][t].1 += 1.0;
+            }
+            None => self.fixed[side] += Tapered::flat(tables.values[kind as usize]),
+        }
         let at = tables.placement_sources(side as Player, kind, cell);
         if self.spec.is_royal(kind) {
             let above = f64::from(at.mobility - at.least_mobility) / 256.0;
@@ -435,10 +474,22 @@ fn features<const W: usize, B: PieceBoard<W>>(
     to_move: Player,
     in_hand: impl Fn(Player, Kind) -> u8,
 ) -> EvalFeatures {
+    let mut pieces = Vec::new();
+    let mut value_term = Vec::new();
+    for kind in 0..spec.kinds() {
+        if spec.is_royal(kind as Kind) {
+            value_term.push(None);
+        } else {
+            value_term.push(Some(TUNED.len() + pieces.len()));
+            pieces.push((spec.pieces[kind].symbol.clone(), spec.eval.values[kind]));
+        }
+    }
+    let count = TUNED.len() + pieces.len();
     let mut features = Features {
         spec,
         fixed: [Tapered::default(); 2],
-        terms: [vec![(0.0, 0.0); TUNED.len()], vec![(0.0, 0.0); TUNED.len()]],
+        terms: [vec![(0.0, 0.0); count], vec![(0.0, 0.0); count]],
+        value_term,
     };
     let phase = walk(spec, board, in_hand, &mut features);
     let mut fixed = features.fixed[0];
@@ -456,6 +507,7 @@ fn features<const W: usize, B: PieceBoard<W>>(
         full_phase: spec.eval.full_phase,
         fixed,
         terms,
+        pieces,
         weights: spec.eval.weights.clone(),
     }
 }

@@ -866,13 +866,21 @@ impl SpecBuilder {
     ) -> Result<(EvalTables, StructureTables<W>), SpecError> {
         let kinds = self.pieces.len();
         let mut given = vec![None; kinds];
-        for (sym, v) in &self.values {
-            let k = self
-                .pieces
+        let kind_of = |sym: &String| {
+            self.pieces
                 .iter()
                 .position(|p| p.symbol == *sym)
-                .ok_or_else(|| SpecError::UnknownPiece(sym.clone()))?;
-            given[k] = Some(*v);
+                .ok_or_else(|| SpecError::UnknownPiece(sym.clone()))
+        };
+        for (sym, v) in &self.values {
+            given[kind_of(sym)?] = Some(*v);
+        }
+        // The family's fitted values replace the ruleset's; a royal piece keeps its own.
+        for (sym, v) in &self.weights.values {
+            let k = kind_of(sym)?;
+            if !self.pieces[k].royal {
+                given[k] = Some(*v);
+            }
         }
         let pieces: Vec<EvalPiece<'_>> = self
             .pieces
@@ -1078,5 +1086,41 @@ pub(super) mod fixtures {
         let mut texts: Vec<String> = moves.iter().map(|&m| position.move_text(m)).collect();
         texts.sort();
         texts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpecBuilder;
+    use crate::piece::PieceType;
+    use crate::weights::EvalWeights;
+    use chaturanga_geometry::GeometryBuilder;
+
+    /// A family's weights file may set piece values (the tuner fits them): they replace the
+    /// ruleset's, and a royal piece keeps its own.
+    #[test]
+    fn a_familys_values_replace_the_rulesets_but_a_royal_piece_keeps_its_own() {
+        let build = |values: &[(&str, i32)]| {
+            let piece = |s: &str, n: &str, b: &str| PieceType::new(s, n, b).unwrap();
+            SpecBuilder::new(
+                "unit-values",
+                GeometryBuilder::rectangle(5, 5).build().unwrap(),
+            )
+            .piece(piece("K", "king", "K").royal())
+            .piece(piece("R", "rook", "R"))
+            .piece(piece("N", "knight", "N"))
+            .values(&[("R", 500), ("N", 300)])
+            .weights(EvalWeights {
+                values: values.iter().map(|&(s, v)| (s.to_string(), v)).collect(),
+                ..EvalWeights::default()
+            })
+            .start("rnk2/5/5/5/2KNR w - - 0 1")
+            .build::<1>()
+        };
+        let own = build(&[]).unwrap().eval.values;
+        assert_eq!(own[1..], [500, 300]);
+        let fitted = build(&[("N", 340), ("K", 7)]).unwrap().eval.values;
+        assert_eq!(fitted, [own[0], 500, 340]);
+        assert!(build(&[("Q", 900)]).is_err());
     }
 }
