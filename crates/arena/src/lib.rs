@@ -429,7 +429,7 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         let seating = &seatings[game_index as usize % seatings.len()];
         if (game_index as usize).is_multiple_of(seatings.len()) {
             opening = if !openings.is_empty() {
-                openings[(game_index / 2) as usize % openings.len()].clone()
+                openings[game_index as usize / seatings.len() % openings.len()].clone()
             } else if settings.random_plies > 0 {
                 random_opening(referee.as_mut(), settings.random_plies, &mut random)
             } else {
