@@ -326,7 +326,7 @@ impl EvalWeights {
             } else {
                 (name.to_string(), Some(values?))
             };
-            if seen.iter().any(|s| *s == name) {
+            if seen.contains(&name) {
                 return Err(error(format!("{} given twice", excerpt(&name))));
             }
             if let Some(values) = values {
