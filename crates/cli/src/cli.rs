@@ -270,6 +270,10 @@ pub enum TuneCommand {
         #[arg(long, value_name = "N", default_value_t = 2_000,
               value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         iterations: u32,
+        /// A piece whose value stays as it is (repeatable), as the scale's anchor where a
+        /// value and another weight say the same thing (chess's pawn and the advance shares).
+        #[arg(long = "keep-value", value_name = "SYMBOL", action = ArgAction::Append)]
+        keep_values: Vec<String>,
         /// A rule option of the ruleset (repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE", action = ArgAction::Append)]
         options: Vec<String>,

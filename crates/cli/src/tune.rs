@@ -51,6 +51,7 @@ pub fn run(command: TuneCommand, out: &mut dyn Write) -> Result<(), CliError> {
             variant,
             positions,
             iterations,
+            keep_values,
             options,
             out: path,
         } => {
@@ -62,6 +63,7 @@ pub fn run(command: TuneCommand, out: &mut dyn Write) -> Result<(), CliError> {
                 variant: variant.clone(),
                 rule_options: options,
                 iterations,
+                keep_values: keep_values.clone(),
             };
             let report = chaturanga_tuner::fit(&settings, &mut BufReader::new(file))?;
             let family = &report.before.family;
@@ -70,9 +72,13 @@ pub fn run(command: TuneCommand, out: &mut dyn Write) -> Result<(), CliError> {
                     "Evaluation weights of the {family} family (crates/variants/src/weights.rs)."
                 ),
                 format!(
-                    "Fitted by `chaturanga tune fit {variant} {} --iterations {iterations}` to {} \
-                     positions ({} held out, {} skipped as not quiet),",
+                    "Fitted by `chaturanga tune fit {variant} {} --iterations {iterations}{}` to \
+                     {} positions ({} held out, {} skipped as not quiet),",
                     positions.display(),
+                    keep_values
+                        .iter()
+                        .map(|s| format!(" --keep-value {s}"))
+                        .collect::<String>(),
                     report.samples,
                     report.held_out,
                     report.skipped

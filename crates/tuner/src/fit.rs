@@ -25,6 +25,8 @@ pub struct FitSettings {
     pub rule_options: Vec<String>,
     /// Passes of gradient descent.
     pub iterations: u32,
+    /// Pieces (symbols) whose values are not fitted.
+    pub keep_values: Vec<String>,
 }
 
 /// What the fit found.
@@ -115,8 +117,8 @@ fn best_k(samples: &[Sample], w: &[f64]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Adam over the mean squared error, from `start`.
-fn descend(samples: &[Sample], k: f64, start: &[f64], iterations: u32) -> Vec<f64> {
+/// Adam over the mean squared error, from `start`; the weights marked in `kept` stay.
+fn descend(samples: &[Sample], k: f64, start: &[f64], kept: &[bool], iterations: u32) -> Vec<f64> {
     let n = start.len();
     let mut w = start.to_vec();
     let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
@@ -131,7 +133,7 @@ fn descend(samples: &[Sample], k: f64, start: &[f64], iterations: u32) -> Vec<f6
                 *g += factor * c;
             }
         }
-        for i in 0..n {
+        for i in (0..n).filter(|&i| !kept.get(i).copied().unwrap_or(false)) {
             let g = gradient[i] / samples.len() as f64;
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
@@ -159,6 +161,15 @@ pub fn fit(settings: &FitSettings, positions: &mut dyn BufRead) -> Result<FitRep
     };
     let before = template.weights.clone();
     let start = template.tuned_of(&before);
+    let mut kept = vec![false; start.len()];
+    for symbol in &settings.keep_values {
+        let piece = template
+            .pieces
+            .iter()
+            .position(|(s, _)| s == symbol)
+            .ok_or_else(|| TuneError::UnknownPiece(symbol.clone()))?;
+        kept[start.len() - template.pieces.len() + piece] = true;
+    }
     // The model must be the evaluation the positions are searched with.
     let worst = read
         .evaluations
@@ -180,7 +191,7 @@ pub fn fit(settings: &FitSettings, positions: &mut dyn BufRead) -> Result<FitRep
         return Err(TuneError::TooFewSamples(fitted.len()));
     }
     let k = best_k(&fitted, &start);
-    let tuned = descend(&fitted, k, &start, settings.iterations);
+    let tuned = descend(&fitted, k, &start, &kept, settings.iterations);
     let after = template.weights_of(&tuned);
     // Rounded as the file keeps them.
     let rounded = template.tuned_of(&after);
@@ -323,8 +334,10 @@ mod tests {
                 }
             })
             .collect();
-        let w = descend(&samples, k, &[10.0], 3_000);
+        let w = descend(&samples, k, &[10.0], &[], 3_000);
         assert!((w[0] - 50.0).abs() < 1.0, "{w:?}");
+        // A kept weight does not move.
+        assert_eq!(descend(&samples, k, &[10.0], &[true], 100), [10.0]);
         assert!(error(&samples, k, &w) < error(&samples, k, &[10.0]));
         let found = best_k(&samples, &[50.0]);
         assert!((found - 1.0).abs() < 0.01, "{found}");

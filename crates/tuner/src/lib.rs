@@ -33,6 +33,8 @@ pub enum TuneError {
     },
     /// Too few positions to fit.
     TooFewSamples(usize),
+    /// A piece to keep the value of is not one whose value is fitted.
+    UnknownPiece(String),
     /// The ruleset evaluates with the default weights, which no family's file holds.
     NoFamily(String),
     /// The linear model of the evaluation is not the evaluation (a term is missing from the
@@ -59,6 +61,11 @@ impl fmt::Display for TuneError {
                 f,
                 "{n} usable positions: too few to fit (at least {} are needed)",
                 fit::MIN_SAMPLES
+            ),
+            TuneError::UnknownPiece(symbol) => write!(
+                f,
+                "no piece {:?} with a fitted value (royal pieces have none)",
+                symbol.chars().take(20).collect::<String>()
             ),
             TuneError::NoFamily(id) => write!(
                 f,

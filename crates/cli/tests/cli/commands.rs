@@ -348,6 +348,20 @@ fn tune_generates_positions_and_fits_a_weights_file() {
             "{name} missing: {weights}"
         );
     }
+    // A kept value stays; a royal piece has no value to keep.
+    let kept = stdout(&[
+        "tune",
+        "fit",
+        "chess",
+        path,
+        "--iterations",
+        "20",
+        "--keep-value",
+        "P",
+    ]);
+    assert!(kept.lines().any(|l| l == "value P 100"), "{kept}");
+    assert!(kept.contains("--keep-value P"), "{kept}");
+    assert!(error(&["tune", "fit", "chess", path, "--keep-value", "K"]).contains("no piece"));
     // Rulesets evaluated with the defaults have no family to write, and a bad line is named.
     assert!(error(&["tune", "fit", "grand", path]).contains("default weights"));
     let bad = dir.join("bad.txt");
