@@ -528,15 +528,10 @@ fn pair_results(seating: &[usize], quarters: &[u8]) -> Tally {
     for first in (0..seating.len()).filter(|&s| seating[s] == 0) {
         for second in (0..seating.len()).filter(|&s| seating[s] == 1) {
             let (mine, theirs) = (score(first), score(second));
-            let won = if seating.len() == 2 {
-                mine == 4
+            let (won, lost) = if seating.len() == 2 {
+                (mine == 4, mine == 0)
             } else {
-                mine > theirs
-            };
-            let lost = if seating.len() == 2 {
-                mine == 0
-            } else {
-                mine < theirs
+                (mine > theirs, mine < theirs)
             };
             match (won, lost) {
                 (true, _) => pairs.wins += 1,
@@ -762,20 +757,8 @@ fn play_game(
     for p in players.iter_mut().flatten() {
         p.game_over(&finished.result);
     }
-    // Named as the ruleset names its players: shogi's first player, sente, is Black; with
-    // more than two, each by his own name (three-player chess's White, Red and Black).
-    let player_tag = |p: usize| {
-        let name = referee.player_name(p);
-        if seating.len() == 2 {
-            pgn::player_tag(name, p).to_string()
-        } else {
-            let mut letters = name.chars();
-            letters
-                .next()
-                .map(|first| first.to_uppercase().chain(letters).collect())
-                .unwrap_or_else(|| format!("Player{}", p + 1))
-        }
-    };
+    let player_tag =
+        |p: usize| pgn::player_tag(referee.player_name(p), p, seating.len()).into_owned();
     let mut tags = vec![
         ("Event".to_string(), "chaturanga match".to_string()),
         ("Round".to_string(), round.to_string()),

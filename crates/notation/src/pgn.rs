@@ -5,6 +5,7 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{
     Game, MoveError, OptionSpec, OptionValues, Position, RuleOptions, Ruleset, SetupError, Status,
 };
+use std::borrow::Cow;
 use std::fmt;
 
 /// Largest PGN text accepted.
@@ -148,17 +149,25 @@ pub fn recorded_options(
         .collect()
 }
 
-/// The tag under which PGN names player `player` of a two-player game: `White` or `Black`
-/// where the ruleset calls him so (shogi's first player, sente, is `Black`), else by his
-/// place (`White` for the first, xiangqi's red).
-pub fn player_tag(player_name: &str, player: usize) -> &'static str {
-    if player_name.eq_ignore_ascii_case("black") {
+/// The tag under which PGN names player `player` of `players`: in a two-player game `White`
+/// or `Black` where the ruleset calls him so (shogi's first player, sente, is `Black`), else
+/// by his place (`White` for the first, xiangqi's red); with more players, his own name
+/// capitalised (three-player chess's `White`, `Red` and `Black`).
+pub fn player_tag(player_name: &str, player: usize, players: usize) -> Cow<'static, str> {
+    if players > 2 {
+        let mut letters = player_name.chars();
+        return match letters.next() {
+            Some(first) => Cow::Owned(first.to_uppercase().chain(letters).collect()),
+            None => Cow::Owned(format!("Player{}", player + 1)),
+        };
+    }
+    Cow::Borrowed(if player_name.eq_ignore_ascii_case("black") {
         "Black"
     } else if player_name.eq_ignore_ascii_case("white") || player == 0 {
         "White"
     } else {
         "Black"
-    }
+    })
 }
 
 fn result_of<P: Position>(game: &Game<P>) -> String {
@@ -579,10 +588,12 @@ mod tests {
         let seeded = RuleOptions::parse(chex, &["draw-seed=7"]).unwrap();
         assert_eq!(recorded_options(chex, &seeded, true), ["draw-seed=7"]);
         assert!(recorded_options(chex, &seeded, false).is_empty());
-        assert_eq!(player_tag("black", 0), "Black");
-        assert_eq!(player_tag("white", 1), "White");
-        assert_eq!(player_tag("red", 0), "White");
-        assert_eq!(player_tag("black", 1), "Black");
+        assert_eq!(player_tag("black", 0, 2), "Black");
+        assert_eq!(player_tag("white", 1, 2), "White");
+        assert_eq!(player_tag("red", 0, 2), "White");
+        assert_eq!(player_tag("black", 1, 2), "Black");
+        assert_eq!(player_tag("red", 1, 3), "Red");
+        assert_eq!(player_tag("black", 2, 3), "Black");
     }
 
     #[test]

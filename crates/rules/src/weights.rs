@@ -291,46 +291,34 @@ impl EvalWeights {
             let Some(name) = words.next() else {
                 continue;
             };
-            let values = words
-                .map(|w| {
-                    w.parse::<i32>()
-                        .ok()
-                        .filter(|v| v.abs() <= MAX_WEIGHT)
-                        .ok_or_else(|| {
-                            error(format!(
-                                "{:?} is not a whole number within ±{MAX_WEIGHT}",
-                                w.chars().take(20).collect::<String>()
-                            ))
-                        })
-                })
-                .collect::<Result<Vec<i32>, _>>();
-            // `value SYMBOL N`: a piece's value.
-            let (name, values) = if name == "value" {
-                let mut rest = line.split_whitespace().skip(1);
-                let (Some(symbol), Some(value), None) = (rest.next(), rest.next(), rest.next())
+            let number = |w: &str, low: i32| {
+                w.parse::<i32>()
+                    .ok()
+                    .filter(|v| (low..=MAX_WEIGHT).contains(v))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "{:?} is not a whole number from {low} to {MAX_WEIGHT}",
+                            w.chars().take(20).collect::<String>()
+                        ))
+                    })
+            };
+            let name = if name == "value" {
+                // `value SYMBOL N`: a piece's value.
+                let (Some(symbol), Some(value), None) = (words.next(), words.next(), words.next())
                 else {
                     return Err(error("value SYMBOL N expected".to_string()));
                 };
-                let value = value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|v| (0..=MAX_WEIGHT).contains(v))
-                    .ok_or_else(|| {
-                        error(format!(
-                            "{:?} is not a whole number from 0 to {MAX_WEIGHT}",
-                            value.chars().take(20).collect::<String>()
-                        ))
-                    })?;
-                weights.values.push((symbol.to_string(), value));
-                (format!("value {symbol}"), None)
+                weights.values.push((symbol.to_string(), number(value, 0)?));
+                format!("value {symbol}")
             } else {
-                (name.to_string(), Some(values?))
+                let values = words
+                    .map(|w| number(w, -MAX_WEIGHT))
+                    .collect::<Result<Vec<i32>, _>>()?;
+                weights.set(name, &values).map_err(error)?;
+                name.to_string()
             };
             if seen.contains(&name) {
                 return Err(error(format!("{} given twice", excerpt(&name))));
-            }
-            if let Some(values) = values {
-                weights.set(&name, &values).map_err(error)?;
             }
             seen.push(name);
         }
