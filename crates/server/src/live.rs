@@ -12,6 +12,7 @@ use crate::wire::{
     SeatView, Shape, StateView, check_cells, state_message,
 };
 use axum::extract::ws::Utf8Bytes;
+use chaturanga_notation::pgn;
 use chaturanga_rules::Reason;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::Viewer;
@@ -1151,12 +1152,16 @@ impl LiveGame {
             })?,
         };
         let mut tags = vec![("Site".to_string(), format!("chaturanga game {}", self.id))];
-        for (n, seat) in self.seats.iter().enumerate().take(2) {
+        // Every seat under its own player's tag: a shogi record's `Black` is the first
+        // mover, three-player chess has a `Red`.
+        let players = self.table.players();
+        for (n, seat) in self.seats.iter().enumerate() {
             let name = match seat.kind {
                 SeatKind::Human => format!("seat {n}"),
                 SeatKind::Engine(level) => format!("Chaturanga level {level}"),
             };
-            tags.push((["White", "Black"][n].to_string(), name));
+            let tag = pgn::player_tag(self.table.player_name(n), n, players);
+            tags.push((tag.into_owned(), name));
         }
         let text = self.table.record(format, &tags)?;
         Ok((text, format.extension()))

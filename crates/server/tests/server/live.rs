@@ -248,6 +248,14 @@ fn takeback_draw_and_resignation() {
         record.as_str().unwrap().contains("投了") || record.as_str().unwrap().contains("7六歩"),
         "{record}"
     );
+    // Sente, the first mover, is the first seat.
+    assert!(
+        record
+            .as_str()
+            .unwrap()
+            .contains("先手：seat 0\n後手：seat 1\n"),
+        "{record}"
+    );
     let (status, csa) = server.get(&format!("/api/games/{id}/record?format=csa"), None);
     assert_eq!(status, 200);
     assert!(csa.as_str().unwrap().contains("+7776FU"), "{csa}");

@@ -176,6 +176,13 @@ fn play_out(variant: &str) {
     let (status, record) = server.get(&format!("/api/games/{id}/record"), Some(&tokens[0]));
     if reference.scene(Viewer::Player(0)).complete || reference.finished().is_some() {
         assert_eq!(status, 200, "{variant}: {record}");
+        // Every seat is named, where the format names players (BPGN's are its own).
+        let text = record.as_str().unwrap();
+        if !text.contains("[WhiteA ") {
+            for seat in 0..tokens.len() {
+                assert!(text.contains(&format!("seat {seat}")), "{variant}: {text}");
+            }
+        }
     } else {
         assert_eq!(
             status, 403,
