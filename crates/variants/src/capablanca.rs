@@ -51,6 +51,7 @@ impl Rules<2, 8> for Capablanca {
             family::corner_castlings(10, 8, 'f', 'i', 'c'),
         )
         .values(family::CAPABLANCA_VALUES)
+        .weights(crate::weights::family("chess")?)
         .start(start)
         .build()
     }

@@ -45,6 +45,7 @@ impl Rules<2, 8> for Grand {
         )
         .promotion_limits(&[("Q", 1), ("C", 1), ("A", 1), ("R", 2), ("B", 2), ("N", 2)])
         .values(family::CAPABLANCA_VALUES)
+        .weights(crate::weights::family("chess")?)
         .start(START_FEN)
         .build()
     }

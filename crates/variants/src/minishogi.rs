@@ -64,6 +64,7 @@ impl Rules<1, 10> for Minishogi {
             .drop_zone("P", "not-last")
             .notation(Notation::Shogi)
             .values(sf::MINISHOGI_VALUES)
+            .weights(crate::weights::family("minishogi")?)
             .start(START_SFEN)
             .build()
             .map(sf::drops_reset_quiet_plies)
