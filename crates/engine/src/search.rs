@@ -50,6 +50,11 @@ const IIR_DEPTH: i32 = 4;
 const HISTORY_PER_PLY: i32 = 1 << 18;
 /// Greatest depth at which late quiet moves are pruned.
 const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
+/// Least depth at which a hash move is tested for being singular (much better than every
+/// other move) and then searched a ply deeper.
+const SINGULAR_DEPTH: i32 = 7;
+/// The other moves must stay this much per ply below the hash move's stored score.
+const SINGULAR_MARGIN: i32 = 2;
 /// Half-width of the first aspiration window around the previous score.
 const ASPIRATION_WINDOW: i32 = 40;
 /// Least depth searched with an aspiration window.
@@ -841,9 +846,20 @@ impl<P: Position> Searcher<'_, P> {
             return self.quiescence(pos, ply, 0, alpha, beta);
         }
         let mut hash_move = None;
+        let mut singular_candidate = None;
         if let Some(e) = self.tt.probe(hash).copied() {
             hash_move = e.best;
             let comparable = pos.players() == 2 || e.root as usize == self.root_player;
+            if comparable
+                && depth >= SINGULAR_DEPTH
+                && e.bound != Bound::Upper
+                && e.depth as i32 >= depth - 3
+            {
+                let s = from_table(e.score, ply);
+                if s.abs() < MATE_BOUND {
+                    singular_candidate = e.best.map(|mv| (mv, s));
+                }
+            }
             if comparable && !pv_node && e.depth as i32 >= depth {
                 let s = from_table(e.score, ply);
                 match e.bound {
@@ -945,6 +961,27 @@ impl<P: Position> Searcher<'_, P> {
             child.play_unchecked(mv);
             let gives_check = child.must_answer_check();
             let quiet = !tactical && !in_check && !gives_check;
+            // Singular extension: a hash move that no other move comes near, searched a ply
+            // deeper; where even the others reach beta, the node is cut at once.
+            let mut extension = 0;
+            if searched == 0
+                && let Some((singular_move, stored)) = singular_candidate
+                && singular_move == mv
+            {
+                let singular_beta = stored - SINGULAR_MARGIN * depth;
+                match self.singular_test(pos, team, depth, ply, mv, singular_beta) {
+                    None => {
+                        self.leave();
+                        return 0;
+                    }
+                    Some(true) => extension = 1,
+                    Some(false) if singular_beta >= beta => {
+                        self.leave();
+                        return singular_beta;
+                    }
+                    Some(false) => {}
+                }
+            }
             if quiet && !pv_node && searched > 0 && best > -MATE_BOUND {
                 if depth <= FUTILITY_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
                     continue;
@@ -973,7 +1010,15 @@ impl<P: Position> Searcher<'_, P> {
                 continue;
             }
             let value = if searched == 0 {
-                self.child(&child, team, depth - 1, ply, alpha, beta, pv_node)
+                self.child(
+                    &child,
+                    team,
+                    depth - 1 + extension,
+                    ply,
+                    alpha,
+                    beta,
+                    pv_node,
+                )
             } else {
                 let reduction = if quiet && depth >= REDUCTION_DEPTH && searched >= FULL_DEPTH_MOVES
                 {
@@ -1046,6 +1091,48 @@ impl<P: Position> Searcher<'_, P> {
             self.root_player as u8,
         );
         best
+    }
+
+    /// Whether every move but `hash_move` stays below `singular_beta` at half the depth
+    /// (`None` when the search was stopped).
+    fn singular_test(
+        &mut self,
+        pos: &P,
+        team: bool,
+        depth: i32,
+        ply: usize,
+        hash_move: P::Move,
+        singular_beta: i32,
+    ) -> Option<bool> {
+        let mut others: Vec<Scored<P::Move>> = self.scored[ply]
+            .iter()
+            .filter(|s| s.mv != hash_move)
+            .copied()
+            .collect();
+        others.sort_unstable_by_key(|s| std::cmp::Reverse(s.key));
+        for other in others {
+            if !pos.is_legal(other.mv) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(other.mv);
+            let value = self.child(
+                &child,
+                team,
+                (depth - 1) / 2,
+                ply,
+                singular_beta - 1,
+                singular_beta,
+                false,
+            );
+            if self.watch.stopped {
+                return None;
+            }
+            if value >= singular_beta {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     fn quiescence(&mut self, pos: &P, ply: usize, qply: usize, mut alpha: i32, beta: i32) -> i32 {
