@@ -363,7 +363,7 @@ fn tune_generates_positions_and_fits_a_weights_file() {
     assert!(kept.contains("--keep-value P"), "{kept}");
     assert!(error(&["tune", "fit", "chess", path, "--keep-value", "K"]).contains("no piece"));
     // Rulesets evaluated with the defaults have no family to write, and a bad line is named.
-    assert!(error(&["tune", "fit", "grand", path]).contains("default weights"));
+    assert!(error(&["tune", "fit", "omega", path]).contains("default weights"));
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "1\tnot a fen\te2e4\n").unwrap();
     assert!(error(&["tune", "fit", "chess", bad.to_str().unwrap()]).contains("line 1"));
