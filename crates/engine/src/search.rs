@@ -55,6 +55,8 @@ const LATE_MOVE_PRUNING_DEPTH: i32 = 6;
 const SINGULAR_DEPTH: i32 = 7;
 /// The other moves must stay this much per ply below the hash move's stored score.
 const SINGULAR_MARGIN: i32 = 2;
+/// How many plies shallower than the node the hash move's entry may be for that test.
+const SINGULAR_ENTRY_SHORTFALL: i32 = 3;
 /// Half-width of the first aspiration window around the previous score.
 const ASPIRATION_WINDOW: i32 = 40;
 /// Least depth searched with an aspiration window.
@@ -850,24 +852,22 @@ impl<P: Position> Searcher<'_, P> {
         if let Some(e) = self.tt.probe(hash).copied() {
             hash_move = e.best;
             let comparable = pos.players() == 2 || e.root as usize == self.root_player;
+            let stored = from_table(e.score, ply);
+            if comparable && !pv_node && e.depth as i32 >= depth {
+                match e.bound {
+                    Bound::Exact => return stored,
+                    Bound::Lower if stored >= beta => return stored,
+                    Bound::Upper if stored <= alpha => return stored,
+                    _ => {}
+                }
+            }
             if comparable
                 && depth >= SINGULAR_DEPTH
                 && e.bound != Bound::Upper
-                && e.depth as i32 >= depth - 3
+                && e.depth as i32 >= depth - SINGULAR_ENTRY_SHORTFALL
+                && stored.abs() < MATE_BOUND
             {
-                let s = from_table(e.score, ply);
-                if s.abs() < MATE_BOUND {
-                    singular_candidate = e.best.map(|mv| (mv, s));
-                }
-            }
-            if comparable && !pv_node && e.depth as i32 >= depth {
-                let s = from_table(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+                singular_candidate = e.best.map(|mv| (mv, stored));
             }
         }
         let static_eval = if in_check {
