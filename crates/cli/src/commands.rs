@@ -219,7 +219,7 @@ pub fn record_text<P: Ruleset>(
         });
     }
     // With every rule option: the person at the command line chose them.
-    let text = table.record_with(format, &[], true)?;
+    let text = table.record_with(format, &[], &[], true)?;
     Ok((text, format))
 }
 

@@ -8,7 +8,9 @@
 use crate::case;
 use chaturanga_notation::{csa, kif, pgn, san};
 use chaturanga_rules::zobrist::SplitMix64;
-use chaturanga_rules::{Game, OptionSpec, OptionValues, RuleOptions, Ruleset, Status};
+use chaturanga_rules::{
+    Game, OptionSpec, OptionValues, RecordHeader, RuleOptions, Ruleset, Status,
+};
 use chaturanga_variants::{VariantInfo, Visitor, implemented, visit};
 use std::path::Path;
 
@@ -228,7 +230,7 @@ impl Visitor for Seeds {
             }
             // The ruleset's own record (BPGN), named by its format as the target reads it.
             if let Some(own) = P::own_record()
-                && let Ok(text) = (own.write)(&game, &[])
+                && let Ok(text) = (own.write)(&game, &RecordHeader::default())
             {
                 let format = own.format;
                 push(

@@ -31,8 +31,8 @@ pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{
     BoardPieces, DrawRules, Game, MoveDescription, MoveError, OwnGame, OwnRecord, Position,
-    RecordError, Ruleset, Status, ViewError, legal_turn_texts, legal_turns, perft, perft_divide,
-    perft_turns, perft_turns_divide,
+    RecordError, RecordHeader, Ruleset, Status, ViewError, legal_turn_texts, legal_turns, perft,
+    perft_divide, perft_turns, perft_turns_divide,
 };
 pub use scene::{MoveShape, Scene, SceneBoard, Viewer};
 pub use standard::EvalFeatures;

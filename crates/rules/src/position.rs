@@ -1022,12 +1022,24 @@ pub type RecordError = Box<dyn std::error::Error + Send + Sync>;
 pub struct OwnRecord<P: Position> {
     /// The format's name, which is also its file extension (`bpgn`).
     pub format: &'static str,
-    /// Writes a game in the format, with the rule options to record (`name=value`: those
-    /// not at their defaults, less any secret the game may not show yet).
-    pub write: fn(&Game<P>, &[String]) -> Result<String, RecordError>,
+    /// Writes a game in the format, with what its header records besides the game.
+    pub write: fn(&Game<P>, &RecordHeader) -> Result<String, RecordError>,
     /// Reads every game of a text in the format, each replayed under the rule options it
     /// records.
     pub read: fn(&str) -> Result<Vec<OwnGame<P>>, RecordError>,
+}
+
+/// What a record holds besides the game: what the front end knows of the occasion.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RecordHeader<'a> {
+    /// The rule options to record (`name=value`: those not at their defaults, less any
+    /// secret the game may not show yet).
+    pub options: &'a [String],
+    /// Tags to add (`Site` ...), as name and value; a format without tags leaves them out.
+    pub tags: &'a [(String, String)],
+    /// The players' names by seat (the ruleset's player order), or none where unknown; each
+    /// format puts them under its own tags.
+    pub players: &'a [String],
 }
 
 /// A game read from a ruleset's own record format.

@@ -12,7 +12,6 @@ use crate::wire::{
     SeatView, Shape, StateView, check_cells, state_message,
 };
 use axum::extract::ws::Utf8Bytes;
-use chaturanga_notation::pgn;
 use chaturanga_rules::Reason;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::Viewer;
@@ -1151,19 +1150,16 @@ impl LiveGame {
                 ))
             })?,
         };
-        let mut tags = vec![("Site".to_string(), format!("chaturanga game {}", self.id))];
-        // Every seat under its own player's tag: a shogi record's `Black` is the first
-        // mover, three-player chess has a `Red`.
-        let players = self.table.players();
-        for (n, seat) in self.seats.iter().enumerate() {
-            let name = match seat.kind {
+        let tags = [("Site".to_string(), format!("chaturanga game {}", self.id))];
+        // Every seat is named; the record puts each name under its format's tag for the seat
+        // (a shogi record's `Black` is the first mover, BPGN's `WhiteB` the second).
+        let players: Vec<String> = (self.seats.iter().enumerate())
+            .map(|(n, seat)| match seat.kind {
                 SeatKind::Human => format!("seat {n}"),
                 SeatKind::Engine(level) => format!("Chaturanga level {level}"),
-            };
-            let tag = pgn::player_tag(self.table.player_name(n), n, players);
-            tags.push((tag.into_owned(), name));
-        }
-        let text = self.table.record(format, &tags)?;
+            })
+            .collect();
+        let text = self.table.record(format, &tags, &players)?;
         Ok((text, format.extension()))
     }
 

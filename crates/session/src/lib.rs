@@ -529,7 +529,7 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn pgn(&self, tags: &[(String, String)]) -> Result<String, SessionError> {
-        self.table.record(RecordFormat::Pgn, tags)
+        self.table.record(RecordFormat::Pgn, tags, &[])
     }
 }
 

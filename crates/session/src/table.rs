@@ -14,7 +14,9 @@ use crate::{Finished, MAX_MOVES, MAX_TEXT, SessionError, read_move};
 use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record, san};
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
-use chaturanga_rules::{Game, Legend, OptionSpec, Outcome, Reason, RuleOptions, Ruleset, Status};
+use chaturanga_rules::{
+    Game, Legend, OptionSpec, Outcome, Reason, RecordHeader, RuleOptions, Ruleset, Status,
+};
 use chaturanga_variants::{VariantInfo, Visitor, record_names, visit};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -161,12 +163,14 @@ pub trait Table: Send + Sync {
     fn perform(&mut self, action: &str) -> Result<Finished, SessionError>;
     /// The record formats this ruleset has, the default first.
     fn record_formats(&self) -> Vec<RecordFormat>;
-    /// The game written as `format`, with extra tags (PGN, KIF and CSA) and the rule options
-    /// not at their defaults (secret ones once the game is over).
+    /// The game written as `format`, with extra tags, the players' names by seat (each under
+    /// the format's own tag for the seat; none where unknown) and the rule options not at
+    /// their defaults (secret ones once the game is over).
     fn record(
         &self,
         format: RecordFormat,
         tags: &[(String, String)],
+        players: &[String],
     ) -> Result<String, SessionError>;
     /// A search of the current position on a copy of the game, through the player's view
     /// where the ruleset hides information.
@@ -259,13 +263,14 @@ impl<P: Ruleset> Hosted<P> {
         }
     }
 
-    /// The game written as `format` with extra tags, recording its rule options; secrets
-    /// among them (Chex's draw seed) only with `reveal_secrets` ([`Table::record`] reveals
-    /// them once the game is over).
+    /// The game written as `format` with extra tags and the players' names by seat (see
+    /// [`Table::record`]), recording its rule options; secrets among them (Chex's draw seed)
+    /// only with `reveal_secrets` ([`Table::record`] reveals them once the game is over).
     pub fn record_with(
         &self,
         format: RecordFormat,
         extra: &[(String, String)],
+        players: &[String],
         reveal_secrets: bool,
     ) -> Result<String, SessionError> {
         if !self.record_formats().contains(&format) {
@@ -276,15 +281,30 @@ impl<P: Ruleset> Hosted<P> {
             )));
         }
         let recorded = pgn::recorded_options(P::option_specs(), &self.rule_options, reveal_secrets);
+        // PGN, KIF and CSA name a seat by the same tag (a shogi record's `Black` is sente).
+        let position = self.game.position();
+        let seat_count = position.players();
+        let seat_tags: Vec<(String, String)> = (players.iter().enumerate().take(seat_count))
+            .map(|(seat, name)| {
+                let tag = pgn::player_tag(position.player_name(seat), seat, seat_count);
+                (tag.into_owned(), name.clone())
+            })
+            .collect();
         let mut tags = record::Tags::default();
-        for (name, value) in extra {
+        for (name, value) in extra.iter().chain(&seat_tags) {
             tags.set(name, value);
         }
         tags.set_options(&recorded);
         match format {
             RecordFormat::Bpgn => match P::own_record() {
-                Some(own) => (own.write)(&self.game, &recorded)
-                    .map_err(|e| SessionError::Setup(e.to_string())),
+                Some(own) => {
+                    let header = RecordHeader {
+                        options: &recorded,
+                        tags: extra,
+                        players,
+                    };
+                    (own.write)(&self.game, &header).map_err(|e| SessionError::Setup(e.to_string()))
+                }
                 None => Err(SessionError::Setup("no BPGN".to_string())),
             },
             RecordFormat::Kif => kif::write(&self.game, &tags).map_err(error),
@@ -301,7 +321,7 @@ impl<P: Ruleset> Hosted<P> {
                 if let Status::Over(outcome) = self.game.status() {
                     tags.set("Termination", outcome.reason.as_str());
                 }
-                for (name, value) in extra {
+                for (name, value) in extra.iter().chain(&seat_tags) {
                     tags.set(name, value);
                 }
                 pgn::write(&self.game, &tags).map_err(error)
@@ -682,10 +702,11 @@ impl<P: Ruleset> Table for Hosted<P> {
         &self,
         format: RecordFormat,
         extra: &[(String, String)],
+        players: &[String],
     ) -> Result<String, SessionError> {
         // A secret option (Chex's draw seed) tells what is hidden: not while the game goes on.
         let over = matches!(self.game.status(), Status::Over(_));
-        self.record_with(format, extra, over)
+        self.record_with(format, extra, players, over)
     }
 
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {

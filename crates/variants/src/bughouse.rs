@@ -692,7 +692,7 @@ impl Ruleset for BughousePosition {
     fn own_record() -> Option<OwnRecord<Self>> {
         Some(OwnRecord {
             format: "bpgn",
-            write: |game, recorded| Ok(bpgn::write_recorded(game, recorded)?),
+            write: |game, header| Ok(bpgn::write_recorded(game, header)?),
             read: |text| Ok(bpgn::read_games(text)?),
         })
     }

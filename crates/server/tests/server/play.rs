@@ -176,11 +176,20 @@ fn play_out(variant: &str) {
     let (status, record) = server.get(&format!("/api/games/{id}/record"), Some(&tokens[0]));
     if reference.scene(Viewer::Player(0)).complete || reference.finished().is_some() {
         assert_eq!(status, 200, "{variant}: {record}");
-        // Every seat is named, where the format names players (BPGN's are its own).
+        // Every seat is named, BPGN's under its roster (seats A-white, B-white, A-black,
+        // B-black), and the game is the server's.
         let text = record.as_str().unwrap();
-        if !text.contains("[WhiteA ") {
-            for seat in 0..tokens.len() {
-                assert!(text.contains(&format!("seat {seat}")), "{variant}: {text}");
+        for seat in 0..tokens.len() {
+            assert!(text.contains(&format!("seat {seat}")), "{variant}: {text}");
+        }
+        assert!(
+            text.contains(&format!("chaturanga game {id}")),
+            "{variant}: {text}"
+        );
+        if text.contains("[WhiteA ") {
+            for (tag, seat) in [("WhiteA", 0), ("WhiteB", 1), ("BlackA", 2), ("BlackB", 3)] {
+                let line = format!("[{tag} \"seat {seat}\"]");
+                assert!(text.contains(&line), "{variant}: {line} in {text}");
             }
         }
     } else {

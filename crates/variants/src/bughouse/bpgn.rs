@@ -27,8 +27,8 @@ use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::Move;
 use chaturanga_rules::{
-    Game, MoveError, OptionError, Outcome, OwnGame, Position, Reason, RuleOptions, Ruleset,
-    SetupError, Status,
+    Game, MoveError, OptionError, Outcome, OwnGame, Position, Reason, RecordHeader, RuleOptions,
+    Ruleset, SetupError, Status,
 };
 use std::fmt;
 use std::time::Duration;
@@ -309,12 +309,17 @@ pub fn write_game(
     write_moves(start, &moves, &tags)
 }
 
-/// A game played through the [`Position`] trait as BPGN, with the rule options to record
+/// The roster tag of each seat, in the ruleset's player order (A-white, B-white, A-black,
+/// B-black).
+pub const SEAT_TAGS: [&str; 4] = ["WhiteA", "WhiteB", "BlackA", "BlackB"];
+
+/// A game played through the [`Position`] trait as BPGN, with the header's tags, the
+/// players under their roster tags ([`SEAT_TAGS`]) and the rule options to record
 /// (`name=value`) in the `RuleOptions` tag: the writer of the ruleset's own record
 /// (`Ruleset::own_record`).
 pub fn write_recorded(
     game: &Game<BughousePosition>,
-    recorded: &[String],
+    header: &RecordHeader,
 ) -> Result<String, BpgnError> {
     let outcome = match game.status() {
         Status::Over(o) => Some(o),
@@ -322,7 +327,13 @@ pub fn write_recorded(
     };
     let start = game.start();
     let mut tags = tags_for(start, None, outcome.as_ref());
-    tags.set_options(recorded);
+    for (name, value) in header.tags {
+        tags.set(name, value);
+    }
+    for (tag, player) in SEAT_TAGS.iter().zip(header.players) {
+        tags.set(tag, player);
+    }
+    tags.set_options(header.options);
     let moves: Vec<(usize, Move, Option<Duration>)> = game
         .moves()
         .iter()
