@@ -396,7 +396,12 @@ pub fn run(settings: &MatchSettings, out: &mut dyn Write) -> Result<(), ArenaErr
         }
         players.push(copies);
     }
-    let names: Vec<String> = players.iter().map(|copies| copies[0].name()).collect();
+    let mut names: Vec<String> = players.iter().map(|copies| copies[0].name()).collect();
+    // Two builds of one engine name themselves alike: the second is then `(2)` in progress
+    // lines and records, as the in-process engines are (`build`).
+    if names[0] == names[1] {
+        names[1].push_str(" (2)");
+    }
     let seatings = seatings(sides);
     writeln!(
         out,

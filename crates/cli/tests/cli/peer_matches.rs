@@ -189,3 +189,27 @@ fn a_notation_mismatch_is_a_setup_error() {
     assert!(!stdout.contains("rules infraction"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Two builds of one engine name themselves alike; the match tells them apart (the second
+/// is `(2)`), in its progress lines and in its records.
+#[test]
+fn engines_of_one_name_are_told_apart() {
+    let dir = std::env::temp_dir().join(format!("chaturanga-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let stdout = smoke(
+        "chess",
+        &ourselves("uci"),
+        &ourselves("uci"),
+        &["--pgn", pgn.to_str().unwrap()],
+    );
+    let name = format!("Chaturanga {}", env!("CARGO_PKG_VERSION"));
+    assert!(
+        stdout.contains(&format!("match: {name} vs {name} (2) in chess")),
+        "{stdout}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert!(games.contains(&format!("\"{name} (2)\"")), "{games}");
+    assert!(games.contains(&format!("\"{name}\"")), "{games}");
+    std::fs::remove_dir_all(&dir).ok();
+}
