@@ -3,6 +3,7 @@
 use crate::family::piece;
 use crate::large_shogi::{self as ls, LargeShogi, LargeShogiPosition, PromotionStyle, Roles};
 use chaturanga_rules::standard::SpecError;
+use chaturanga_rules::weights::EvalWeights;
 use chaturanga_rules::{OptionSpec, OptionValues, PieceType};
 
 /// The chu shogi ruleset.
@@ -160,5 +161,9 @@ impl LargeShogi for ChuShogi {
 
     fn values() -> &'static [(&'static str, i32)] {
         CHU_VALUES
+    }
+
+    fn weights() -> Result<EvalWeights, SpecError> {
+        crate::weights::family("chushogi")
     }
 }

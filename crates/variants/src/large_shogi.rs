@@ -13,9 +13,10 @@ use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
     FenError, MAX_FEN_LEN, SetupError, SetupProblem, Spec, SpecBuilder, SpecError,
-    board_evaluation, parse_board, pieces_text, scene_men, write_board,
+    board_evaluation, board_features, parse_board, pieces_text, scene_men, write_board,
 };
 use chaturanga_rules::tables::{PieceBoard, attacked};
+use chaturanga_rules::weights::EvalWeights;
 use chaturanga_rules::{
     DrawRules, Kind, MoveError, MoveValue, OptionSpec, OptionValues, Outcome, Piece, PieceType,
     Player, Position, Reason, RuleOptions, Ruleset,
@@ -58,6 +59,11 @@ pub trait LargeShogi: 'static + Copy + Default + Send + Sync + Debug {
     /// valued by their mobility.
     fn values() -> &'static [(&'static str, i32)] {
         &[]
+    }
+    /// The evaluation weights ([`crate::weights::family`]); the defaults unless the ruleset
+    /// has a family of fitted ones.
+    fn weights() -> Result<EvalWeights, SpecError> {
+        Ok(EvalWeights::default())
     }
 }
 
@@ -164,6 +170,7 @@ fn data<const W: usize, R: LargeShogi>(
             })
             .notation(chaturanga_rules::standard::Notation::Shogi)
             .values(R::values())
+            .weights(R::weights()?)
             .start(R::START);
         for p in R::pieces()? {
             builder = builder.piece(with_lion_words(p, &R::ROLES));
@@ -973,6 +980,10 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn evaluate(&self, player: usize) -> i32 {
         board_evaluation(self.spec(), self, player as Player, self.board.turn())
+    }
+
+    fn eval_features(&self) -> Option<chaturanga_rules::EvalFeatures> {
+        Some(board_features(self.spec(), self, self.board.turn()))
     }
 
     fn move_value(&self, mv: LargeMove) -> MoveValue {

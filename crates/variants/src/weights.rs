@@ -6,8 +6,9 @@ use chaturanga_rules::EvalWeights;
 use chaturanga_rules::standard::SpecError;
 
 /// Each family's weights file, by name.
-pub const FAMILIES: [(&str, &str); 4] = [
+pub const FAMILIES: [(&str, &str); 5] = [
     ("chess", include_str!("../weights/chess.txt")),
+    ("chushogi", include_str!("../weights/chushogi.txt")),
     ("minishogi", include_str!("../weights/minishogi.txt")),
     ("shogi", include_str!("../weights/shogi.txt")),
     ("xiangqi", include_str!("../weights/xiangqi.txt")),

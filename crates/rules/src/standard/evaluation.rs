@@ -65,6 +65,15 @@ pub fn board_evaluation<const W: usize, B: PieceBoard<W>>(
     evaluate(spec, board, player, to_move, |_, _| 0)
 }
 
+/// The features of [`board_evaluation`] (see [`EvalFeatures`]), for the tuner.
+pub fn board_features<const W: usize, B: PieceBoard<W>>(
+    spec: &Spec<W>,
+    board: &B,
+    to_move: Player,
+) -> EvalFeatures {
+    features(spec, board, to_move, |_, _| 0)
+}
+
 /// Material and placement, mobility against each piece's average, pieces in hand (`in_hand`
 /// counts them), royal safety where a side has a single royal piece, and the tempo.
 fn evaluate<const W: usize, B: PieceBoard<W>>(

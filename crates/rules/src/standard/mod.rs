@@ -13,7 +13,7 @@ mod movegen;
 mod spec;
 
 pub use diagram::{board_text, pieces_text, scene_men};
-pub use evaluation::{EvalFeatures, board_evaluation};
+pub use evaluation::{EvalFeatures, board_evaluation, board_features};
 pub use fen::{
     FenError, MAX_FEN_LEN, Setup, SetupError, SetupProblem, parse_board, parse_en_passant,
     write_board,

@@ -215,9 +215,17 @@ fn the_tuners_features_reproduce_the_evaluation() {
         );
         eprintln!("{}: {check:?}", info.id);
     }
-    // The three families with weights files offer features, losing chess (its own
-    // evaluation) does not.
-    for id in ["chess", "shogi", "xiangqi"] {
+    // The rulesets of every family with a weights file offer features, chu shogi's position
+    // type (dai shogi's too) as well as the standard one; losing chess (its own evaluation)
+    // does not.
+    for id in [
+        "chess",
+        "chushogi",
+        "daishogi",
+        "minishogi",
+        "shogi",
+        "xiangqi",
+    ] {
         assert!(
             tunable.contains(&id),
             "{id} offers no features: {tunable:?}"
