@@ -1153,7 +1153,10 @@ impl LiveGame {
         let tags = [("Site".to_string(), format!("chaturanga game {}", self.id))];
         // Every seat is named; the record puts each name under its format's tag for the seat
         // (a shogi record's `Black` is the first mover, BPGN's `WhiteB` the second).
-        let players: Vec<String> = (self.seats.iter().enumerate())
+        let players: Vec<String> = self
+            .seats
+            .iter()
+            .enumerate()
             .map(|(n, seat)| match seat.kind {
                 SeatKind::Human => format!("seat {n}"),
                 SeatKind::Engine(level) => format!("Chaturanga level {level}"),

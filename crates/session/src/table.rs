@@ -284,7 +284,10 @@ impl<P: Ruleset> Hosted<P> {
         // PGN, KIF and CSA name a seat by the same tag (a shogi record's `Black` is sente).
         let position = self.game.position();
         let seat_count = position.players();
-        let seat_tags: Vec<(String, String)> = (players.iter().enumerate().take(seat_count))
+        let seat_tags: Vec<(String, String)> = players
+            .iter()
+            .enumerate()
+            .take(seat_count)
             .map(|(seat, name)| {
                 let tag = pgn::player_tag(position.player_name(seat), seat, seat_count);
                 (tag.into_owned(), name.clone())
