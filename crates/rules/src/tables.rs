@@ -444,6 +444,9 @@ pub struct AttackTables<const W: usize> {
     reverse_rays: Vec<ReverseRay<W>>,
     reverse_ray_spans: Vec<Span>,
     reverse_leaps: Vec<CellSet<W>>,
+    /// Per (player, target), the union of `reverse_leaps` over kinds: where any leaper of the
+    /// player could stand to capture on the target.
+    leap_origins: Vec<CellSet<W>>,
     /// Per player, the kinds with plain leap captures.
     pub leap_kinds: Vec<Vec<Kind>>,
     /// Per player, the kinds whose captures need the slow forward test (lame leaps, hops).
@@ -463,6 +466,23 @@ impl<const W: usize> AttackTables<W> {
     pub fn leaps(&self, player: Player, kind: Kind, cell: Cell) -> CellSet<W> {
         self.reverse_leaps
             [(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
+    }
+
+    /// `leaps`, for any kind a board holds: none for kinds the tables do not know (boards
+    /// may hold kinds their ruleset moves by its own code).
+    #[inline(always)]
+    pub fn leaps_of(&self, player: Player, kind: Kind, cell: Cell) -> CellSet<W> {
+        if (kind as usize) < self.kinds {
+            self.leaps(player, kind, cell)
+        } else {
+            CellSet::EMPTY
+        }
+    }
+
+    /// Cells from which some kind of `player`'s captures on `cell` by a plain leap.
+    #[inline(always)]
+    pub fn leap_origins(&self, player: Player, cell: Cell) -> CellSet<W> {
+        self.leap_origins[player as usize * self.cells + cell.index()]
     }
 
     /// Whether every capture of `player`'s pieces is a plain leap or a ride, so that pins and
@@ -808,6 +828,12 @@ pub fn build_tables_oriented<const W: usize>(
         });
     }
 
+    let mut leap_origins = vec![CellSet::<W>::EMPTY; players * cells];
+    for (index, &origins) in reverse_leaps.iter().enumerate() {
+        let (player, target) = (index / (kinds.len() * cells), index % cells);
+        leap_origins[player * cells + target] |= origins;
+    }
+
     Ok((
         moves,
         AttackTables {
@@ -816,6 +842,7 @@ pub fn build_tables_oriented<const W: usize>(
             reverse_rays,
             reverse_ray_spans,
             reverse_leaps,
+            leap_origins,
             leap_kinds,
             slow_kinds,
         },
@@ -852,10 +879,12 @@ pub fn attacked<const W: usize, B: PieceBoard<W>>(
         }
     }
     let theirs = board.cells_of_player(by) & occupied;
-    for &k in &attacks.leap_kinds[by as usize] {
+    // Few of a player's men stand a leap away from any one cell: asking each of them is
+    // cheaper than asking every leaping kind for its men (thirty kinds and more in chu shogi).
+    for from in attacks.leap_origins(by, cell) & theirs {
         if attacks
-            .leaps(by, k, cell)
-            .intersects(board.cells_of_kind(k) & theirs)
+            .leaps_of(by, board.piece_at(from).kind(), cell)
+            .contains(from)
         {
             return true;
         }
