@@ -10,6 +10,7 @@
 //! ([`Engine::search_hidden`]): positions are drawn from the view, searched one by one, and
 //! their choices put to a vote.
 
+mod eval_cache;
 mod hidden;
 mod level;
 mod limits;

@@ -6,6 +6,7 @@
 //! without a sign change; with three players the others are searched as one opponent
 //! (paranoid search).
 
+use crate::eval_cache::EvalCache;
 use crate::limits::{Budget, Limits};
 use crate::ordering::{HASH_MOVE, LOSING_TACTIC, Ordering};
 use crate::score::{INFINITY, MATE, MATE_BOUND, QUARTER_POINT, Score, from_table, to_table};
@@ -116,6 +117,7 @@ pub struct SearchResult<M> {
 /// A searcher for one position type, keeping its tables between moves of a game.
 pub struct Engine<P: Position> {
     tt: TranspositionTable<P::Move>,
+    eval_cache: EvalCache,
     ordering: Ordering<P::Move>,
     stop: Arc<AtomicBool>,
     multiplayer: Multiplayer,
@@ -125,6 +127,13 @@ pub struct Engine<P: Position> {
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The evaluation cache's size beside a transposition table of `hash_mb` MiB: a quarter
+/// (16 MiB by default), measured in chu shogi and shogi: 4 MiB had gained 2 % of speed in a
+/// ten-second search, 32 MiB 7-11 %.
+fn eval_cache_mb(hash_mb: usize) -> usize {
+    hash_mb.div_ceil(4)
+}
 
 impl<P: Position> Default for Engine<P> {
     fn default() -> Self {
@@ -137,6 +146,7 @@ impl<P: Position> Engine<P> {
     pub fn new(hash_mb: usize) -> Self {
         Engine {
             tt: TranspositionTable::new(hash_mb),
+            eval_cache: EvalCache::new(eval_cache_mb(hash_mb)),
             ordering: Ordering::new(MAX_PLY),
             stop: Arc::new(AtomicBool::new(false)),
             multiplayer: Multiplayer::default(),
@@ -167,14 +177,16 @@ impl<P: Position> Engine<P> {
         self.multiplayer
     }
 
-    /// Resizes (and clears) the transposition table.
+    /// Resizes (and clears) the transposition table and the evaluation cache beside it.
     pub fn set_hash_size(&mut self, hash_mb: usize) {
         self.tt = TranspositionTable::new(hash_mb);
+        self.eval_cache = EvalCache::new(eval_cache_mb(hash_mb));
     }
 
     /// Forgets everything learnt (a new game, or a reproducible benchmark).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.eval_cache.clear();
         self.ordering.clear();
     }
 
@@ -256,6 +268,7 @@ impl<P: Position> Engine<P> {
         let budget = limits.budget();
         let mut searcher = Searcher {
             tt: &mut self.tt,
+            eval_cache: &mut self.eval_cache,
             ordering: &mut self.ordering,
             watch: Watch::new(&self.stop, start, budget.hard, limits.nodes),
             root_player,
@@ -433,6 +446,7 @@ pub(crate) fn outcome_for_root(outcome: &Outcome, root_player: usize, ply: usize
 /// The state of one search.
 struct Searcher<'e, P: Position> {
     tt: &'e mut TranspositionTable<P::Move>,
+    eval_cache: &'e mut EvalCache,
     ordering: &'e mut Ordering<P::Move>,
     watch: Watch<'e>,
     root_player: usize,
@@ -472,10 +486,18 @@ impl<P: Position> Searcher<'_, P> {
         }
     }
 
-    fn static_eval(&self, pos: &P) -> i32 {
-        let v = pos
-            .evaluate(self.root_player)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+    fn static_eval(&mut self, pos: &P) -> i32 {
+        let hash = pos.hash();
+        let v = match self.eval_cache.get(hash, self.root_player) {
+            Some(v) => v,
+            None => {
+                let v = pos
+                    .evaluate(self.root_player)
+                    .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+                self.eval_cache.put(hash, self.root_player, v);
+                v
+            }
+        };
         self.for_mover(v, pos.side_to_move())
     }
 
