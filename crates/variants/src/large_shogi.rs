@@ -521,7 +521,10 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         }
     }
 
-    fn pseudo_moves(&self, out: &mut Vec<LargeMove>) {
+    /// The pseudo-legal moves; with `tactical`, only those that capture or promote (the
+    /// quiescence search's, which would otherwise generate a hundred quiet moves a node and
+    /// throw them away).
+    fn pseudo_moves(&self, out: &mut Vec<LargeMove>, tactical: bool) {
         let us = self.board.turn();
         let occupied = self.occupied();
         let empty = self.spec().cells.without(occupied);
@@ -532,8 +535,23 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
                 .spec()
                 .moves
                 .reach(us, kind, from, occupied, empty, enemy);
-            for to in quiet {
-                self.push(out, kind, from, None, to, 0);
+            if tactical {
+                if self.data.promoted[kind as usize].is_some() {
+                    for to in quiet {
+                        if self.promotion(kind, from, to, 0).0 {
+                            out.push(LargeMove {
+                                from,
+                                via: NO_CELL,
+                                to,
+                                promote: true,
+                            });
+                        }
+                    }
+                }
+            } else {
+                for to in quiet {
+                    self.push(out, kind, from, None, to, 0);
+                }
             }
             for to in captures {
                 self.push(out, kind, from, None, to, 1);
@@ -551,7 +569,9 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
                         }
                     }
                 }
-                if let Some(e) = (near & empty).first() {
+                if let Some(e) = (near & empty).first()
+                    && !tactical
+                {
                     out.push(LargeMove {
                         from,
                         via: e.0,
@@ -578,7 +598,9 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
                         pass = Some(a);
                     }
                 }
-                if let Some(a) = pass {
+                if let Some(a) = pass
+                    && !tactical
+                {
                     out.push(LargeMove {
                         from,
                         via: a.0,
@@ -863,7 +885,7 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
             return;
         }
         let start = moves.len();
-        self.pseudo_moves(moves);
+        self.pseudo_moves(moves, false);
         let mut keep = start;
         for i in start..moves.len() {
             if self.legal(&moves[i]) {
@@ -876,7 +898,13 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
 
     fn candidate_moves(&self, moves: &mut Vec<LargeMove>) {
         if self.bare_king_result().is_none() {
-            self.pseudo_moves(moves);
+            self.pseudo_moves(moves, false);
+        }
+    }
+
+    fn tactical_candidates(&self, moves: &mut Vec<LargeMove>) {
+        if self.bare_king_result().is_none() {
+            self.pseudo_moves(moves, true);
         }
     }
 

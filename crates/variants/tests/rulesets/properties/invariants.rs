@@ -1,6 +1,7 @@
 //! Invariants checked on random playouts of every implemented ruleset:
 //! generated moves = legal moves (against the slow reference generator), bulk counts match the
-//! lists, the search's candidate moves less the illegal ones are the legal moves, a null move
+//! lists, the search's candidate moves less the illegal ones are the legal moves, its tactical
+//! candidates hold every legal move that gains material (quiescence's moves), a null move
 //! hands the turn over with a consistent hash, every move's text reads back to it, FEN
 //! round-trips with the same hash, the incremental hash equals a fresh one, and undo restores
 //! the position.
@@ -53,6 +54,23 @@ impl Visitor for Playouts {
                     sorted_texts(&position, &moves),
                     "legal candidates differ from the legal moves at {here}"
                 );
+                let mut tactical = Vec::new();
+                position.tactical_candidates(&mut tactical);
+                tactical.retain(|&m| position.is_legal(m));
+                let tactical = sorted_texts(&position, &tactical);
+                let legal = sorted_texts(&position, &moves);
+                for text in &tactical {
+                    assert!(legal.contains(text), "tactical {text} not legal at {here}");
+                }
+                for &m in &moves {
+                    if position.move_value(m).gain > 0 {
+                        let text = position.move_text(m);
+                        assert!(
+                            tactical.contains(&text),
+                            "{text} gains but is not a tactical candidate at {here}"
+                        );
+                    }
+                }
                 if let Some(passed) = position.null_move() {
                     assert_ne!(passed.side_to_move(), position.side_to_move(), "{here}");
                     let reread = P::from_fen_with(&options, &passed.fen())
