@@ -468,8 +468,8 @@ impl<const W: usize> AttackTables<W> {
             [(player as usize * self.kinds + kind as usize) * self.cells + cell.index()]
     }
 
-    /// `leaps`, for any kind a board holds: none for kinds the tables do not know (boards
-    /// may hold kinds their ruleset moves by its own code).
+    /// `leaps`, for any kind a board shows: none for kinds outside the tables (an attack
+    /// view may show men that cannot capture as a kind no piece has, as Makarenko's does).
     #[inline(always)]
     pub fn leaps_of(&self, player: Player, kind: Kind, cell: Cell) -> CellSet<W> {
         if (kind as usize) < self.kinds {
