@@ -57,11 +57,13 @@ pub enum Reason {
     /// Decisive events for opposite sides were registered at the same moment (bughouse: two
     /// flags, or a mate and a flag, seen in one processing step), which draws.
     Simultaneous,
+    /// A player left a game in progress and stayed away: the others claimed the win or a draw.
+    Abandonment,
 }
 
 impl Reason {
     /// Every reason, for reading one back from its name.
-    pub const ALL: [Reason; 25] = [
+    pub const ALL: [Reason; 26] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::NoLegalMoves,
@@ -87,6 +89,7 @@ impl Reason {
         Reason::Agreement,
         Reason::TimeForfeit,
         Reason::Simultaneous,
+        Reason::Abandonment,
     ];
 
     /// The reason named `name` ([`Reason::as_str`]).
@@ -122,6 +125,7 @@ impl Reason {
             Reason::Agreement => "agreement",
             Reason::TimeForfeit => "time-forfeit",
             Reason::Simultaneous => "simultaneous",
+            Reason::Abandonment => "abandonment",
         }
     }
 }

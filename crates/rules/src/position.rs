@@ -1012,6 +1012,13 @@ pub trait Ruleset: Position {
     fn own_record() -> Option<OwnRecord<Self>> {
         None
     }
+    /// The time control the ruleset itself prescribes under `options` (bughouse's `clock`, or
+    /// its turn-based `slot-deadline` as a fixed time per move), for a host that is given no
+    /// clock of its own. `None`, the default: the rules leave the clock to the players.
+    fn own_clock(options: &crate::RuleOptions) -> Option<crate::clock::TimeControl> {
+        let _ = options;
+        None
+    }
 }
 
 /// Why a game could not be written in a ruleset's own record format.

@@ -8,11 +8,13 @@
 //!
 //! After a restart the stored times are those at the start of the interrupted turn, and that
 //! turn starts again when the game is loaded: the time the server was down is not charged.
+//!
+//! Nothing here reads the time: every call is told `now`, so the referee's rules over clocks
+//! are tested with made-up instants.
 
 use chaturanga_rules::clock::{Clock, PlayerTime, TimeControl};
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
-use tokio::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Longest time control accepted (a year of main time, 30 days a move).
 const MAX_SECONDS: u64 = 366 * 86_400;
@@ -56,6 +58,36 @@ fn one() -> u32 {
 }
 
 impl ClockSpec {
+    /// The spec of a time control a ruleset prescribes (`Ruleset::own_clock`), in whole
+    /// seconds (a fraction of a second is rounded up); `None` for what a spec cannot say
+    /// (moves per session).
+    pub fn of(control: TimeControl) -> Option<ClockSpec> {
+        let secs = |d: Duration| d.as_secs() + u64::from(d.subsec_nanos() > 0);
+        if control.moves_per_session.is_some() {
+            return None;
+        }
+        Some(match control.byo_yomi {
+            None => ClockSpec::Fischer {
+                base: secs(control.base),
+                increment: secs(control.increment),
+            },
+            Some(b) if control.base.is_zero() && b.periods == 1 => ClockSpec::Move {
+                seconds: secs(b.period).max(1),
+            },
+            Some(b) => ClockSpec::Byoyomi {
+                base: secs(control.base),
+                period: secs(b.period).max(1),
+                periods: b.periods,
+            },
+        })
+    }
+
+    /// Whether this is correspondence (days a move), where the real-time rules of a live
+    /// game (the first-move window, abandonment, engine pacing) give way to the days.
+    pub fn is_correspondence(&self) -> bool {
+        matches!(self, ClockSpec::Days { .. })
+    }
+
     /// The time control, or why it is refused.
     pub fn control(&self) -> Result<TimeControl, String> {
         let s = Duration::from_secs;
@@ -227,6 +259,33 @@ impl GameClock {
         self.since.iter_mut().for_each(|s| *s = None);
     }
 
+    /// The flags of `seats` fell: their clocks show exactly zero (main time and periods
+    /// spent), and every clock stops.
+    pub fn flag(&mut self, seats: &[usize]) {
+        for &seat in seats {
+            if seat < self.clock.players() {
+                self.clock.set_time(
+                    seat,
+                    PlayerTime {
+                        main: Duration::ZERO,
+                        periods: 0,
+                    },
+                );
+            }
+        }
+        self.stop();
+    }
+
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.clock.control()
+    }
+
+    /// How long `seat` may think on its turn: the time it has at the start of a turn.
+    pub fn time_available(&self, seat: usize) -> Duration {
+        self.clock.time_available(seat)
+    }
+
     /// The seats whose clocks run.
     pub fn running(&self) -> Vec<usize> {
         (0..self.since.len())
@@ -284,20 +343,54 @@ impl GameClock {
         Ok(())
     }
 
-    /// Each seat's time left at `now` in milliseconds (the running ones counting down), and
-    /// byo-yomi periods left.
-    pub fn show(&self, now: Instant) -> Vec<(u64, u32, bool)> {
+    /// Each seat's clock at `now` (the running ones counting down).
+    pub fn show(&self, now: Instant) -> Vec<SeatTime> {
+        let period = self.clock.control().byo_yomi.map(|b| b.period);
         (0..self.clock.players())
             .map(|seat| {
                 let t = self.clock.time(seat);
-                let elapsed = self.since[seat].map(|since| now.saturating_duration_since(since));
-                let left = self
-                    .clock
-                    .remaining(seat, elapsed.unwrap_or(Duration::ZERO));
-                (left.as_millis() as u64, t.periods, elapsed.is_some())
+                let elapsed = self.since[seat]
+                    .map_or(Duration::ZERO, |since| now.saturating_duration_since(since));
+                let left = self.clock.remaining(seat, elapsed);
+                let main = t.main.saturating_sub(elapsed);
+                // Past the main time the periods go one by one; the current one is what is
+                // left of the whole time beyond the periods still untouched.
+                let (periods, period_ms) = match period {
+                    Some(p) if !p.is_zero() && main.is_zero() && !left.is_zero() => {
+                        let whole = (left.as_nanos().div_ceil(p.as_nanos())) as u32;
+                        let current = left.saturating_sub(p * whole.saturating_sub(1));
+                        (whole, Some(current.as_millis() as u64))
+                    }
+                    Some(p) if !p.is_zero() && main.is_zero() => (0, Some(0)),
+                    Some(p) => (t.periods, Some(p.as_millis() as u64)),
+                    None => (t.periods, None),
+                };
+                SeatTime {
+                    ms: left.as_millis() as u64,
+                    main_ms: main.as_millis() as u64,
+                    periods,
+                    period_ms,
+                    running: self.since[seat].is_some(),
+                }
             })
             .collect()
     }
+}
+
+/// One seat's clock as shown at an instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatTime {
+    /// Everything left before the flag falls, in milliseconds: main time and periods.
+    pub ms: u64,
+    /// Main time left, in milliseconds.
+    pub main_ms: u64,
+    /// Byo-yomi periods left, the one in progress included.
+    pub periods: u32,
+    /// Under byo-yomi: what is left of the current period (the whole period while main time
+    /// remains), in milliseconds.
+    pub period_ms: Option<u64>,
+    /// Whether the clock runs.
+    pub running: bool,
 }
 
 #[cfg(test)]
@@ -333,7 +426,7 @@ mod tests {
         clock.run(&[0], t0);
         pass(&mut clock, 0, 1, t0 + secs(9), None).unwrap();
         pass(&mut clock, 1, 0, t0 + secs(18), None).unwrap();
-        assert_eq!(clock.show(t0 + secs(18))[0].0, 10_000);
+        assert_eq!(clock.show(t0 + secs(18))[0].ms, 10_000);
         // Time is up at 28 s; the flag waits out the grace before it falls.
         let grace = clock.grace(0);
         assert!(grace > Duration::ZERO && grace <= MAX_GRACE);
@@ -402,15 +495,15 @@ mod tests {
         clock.run(&[0], t0);
         // 5 s on the server, 4.6 s thought: 400 ms of lag, all forgiven.
         pass(&mut clock, 0, 1, t0 + secs(5), Some(ms(4_600))).unwrap();
-        assert_eq!(clock.show(t0 + secs(5))[0].0, 595_400);
+        assert_eq!(clock.show(t0 + secs(5))[0].ms, 595_400);
         assert_eq!(clock.quota[0], ms(3_600));
         // No report, no compensation; the quota still grows, up to seven gains.
         pass(&mut clock, 1, 0, t0 + secs(6), None).unwrap();
-        assert_eq!(clock.show(t0 + secs(6))[1].0, 599_000);
+        assert_eq!(clock.show(t0 + secs(6))[1].ms, 599_000);
         assert_eq!(clock.quota[1], secs(4));
         // Claimed lag beyond the quota is charged.
         pass(&mut clock, 0, 1, t0 + secs(16), Some(Duration::ZERO)).unwrap();
-        assert_eq!(clock.show(t0 + secs(16))[0].0, 595_400 - 10_000 + 3_600);
+        assert_eq!(clock.show(t0 + secs(16))[0].ms, 595_400 - 10_000 + 3_600);
         assert_eq!(clock.quota[0], secs(1));
         for turn in 0..10 {
             let at = t0 + secs(17 + turn);
@@ -452,7 +545,7 @@ mod tests {
         clock.run(&[0], t0);
         // Sent after 9.9 s of thought, it arrives 10.3 s after the turn began.
         pass(&mut clock, 0, 1, t0 + ms(10_300), Some(ms(9_900))).unwrap();
-        assert_eq!(clock.show(t0 + ms(10_300))[0].0, 100);
+        assert_eq!(clock.show(t0 + ms(10_300))[0].ms, 100);
     }
 
     #[test]
@@ -465,11 +558,82 @@ mod tests {
         // Seat 0 moves; seat 2 answers on its board while seat 1 still thinks.
         clock.complete(0, t0 + secs(1), None).unwrap();
         clock.run(&[1, 2], t0 + secs(1));
-        assert_eq!(clock.show(t0 + secs(2))[1].0, 3_000);
-        assert_eq!(clock.show(t0 + secs(2))[2].0, 4_000);
+        assert_eq!(clock.show(t0 + secs(2))[1].ms, 3_000);
+        assert_eq!(clock.show(t0 + secs(2))[2].ms, 4_000);
         let late = t0 + secs(20);
         assert_eq!(clock.fallen(late), vec![1, 2]);
         clock.stop();
         assert!(clock.running().is_empty() && clock.deadline().is_none());
+    }
+
+    #[test]
+    fn a_flag_leaves_its_clock_at_exactly_zero() {
+        let control = ClockSpec::Byoyomi {
+            base: 10,
+            period: 5,
+            periods: 2,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        clock.flag(&[0]);
+        let shown = clock.show(t0 + secs(30));
+        assert_eq!((shown[0].ms, shown[0].main_ms, shown[0].periods), (0, 0, 0));
+        assert!(!shown[0].running);
+        assert_eq!(clock.stored().main_ms, vec![0, 10_000]);
+        assert_eq!(clock.stored().periods, vec![0, 2]);
+    }
+
+    #[test]
+    fn byo_yomi_shows_main_time_and_periods_apart() {
+        let control = ClockSpec::Byoyomi {
+            base: 10,
+            period: 30,
+            periods: 3,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        // In main time: 6 s of main, three whole periods.
+        let at = clock.show(t0 + secs(4))[0];
+        assert_eq!(
+            (at.main_ms, at.periods, at.period_ms),
+            (6_000, 3, Some(30_000))
+        );
+        assert_eq!(at.ms, 96_000);
+        // 25 s into the first period: 0:00 + 3×, 5 s left of the current one.
+        let at = clock.show(t0 + secs(35))[0];
+        assert_eq!((at.main_ms, at.periods, at.period_ms), (0, 3, Some(5_000)));
+        // The first period spent: two left, the second one whole.
+        let at = clock.show(t0 + secs(40))[0];
+        assert_eq!((at.main_ms, at.periods, at.period_ms), (0, 2, Some(30_000)));
+        // The other seat's clock stands with its whole time.
+        let other = clock.show(t0 + secs(40))[1];
+        assert_eq!(
+            (other.main_ms, other.periods, other.running),
+            (10_000, 3, false)
+        );
+    }
+
+    #[test]
+    fn a_ruleset_clock_becomes_a_spec() {
+        let fischer = TimeControl::fischer(secs(180), secs(2));
+        assert_eq!(
+            ClockSpec::of(fischer),
+            Some(ClockSpec::Fischer {
+                base: 180,
+                increment: 2
+            })
+        );
+        let per_move = TimeControl::per_move(ms(1_500));
+        assert_eq!(
+            ClockSpec::of(per_move),
+            Some(ClockSpec::Move { seconds: 2 })
+        );
+        assert_eq!(ClockSpec::of(TimeControl::sessions(40, secs(5400))), None);
     }
 }

@@ -1,31 +1,30 @@
 //! The game server: people play every ruleset with each other and with the engine over HTTP
 //! and websockets, and every game is stored.
 //!
-//! Layout: startup and routing here; the HTTP and websocket API in [`api`]; the store with
-//! its migrations in [`store`]; one task per live game in [`live`]; clocks in [`clock`]; the
-//! engine pool in [`engines`]; one error type in [`error`]; several nodes on one PostgreSQL
-//! store in [`cluster`]. Nothing here knows a ruleset: a
-//! game is a `chaturanga_session::Table`, which speaks data (legal moves with their cells,
-//! scenes per viewer).
+//! Layout: startup here; the rules of a hosted game in [`referee`] (no I/O); one task per live
+//! game around it in [`live`]; what each viewer is sent in [`render`]; the HTTP and websocket
+//! API, the pages, and the one mapping of errors to answers, in [`api`]; the games in memory in
+//! [`app`]; the store in [`store`]; clocks in [`clock`]; the engine pool in [`engines`];
+//! several nodes on one PostgreSQL store in [`cluster`], talking over [`bus`]. Nothing here
+//! knows a ruleset: a game is a `chaturanga_session::Table`, which speaks data (legal moves
+//! with their cells, scenes per viewer).
 
 pub mod api;
+pub mod app;
+pub mod bus;
 pub mod clock;
 pub mod cluster;
 pub mod engines;
-pub mod error;
 pub mod live;
+pub mod referee;
+pub mod render;
 pub mod store;
-pub mod web;
 mod wire;
 
-use crate::cluster::Nodes;
+pub use crate::app::AppState;
 use crate::engines::EnginePool;
-use crate::error::ApiError;
-use crate::live::{GameHandle, Role};
 use crate::store::{Database, Store};
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 
 /// How the server is started.
 #[derive(Clone, Debug)]
@@ -49,112 +48,6 @@ impl Default for Config {
     }
 }
 
-/// What every request handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    store: Store,
-    engines: EnginePool,
-    games: Arc<Mutex<HashMap<String, GameHandle>>>,
-    /// The writes sent to other nodes, where the store has several (PostgreSQL).
-    nodes: Option<Arc<Nodes>>,
-}
-
-impl AppState {
-    /// State over an opened store.
-    pub fn new(store: Store, engines: EnginePool) -> Self {
-        let nodes = store.cluster().map(|_| Arc::new(Nodes::default()));
-        AppState {
-            store,
-            engines,
-            games: Arc::new(Mutex::new(HashMap::new())),
-            nodes,
-        }
-    }
-
-    /// The writes this node sent to others (only with a store of several nodes).
-    pub fn nodes(&self) -> &Nodes {
-        static NONE: std::sync::OnceLock<Nodes> = std::sync::OnceLock::new();
-        self.nodes
-            .as_deref()
-            .unwrap_or_else(|| NONE.get_or_init(Nodes::default))
-    }
-
-    /// The task of game `id` if it is in memory.
-    pub fn running_game(&self, id: &str) -> Option<GameHandle> {
-        self.lock().get(id).filter(|h| !h.is_closed()).cloned()
-    }
-
-    /// Every game task in memory, with its id.
-    pub fn games_snapshot(&self) -> Vec<(String, GameHandle)> {
-        self.lock()
-            .iter()
-            .filter(|(_, h)| !h.is_closed())
-            .map(|(id, h)| (id.clone(), h.clone()))
-            .collect()
-    }
-
-    /// Every game task in memory.
-    pub fn running_games(&self) -> Vec<GameHandle> {
-        self.games_snapshot().into_iter().map(|(_, h)| h).collect()
-    }
-
-    /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
-    /// The task of game `id`, started from the store if it is not running.
-    pub async fn game(&self, id: &str) -> Result<GameHandle, ApiError> {
-        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(ApiError::not_found(format!(
-                "no game {:?}",
-                id.chars().take(64).collect::<String>()
-            )));
-        }
-        if let Some(handle) = self.lock().get(id).filter(|h| !h.is_closed()) {
-            return Ok(handle.clone());
-        }
-        let store = self.store.clone();
-        let key = id.to_string();
-        // With several nodes, the game runs here only if no other node runs it.
-        let (row, role) = tokio::task::spawn_blocking(move || {
-            let Some(row) = store.load(&key)? else {
-                return Ok((None, Role::Runs));
-            };
-            let role = match store.cluster() {
-                Some(cluster) if row.status == "live" => match cluster.acquire(&key)? {
-                    Ok(()) => Role::Runs,
-                    Err(_) => Role::Follows,
-                },
-                _ => Role::Runs,
-            };
-            Ok::<_, crate::store::StoreError>((Some(row), role))
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
-        let row = row.ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
-        let secret = api::secret_option_names(&row.variant);
-        let mut games = self.lock();
-        // Another request may have started it meanwhile.
-        if let Some(handle) = games.get(id).filter(|h| !h.is_closed()) {
-            return Ok(handle.clone());
-        }
-        let handle = live::start(
-            row,
-            self.store.clone(),
-            self.engines.clone(),
-            &secret,
-            self.nodes.clone().map(|nodes| (nodes, role)),
-        )?;
-        games.insert(id.to_string(), handle.clone());
-        Ok(handle)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, GameHandle>> {
-        self.games.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 /// Opens the store, resumes the live games' clocks and engines, and serves until the process
 /// ends; `ready` gets the bound address first (for tests binding port 0).
 pub async fn serve(
@@ -169,14 +62,16 @@ pub async fn serve(
         // follows the others when asked for them.
         tokio::spawn(cluster::run(state.clone()));
     } else {
-        // Live games run their clocks and engines without waiting for a visitor.
+        // Live games run their clocks and engines without waiting for a visitor (games
+        // without a clock left alone are adjourned: they start when someone comes).
+        let since = store::now_ms() - referee::lifecycle::ADJOURN_AFTER.as_millis() as i64;
         let ids = {
             let store = store.clone();
-            tokio::task::spawn_blocking(move || store.live_ids()).await??
+            tokio::task::spawn_blocking(move || store.live_ids(since)).await??
         };
         for id in ids {
             if let Err(e) = state.game(&id).await {
-                tracing::warn!(game = %id, "not resumed: {e}");
+                tracing::warn!(game = %id, "not resumed: {e:?}");
             }
         }
     }

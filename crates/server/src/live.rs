@@ -1,41 +1,130 @@
-//! A live game: one task owns it, serializes its moves and actions, writes each change to the
-//! store before anyone hears of it, runs its clocks and its engine seats, and renders what
-//! each viewer may see.
+//! A live game's task: one per game, a short loop around its [`Referee`]. It receives a
+//! request, has the referee decide it, stores the decision's change, applies it, and sends the
+//! events and the new states to the viewers who watch; it wakes the engine and arms the timer
+//! that the referee's state asks for. No rule of the game is decided here.
+//!
+//! With several nodes (PostgreSQL), the node holding the game's lease runs it; the task on any
+//! other node follows it (`Role::Follows`): it answers reads from a replica caught up from the
+//! store, relays the events to its sockets and forwards its clients' writes to the running
+//! node over the bus ([`crate::bus`]).
 
-use crate::clock::{ClockSpec, GameClock, StoredTimes};
-use crate::cluster::{Forwarded, Nodes};
-use crate::engines::{EnginePool, level_limits};
-use crate::error::ApiError;
-use crate::store::{Change, EventRow, GameRow, SeatRow, Store, StoredMove};
-use crate::wire::{
-    ActionOffer, Boards, Clocks, LegalMoves, MoveNotation, MoveTexts, OffersView, SeatClock,
-    SeatView, Shape, StateView, check_cells, state_message,
-};
+use crate::bus::{ForwardError, Forwarded, Nodes, RemoteError};
+use crate::engines::{EnginePool, HASH_MB, level_limits};
+use crate::referee::{Action, Caller, Command, EngineTurn, Fresh, GameError, Referee};
+use crate::render::{self, RecordRefusal};
+use crate::store::{Change, EventRow, GameRow, Store, StoreError, now_ms};
 use axum::extract::ws::Utf8Bytes;
-use chaturanga_rules::Reason;
-use chaturanga_rules::position::excerpt;
-use chaturanga_rules::scene::Viewer;
-use chaturanga_session::{Finished, SessionError, Table, open_table};
-use serde_json::{Value, json};
-use std::collections::BTreeSet;
+use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, oneshot};
-use tokio::time::Instant;
 
 /// How long a finished game's task stays in memory without requests.
 const IDLE_FINISHED: Duration = Duration::from_secs(60);
 /// Updates a slow viewer may fall behind before it catches up from the store.
 const BROADCAST_DEPTH: usize = 16;
+/// How often a follower passes on a seat's signs of life to the running node, at most.
+const FORWARD_SEEN_EVERY: Duration = Duration::from_secs(5);
 
-/// Who sends a request: a seat (proved by its token) or a spectator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Caller {
-    /// The seat with this index.
+/// Why a request to a game failed: the referee refused it, or the machinery did.
+#[derive(Debug)]
+pub enum LiveError {
+    /// The referee refused it (nothing changed).
+    Game(GameError),
+    /// The store failed (nothing changed).
+    Store(StoreError),
+    /// No game of that id.
+    NoGame(String),
+    /// No position after that many moves: the game has `plies`.
+    NoPosition {
+        /// The ply asked for.
+        ply: usize,
+        /// Moves played.
+        plies: usize,
+    },
+    /// A version the game has not reached.
+    AheadOf {
+        /// The version given.
+        given: u64,
+        /// The game's.
+        version: u64,
+    },
+    /// The record is not shown.
+    Record(RecordRefusal),
+    /// The game's task is gone or overloaded.
+    Stopped,
+    /// This node no longer runs the game (another takes it over): try again.
+    Moved,
+    /// The node running the game answered with this refusal.
+    Remote(RemoteError),
+}
+
+impl std::fmt::Display for LiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LiveError::Game(e) => write!(f, "{e}"),
+            LiveError::Store(e) => write!(f, "store: {e}"),
+            LiveError::NoGame(id) => write!(f, "no game {id:?}"),
+            LiveError::NoPosition { ply, plies } => {
+                write!(f, "no position after {ply} moves: the game has {plies}")
+            }
+            LiveError::AheadOf { given, version } => {
+                write!(f, "version {given} is ahead of the game's {version}")
+            }
+            LiveError::Record(refusal) => write!(f, "record: {refusal:?}"),
+            LiveError::Stopped => write!(f, "the game's task has stopped"),
+            LiveError::Moved => write!(f, "another node runs the game"),
+            LiveError::Remote(e) => write!(f, "{} ({})", e.message, e.status),
+        }
+    }
+}
+
+impl std::error::Error for LiveError {}
+
+impl From<ForwardError> for LiveError {
+    fn from(e: ForwardError) -> Self {
+        match e {
+            ForwardError::Unanswered => LiveError::Moved,
+            ForwardError::Refused(e) => LiveError::Remote(e),
+            ForwardError::Store(e) => LiveError::Store(e),
+        }
+    }
+}
+
+impl From<GameError> for LiveError {
+    fn from(e: GameError) -> Self {
+        LiveError::Game(e)
+    }
+}
+
+impl From<StoreError> for LiveError {
+    fn from(e: StoreError) -> Self {
+        LiveError::Store(e)
+    }
+}
+
+/// Who sends a request: the holder of a token (the task finds its seat), a seat already
+/// known (a socket identified when it connected), or a spectator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// SHA-256 of a token, hex.
+    Token(String),
+    /// A seat.
     Seat(usize),
-    /// Anyone else.
+    /// Anyone.
     Spectator,
+}
+
+/// What a write is answered with: the caller's new state (HTTP) or nothing but success (a
+/// socket's acknowledgement: the socket gets the state with the broadcast).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The state as the caller sees it after the change.
+    State,
+    /// Nothing.
+    Ack,
 }
 
 /// What a connected viewer receives after each change: for each viewer class (seat 0..n,
@@ -48,9 +137,19 @@ pub struct Update {
     pub frames: Vec<Vec<Utf8Bytes>>,
 }
 
-/// What a new viewer gets: the messages it missed and the current state, then a receiver
-/// of further updates and its place among the game's watchers (held while it watches).
-pub type Subscription = (Vec<String>, broadcast::Receiver<Arc<Update>>, Watch);
+/// What a new viewer gets: who it is, the messages it missed and the current state, a
+/// receiver of further updates and its place among the game's watchers (held while it
+/// watches).
+pub struct Subscription {
+    /// The viewer.
+    pub caller: Caller,
+    /// Missed events, then the state.
+    pub backlog: Vec<String>,
+    /// Further updates.
+    pub updates: broadcast::Receiver<Arc<Update>>,
+    /// Held while watching.
+    pub watch: Watch,
+}
 
 /// A viewer's place among a game's watchers: while no one of a viewer class (a seat, or the
 /// spectators) watches, changes are not rendered for that class.
@@ -76,21 +175,16 @@ impl Drop for Watch {
     }
 }
 
+type Reply<T> = oneshot::Sender<Result<T, LiveError>>;
+
 /// A request to a game's task.
-pub enum Command {
-    /// The state as `caller` may see it.
+pub enum Request {
+    /// The state as the caller may see it.
     State {
         /// Who asks.
-        caller: Caller,
-        /// The answer.
-        reply: oneshot::Sender<Value>,
-    },
-    /// Which seat a token hash belongs to.
-    Identify {
-        /// SHA-256 of the token, hex.
-        token_hash: String,
-        /// The seat, if any.
-        reply: oneshot::Sender<Option<usize>>,
+        who: Who,
+        /// The state.
+        reply: Reply<Value>,
     },
     /// Claims an open human seat.
     Join {
@@ -98,58 +192,75 @@ pub enum Command {
         seat: usize,
         /// The new token's hash.
         token_hash: String,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
+        /// Done.
+        reply: Reply<()>,
     },
     /// Plays a move.
     Move {
         /// Who moves.
-        caller: Caller,
+        who: Who,
         /// The move text.
         text: String,
         /// The ply it is meant for.
         ply: Option<usize>,
-        /// How long the client says its player thought (for lag compensation).
+        /// How long the player says he thought.
         thought: Option<Duration>,
-        /// The new state, once stored.
-        reply: oneshot::Sender<Result<Value, ApiError>>,
+        /// What to answer with.
+        answer: Answer,
+        /// The state (with [`Answer::State`]) once stored.
+        reply: Reply<Option<Value>>,
     },
-    /// Takes an action (resign, draw, takeback, abort, the ruleset's own).
-    Action {
+    /// Takes an action.
+    Act {
         /// Who acts.
-        caller: Caller,
-        /// The action.
+        who: Who,
+        /// The action's name.
         action: String,
-        /// The new state, once stored.
-        reply: oneshot::Sender<Result<Value, ApiError>>,
+        /// What to answer with.
+        answer: Answer,
+        /// The state (with [`Answer::State`]) once stored.
+        reply: Reply<Option<Value>>,
     },
-    /// Subscribes to updates: the messages missed since `since` (from the store), the
-    /// current state and a receiver of further updates.
+    /// Subscribes to updates from version `since`.
     Subscribe {
         /// Who watches.
-        caller: Caller,
+        who: Who,
         /// The last version the viewer has.
         since: Option<u64>,
         /// Backlog, then the live updates.
-        reply: oneshot::Sender<Result<Subscription, ApiError>>,
+        reply: Reply<Subscription>,
     },
-    /// The position after `ply` moves as `caller` may see it (stepping through a game).
+    /// A beat of an open socket of a seat: its player is there.
+    Seen {
+        /// The seat.
+        seat: usize,
+    },
+    /// The position after `ply` moves as the caller may see it.
     Position {
         /// Who asks.
-        caller: Caller,
+        who: Who,
         /// Moves played before the position.
         ply: usize,
-        /// The boards, the cells in check and the move that led there.
-        reply: oneshot::Sender<Result<Value, ApiError>>,
+        /// The position.
+        reply: Reply<Value>,
+    },
+    /// The game's record.
+    Record {
+        /// Who asks.
+        who: Who,
+        /// The format asked for, or the ruleset's default.
+        format: Option<String>,
+        /// The record and its file extension.
+        reply: Reply<(String, &'static str)>,
     },
     /// A write forwarded from another node's client (this node runs the game).
     Remote {
-        /// Who writes.
-        caller: Caller,
+        /// The seat that writes, if any.
+        seat: Option<usize>,
         /// The write.
         command: Forwarded,
-        /// Done, or why not.
-        reply: oneshot::Sender<Result<(), ApiError>>,
+        /// Done.
+        reply: Reply<()>,
     },
     /// The stored game changed (another node wrote it): catch up and relay the new events.
     Refresh,
@@ -157,43 +268,30 @@ pub enum Command {
     LeaseTaken,
     /// This node's lease lapsed (another node may run the game): follow it.
     LeaseLost,
-    /// The game's record.
-    Record {
-        /// Who asks.
-        caller: Caller,
-        /// The format asked for, or the ruleset's default.
-        format: Option<String>,
-        /// The record and its file extension.
-        reply: oneshot::Sender<Result<(String, &'static str), ApiError>>,
-    },
 }
 
 /// A handle to a game's task.
 #[derive(Clone)]
 pub struct GameHandle {
-    sender: mpsc::Sender<Command>,
+    sender: mpsc::Sender<Request>,
 }
 
 impl GameHandle {
-    /// Sends a command and waits for the answer.
-    pub async fn ask<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<T>) -> Command,
-    ) -> Result<T, ApiError> {
+    /// Sends a request and waits for the answer.
+    pub async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Request) -> Result<T, LiveError> {
         let (tx, rx) = oneshot::channel();
         self.sender
             .send(make(tx))
             .await
-            .map_err(|_| ApiError::internal("the game's task has stopped; try again"))?;
-        rx.await
-            .map_err(|_| ApiError::internal("the game's task stopped before answering"))
+            .map_err(|_| LiveError::Stopped)?;
+        rx.await.map_err(|_| LiveError::Stopped)?
     }
 
-    /// Sends a command that needs no answer, unless the task's queue is full.
-    pub fn try_send(&self, command: Command) -> Result<(), ApiError> {
+    /// Sends a request that needs no answer, unless the task's queue is full.
+    pub fn try_send(&self, request: Request) -> Result<(), LiveError> {
         self.sender
-            .try_send(command)
-            .map_err(|_| ApiError::internal("the game's task is busy or gone"))
+            .try_send(request)
+            .map_err(|_| LiveError::Stopped)
     }
 
     /// Whether the task is gone.
@@ -202,7 +300,7 @@ impl GameHandle {
     }
 }
 
-/// Whether this node runs a live game or follows the node that does (see [`crate::cluster`]).
+/// Whether this node runs a live game or follows the node that does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// This node runs the clocks and engines and writes the moves.
@@ -211,295 +309,35 @@ pub enum Role {
     Follows,
 }
 
-/// What kind of seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatKind {
-    /// A person.
-    Human,
-    /// The engine at a level (1-8).
-    Engine(u8),
-}
-
-#[derive(Clone, Debug)]
-struct Seat {
-    kind: SeatKind,
-    token_hash: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Live,
-    Finished,
-    Aborted,
-}
-
-/// Offers waiting for an answer (stored with every change).
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-struct Offers {
-    /// Seats that offered or accepted a draw.
-    draw: BTreeSet<usize>,
-    /// The seat that asked for a takeback.
-    takeback: Option<usize>,
-    /// A ruleset action waiting for a seat's consent: (who asked, action, who must consent).
-    action: Option<(usize, String, usize)>,
-}
-
-struct EngineThinking {
-    /// The ply the search started at (its result names it).
-    ply: usize,
-    /// The engine seat it thinks for.
+struct Thinking {
     seat: usize,
+    ply: usize,
     stop: Arc<AtomicBool>,
+}
+
+/// An engine's move, delivered to its game.
+struct Found {
+    seat: usize,
+    ply: usize,
+    text: Option<String>,
 }
 
 /// The game's task state.
 struct LiveGame {
-    id: String,
+    referee: Referee,
     store: Store,
     engines: EnginePool,
-    table: Box<dyn Table>,
-    seats: Vec<Seat>,
-    options: Vec<String>,
-    /// Options whose values stay hidden until the game ends (a Chex draw seed).
-    secret_options: Vec<String>,
-    phase: Phase,
-    version: u64,
-    clock: Option<(ClockSpec, GameClock)>,
-    offers: Offers,
     updates: broadcast::Sender<Arc<Update>>,
     /// How many viewers of each class (seat 0..n, then spectators) watch.
     watching: Arc<[AtomicUsize]>,
-    thinking: Option<EngineThinking>,
-    engine_results: mpsc::Sender<(usize, Option<String>)>,
+    thinking: Option<Thinking>,
+    /// A turn the engine's move was refused at: not thought again.
+    stuck: Option<(usize, usize)>,
+    engine_results: mpsc::Sender<Found>,
     /// The other nodes, with this node's role in the game (none with a store of one node).
     nodes: Option<(Arc<Nodes>, Role)>,
-    /// Where this node follows the game: the stored moves its table has played, so that a
-    /// change that only adds moves is replayed from there, not from the start.
-    replayed: Option<Vec<StoredMove>>,
-}
-
-/// A new game's description, checked.
-pub struct NewGame {
-    /// The ruleset.
-    pub variant: String,
-    /// Rule options.
-    pub options: Vec<String>,
-    /// Options to keep hidden until the game ends.
-    pub secret_options: Vec<String>,
-    /// Start FEN.
-    pub fen: Option<String>,
-    /// Clock.
-    pub clock: Option<ClockSpec>,
-    /// Seats.
-    pub seats: Vec<SeatKind>,
-    /// The seat claimed by the creator, with its token hash.
-    pub me: Option<(usize, String)>,
-    /// Shown in the lobby (an open seek); `false` for a game shared by link only.
-    pub listed: bool,
-}
-
-/// Creates and stores a game; returns its row (its task is started when first used).
-pub fn create(store: &Store, id: String, game: NewGame) -> Result<GameRow, ApiError> {
-    let all_options: Vec<String> = game
-        .options
-        .iter()
-        .chain(&game.secret_options)
-        .cloned()
-        .collect();
-    let table = open_table(&game.variant, &all_options, game.fen.as_deref())?;
-    if game.seats.len() != table.players() {
-        return Err(ApiError::bad_request(format!(
-            "{} needs {} seats, not {}",
-            game.variant,
-            table.players(),
-            game.seats.len()
-        )));
-    }
-    if let Some((me, _)) = &game.me
-        && game.seats.get(*me) != Some(&SeatKind::Human)
-    {
-        return Err(ApiError::bad_request(format!(
-            "seat {me} is not a human seat of this game"
-        )));
-    }
-    let clock_state = match &game.clock {
-        Some(spec) => {
-            let control = spec.control().map_err(ApiError::bad_request)?;
-            Some(
-                serde_json::to_string(&GameClock::new(control, table.players()).stored())
-                    .unwrap_or_default(),
-            )
-        }
-        None => None,
-    };
-    let seats = game
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(n, kind)| SeatRow {
-            kind: match kind {
-                SeatKind::Human => "human".into(),
-                SeatKind::Engine(_) => "engine".into(),
-            },
-            level: match kind {
-                SeatKind::Engine(level) => Some(*level),
-                SeatKind::Human => None,
-            },
-            token_hash: game
-                .me
-                .as_ref()
-                .filter(|(me, _)| *me == n)
-                .map(|(_, hash)| hash.clone()),
-        })
-        .collect();
-    let row = GameRow {
-        id: id.clone(),
-        variant: game.variant.clone(),
-        options: all_options,
-        fen: game.fen.clone(),
-        clock: game
-            .clock
-            .as_ref()
-            .map(|c| serde_json::to_string(c).unwrap_or_default()),
-        status: "live".into(),
-        result: None,
-        quarters: None,
-        reason: None,
-        version: 1,
-        clock_state,
-        offers: None,
-        created_ms: crate::store::now_ms(),
-        listed: game.listed,
-        seats,
-        moves: Vec::new(),
-    };
-    let created = EventRow {
-        v: 1,
-        t: "created".into(),
-        data: json!({ "variant": game.variant, "secret": game.secret_options.len() }).to_string(),
-        only_seat: None,
-    };
-    store.create(&row, &[created])?;
-    Ok(row)
-}
-
-/// The stored options split into those shown during the game and the secret ones (whose
-/// names are `secret_names`: the options the server drew at random).
-fn split_options(all: &[String], secret_names: &[&str]) -> (Vec<String>, Vec<String>) {
-    all.iter().cloned().partition(|o| {
-        let name = o.split('=').next().unwrap_or("");
-        !secret_names.contains(&name)
-    })
-}
-
-/// A stored game as it is in memory.
-struct Replica {
-    table: Box<dyn Table>,
-    seats: Vec<Seat>,
-    options: Vec<String>,
-    secret_options: Vec<String>,
-    phase: Phase,
-    version: u64,
-    clock: Option<(ClockSpec, GameClock)>,
-    offers: Offers,
-}
-
-/// Rebuilds a stored game: its table from the moves, its result, seats and clocks.
-fn replica(row: &GameRow, secret_names: &[&str]) -> Result<Replica, ApiError> {
-    let table = open_table(&row.variant, &row.options, row.fen.as_deref())?;
-    replica_from(row, secret_names, table, 0)
-}
-
-/// Plays a stored move on `table` for the seat that played it.
-fn replay(table: &mut dyn Table, stored: &StoredMove) -> Result<String, SessionError> {
-    match stored.mover {
-        Some(mover) if mover < table.players() => table.play_for(mover, &stored.text),
-        _ => table.play(&stored.text),
-    }
-}
-
-/// Rebuilds a stored game on `table`, where its first `played` moves are already played.
-fn replica_from(
-    row: &GameRow,
-    secret_names: &[&str],
-    mut table: Box<dyn Table>,
-    played: usize,
-) -> Result<Replica, ApiError> {
-    for (ply, stored) in row.moves.iter().enumerate().skip(played) {
-        replay(table.as_mut(), stored).map_err(|e| {
-            ApiError::internal(format!(
-                "stored move {} ({}) does not replay: {e}",
-                ply + 1,
-                stored.text
-            ))
-        })?;
-    }
-    let phase = match row.status.as_str() {
-        "finished" => Phase::Finished,
-        "aborted" => Phase::Aborted,
-        _ => Phase::Live,
-    };
-    if phase == Phase::Finished && table.finished().is_none() {
-        // Ended from outside the rules (resignation, agreement, time): restore the result.
-        let quarters: Vec<u8> = row
-            .quarters
-            .as_deref()
-            .unwrap_or("")
-            .split(',')
-            .filter_map(|q| q.parse().ok())
-            .collect();
-        let reason = row
-            .reason
-            .as_deref()
-            .and_then(Reason::from_name)
-            .unwrap_or(Reason::Agreement);
-        table.restore_result(&quarters, reason);
-    }
-    let clock = match &row.clock {
-        Some(text) => {
-            let spec: ClockSpec = serde_json::from_str(text)
-                .map_err(|e| ApiError::internal(format!("stored clock: {e}")))?;
-            let control = spec.control().map_err(ApiError::internal)?;
-            let stored: Option<StoredTimes> = row
-                .clock_state
-                .as_deref()
-                .and_then(|s| serde_json::from_str(s).ok());
-            let clock = match stored {
-                Some(times) if times.main_ms.len() == table.players() => {
-                    GameClock::restore(control, &times)
-                }
-                _ => GameClock::new(control, table.players()),
-            };
-            Some((spec, clock))
-        }
-        None => None,
-    };
-    let seats = row
-        .seats
-        .iter()
-        .map(|s| Seat {
-            kind: match (s.kind.as_str(), s.level) {
-                ("engine", Some(level)) => SeatKind::Engine(level),
-                _ => SeatKind::Human,
-            },
-            token_hash: s.token_hash.clone(),
-        })
-        .collect();
-    let (options, secret_options) = split_options(&row.options, secret_names);
-    Ok(Replica {
-        table,
-        seats,
-        options,
-        secret_options,
-        phase,
-        version: row.version,
-        clock,
-        offers: row
-            .offers
-            .as_deref()
-            .and_then(|o| serde_json::from_str(o).ok())
-            .unwrap_or_default(),
-    })
+    /// When a follower last passed on each seat's signs of life.
+    forwarded_seen: HashMap<usize, Instant>,
 }
 
 /// Loads a stored game and starts its task; `nodes` are the other nodes with this node's
@@ -508,73 +346,73 @@ pub fn start(
     row: GameRow,
     store: Store,
     engines: EnginePool,
-    secret_names: &[&str],
     nodes: Option<(Arc<Nodes>, Role)>,
-) -> Result<GameHandle, ApiError> {
-    let replica = replica(&row, secret_names)?;
-    let replayed = matches!(nodes, Some((_, Role::Follows))).then(|| row.moves.clone());
+) -> Result<GameHandle, LiveError> {
+    let referee = Referee::from_row(&row, Instant::now())?;
     let (sender, receiver) = mpsc::channel(64);
     let (engine_results, engine_receiver) = mpsc::channel(4);
     let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
-    let mut game = LiveGame {
-        id: row.id,
+    let game = LiveGame {
+        watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
+        referee,
         store,
         engines,
-        table: replica.table,
-        seats: replica.seats,
-        options: replica.options,
-        secret_options: replica.secret_options,
-        phase: replica.phase,
-        version: replica.version,
-        clock: replica.clock,
-        offers: replica.offers,
         updates,
-        watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
         thinking: None,
+        stuck: None,
         engine_results,
         nodes,
-        replayed,
+        forwarded_seen: HashMap::new(),
     };
-    game.resume_clock();
     tokio::spawn(game.run(receiver, engine_receiver));
     Ok(GameHandle { sender })
 }
 
-fn finished_json(f: &Finished) -> (String, String, String) {
-    (
-        f.result.clone(),
-        f.quarters
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        f.reason.as_str().to_string(),
-    )
+/// Random bytes and the date, for what a command may create.
+fn fresh() -> Result<Fresh, LiveError> {
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random)
+        .map_err(|e| LiveError::Store(StoreError::Backend(format!("no randomness: {e}"))))?;
+    Ok(Fresh {
+        random,
+        unix_ms: now_ms(),
+    })
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(tokio::time::Instant::from_std(at)).await,
+        None => std::future::pending().await,
+    }
 }
 
 impl LiveGame {
     async fn run(
         mut self,
-        mut commands: mpsc::Receiver<Command>,
-        mut engine_moves: mpsc::Receiver<(usize, Option<String>)>,
+        mut requests: mpsc::Receiver<Request>,
+        mut engine_moves: mpsc::Receiver<Found>,
     ) {
-        self.maybe_think();
+        self.sync_engine();
         loop {
             // Another node runs a followed game's clocks.
-            let deadline = if self.follows() {
-                None
-            } else {
-                self.clock_deadline()
-            };
-            let idle = (self.phase != Phase::Live || self.follows())
-                .then(|| Instant::now() + IDLE_FINISHED);
+            let deadline = (!self.follows())
+                .then(|| self.referee.next_deadline())
+                .flatten();
+            let idle =
+                (!self.referee.is_live() || self.follows()).then(|| Instant::now() + IDLE_FINISHED);
             tokio::select! {
-                command = commands.recv() => match command {
-                    Some(command) => self.handle(command).await,
+                request = requests.recv() => match request {
+                    Some(request) => self.handle(request).await,
                     None => break,
                 },
-                Some((ply, text)) = engine_moves.recv() => self.engine_moved(ply, text).await,
-                _ = sleep_until_opt(deadline), if deadline.is_some() => self.flag_fall().await,
+                Some(found) = engine_moves.recv() => self.engine_moved(found).await,
+                _ = sleep_until_opt(deadline), if deadline.is_some() => {
+                    if let Err(e) = self.run_command(Command::Tick).await {
+                        tracing::warn!(game = %self.referee.id(), "time not judged: {e:?}");
+                        // Try again shortly rather than at once.
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                }
                 _ = sleep_until_opt(idle), if idle.is_some() && self.updates.receiver_count() == 0 => break,
             }
         }
@@ -583,265 +421,56 @@ impl LiveGame {
 
     /// Whether another node runs this live game (this one keeps a replica).
     fn follows(&self) -> bool {
-        self.phase == Phase::Live && matches!(self.nodes, Some((_, Role::Follows)))
+        self.referee.is_live() && matches!(self.nodes, Some((_, Role::Follows)))
     }
 
-    /// Sends a client's write to the node running the game, then catches up with what it
-    /// stored (whatever the answer: the game may have changed meanwhile).
-    async fn forward(&mut self, caller: Caller, command: Forwarded) -> Result<(), ApiError> {
-        let Some((nodes, _)) = self.nodes.clone() else {
-            return Err(ApiError::internal("no other node runs this game"));
+    /// Has the referee decide `command` now, stores the change, applies it and tells the
+    /// viewers; then wakes the engine the new state asks for. Answers the command's own
+    /// refusal where the decision was something else (a flag that fell first).
+    async fn run_command(&mut self, command: Command) -> Result<Option<GameError>, LiveError> {
+        let mut decision = self.referee.decide(&command, Instant::now())?;
+        let ends = decision.ends();
+        let events = match decision.change.take() {
+            Some(change) => {
+                let change = self.commit(change).await?;
+                let events = change.events.clone();
+                decision.change = Some(change);
+                events
+            }
+            None => Vec::new(),
         };
-        let result = nodes.forward(&self.store, &self.id, caller, command).await;
-        self.refresh().await;
-        result
+        let refusal = decision.refusal.clone();
+        self.referee.apply(decision);
+        if !events.is_empty() {
+            self.broadcast(&events);
+        }
+        if ends && self.nodes.is_some() {
+            // An ended game needs no node to run it.
+            let store = self.store.clone();
+            let id = self.referee.id().to_string();
+            tokio::task::spawn_blocking(move || {
+                if let Some(cluster) = store.cluster() {
+                    let _ = cluster.release(&id);
+                }
+            });
+        }
+        self.sync_engine();
+        Ok(refusal)
     }
 
-    /// Catches the replica up with the store, where another node wrote the game, and relays
-    /// the events this node's viewers missed.
-    async fn refresh(&mut self) {
+    /// Stores a change made on the current version; hands it back once stored.
+    async fn commit(&self, change: Change) -> Result<Change, LiveError> {
         let store = self.store.clone();
-        let id = self.id.clone();
-        let since = self.version;
-        let loaded = tokio::task::spawn_blocking(move || {
-            let row = store.load(&id)?;
-            let events = store.events_after(&id, since)?;
-            Ok::<_, crate::store::StoreError>((row, events))
+        let id = self.referee.id().to_string();
+        let version = self.referee.version();
+        let (result, change) = tokio::task::spawn_blocking(move || {
+            let result = store.commit(&id, version, &change);
+            (result, change)
         })
-        .await;
-        let (row, events) = match loaded {
-            Ok(Ok((Some(row), events))) => (row, events),
-            Ok(Err(e)) => {
-                tracing::warn!(game = %self.id, "not caught up: {e}");
-                return;
-            }
-            _ => return,
-        };
-        if row.version <= self.version {
-            return;
-        }
-        let secret = crate::api::secret_option_names(&row.variant);
-        // Moves added after those the table has played are replayed on it; anything else
-        // (a takeback) rebuilds it from the start.
-        let played = self
-            .replayed
-            .take()
-            .filter(|old| row.moves.starts_with(old))
-            .map(|old| old.len());
-        let rebuilt = match (
-            played,
-            open_table(&row.variant, &row.options, row.fen.as_deref()),
-        ) {
-            (Some(played), Ok(fresh)) => {
-                let table = std::mem::replace(&mut self.table, fresh);
-                replica_from(&row, &secret, table, played).or_else(|_| replica(&row, &secret))
-            }
-            _ => replica(&row, &secret),
-        };
-        match rebuilt {
-            Ok(replica) => {
-                self.replayed = Some(row.moves.clone());
-                self.table = replica.table;
-                self.seats = replica.seats;
-                self.options = replica.options;
-                self.secret_options = replica.secret_options;
-                self.phase = replica.phase;
-                self.version = replica.version;
-                self.clock = replica.clock;
-                self.offers = replica.offers;
-                self.resume_clock();
-                self.broadcast(&events);
-            }
-            Err(e) => tracing::warn!(game = %self.id, "not caught up: {e}"),
-        }
-    }
-
-    fn started(&self) -> bool {
-        self.seats
-            .iter()
-            .all(|s| s.kind != SeatKind::Human || s.token_hash.is_some())
-    }
-
-    /// Runs the clocks of the seats to move (none while the game waits or is over).
-    fn resume_clock(&mut self) {
-        let movers = self.to_move();
-        if let Some((_, clock)) = &mut self.clock {
-            clock.run(&movers, Instant::now());
-        }
-    }
-
-    fn clock_deadline(&self) -> Option<Instant> {
-        if self.phase != Phase::Live {
-            return None;
-        }
-        self.clock.as_ref().and_then(|(_, c)| c.deadline())
-    }
-
-    fn viewer(&self, caller: Caller) -> Viewer {
-        if self.phase != Phase::Live {
-            return Viewer::Arbiter;
-        }
-        match caller {
-            Caller::Seat(s) => Viewer::Player(s),
-            Caller::Spectator => Viewer::Spectator,
-        }
-    }
-
-    fn to_move(&self) -> Vec<usize> {
-        if self.phase == Phase::Live && self.started() {
-            self.table.movers()
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// The state as `caller` may see it, as a JSON value (HTTP answers).
-    fn state(&self, caller: Caller) -> Value {
-        self.with_state(caller, |state| {
-            serde_json::to_value(state).unwrap_or(Value::Null)
-        })
-    }
-
-    /// Builds the state as `caller` may see it and hands it to `f` (it borrows the scene,
-    /// the moves and the legal moves computed here).
-    fn with_state<R>(&self, caller: Caller, f: impl FnOnce(&StateView<'_>) -> R) -> R {
-        let viewer = self.viewer(caller);
-        let scene = self.table.scene(viewer);
-        let finished = self.table.finished();
-        let to_move = self.to_move();
-        let seen = self.table.moves_seen(viewer);
-        let last_move = self.table.last_move(viewer);
-        let mut options: Vec<&str> = self.options.iter().map(String::as_str).collect();
-        if self.phase != Phase::Live {
-            options.extend(self.secret_options.iter().map(String::as_str));
-        }
-        let (status, result, reason, scores) = match (&finished, self.phase) {
-            (_, Phase::Aborted) => ("aborted", Some("*"), Some("aborted"), None),
-            (Some(f), _) => (
-                "finished",
-                Some(f.result.as_str()),
-                Some(f.reason.as_str()),
-                Some(f.quarters.as_slice()),
-            ),
-            (None, _) => ("ongoing", None, None, None),
-        };
-        let me = match caller {
-            Caller::Seat(me) => Some(me),
-            Caller::Spectator => None,
-        };
-        let moving = me.is_some_and(|me| to_move.contains(&me));
-        let legal = match me {
-            Some(me) if moving => self.table.legal_for(me),
-            _ => Vec::new(),
-        };
-        let actions = moving.then(|| {
-            let mut actions = self.table.actions();
-            if self.table.can_claim_draw() {
-                actions.push("draw-claim");
-            }
-            actions
-        });
-        let now = Instant::now();
-        let players = self.table.players();
-        let state = StateView {
-            id: &self.id,
-            variant: self.table.variant().id,
-            options,
-            version: self.version,
-            status,
-            result,
-            reason,
-            scores,
-            started: self.started(),
-            ply: self.table.ply(),
-            players,
-            player_names: (0..players).map(|p| self.table.player_name(p)).collect(),
-            teams: (0..players).map(|p| self.table.team(p)).collect(),
-            side_to_move: self.table.side_to_move(),
-            to_move: &to_move,
-            fen: scene.complete.then(|| self.table.fen()),
-            boards: Boards(&scene.boards),
-            note: scene.note.as_deref(),
-            check: check_cells(&scene.boards),
-            last_move: last_move.as_ref().map(Shape),
-            moves: MoveTexts(&seen),
-            notation: MoveNotation(&seen),
-            clocks: self.clock.as_ref().map(|(spec, clock)| Clocks {
-                control: spec,
-                seats: clock
-                    .show(now)
-                    .into_iter()
-                    .map(|(ms, periods, running)| SeatClock {
-                        ms,
-                        periods,
-                        running,
-                    })
-                    .collect(),
-            }),
-            seats: self
-                .seats
-                .iter()
-                .enumerate()
-                .map(|(n, s)| match s.kind {
-                    SeatKind::Human => SeatView {
-                        seat: n,
-                        kind: "human",
-                        level: None,
-                        joined: s.token_hash.is_some(),
-                    },
-                    SeatKind::Engine(level) => SeatView {
-                        seat: n,
-                        kind: "engine",
-                        level: Some(level),
-                        joined: true,
-                    },
-                })
-                .collect(),
-            offers: OffersView {
-                draw: self.offers.draw.iter().copied().collect(),
-                takeback: self.offers.takeback,
-                action: self
-                    .offers
-                    .action
-                    .as_ref()
-                    .map(|(by, action, consent)| ActionOffer {
-                        by: *by,
-                        action,
-                        consent: *consent,
-                    }),
-            },
-            you: me,
-            legal: moving.then_some(LegalMoves(&legal)),
-            actions,
-        };
-        f(&state)
-    }
-
-    /// The message for event `e` as viewer class `k` sees it.
-    fn event_frame(&self, e: &EventRow, k: usize) -> String {
-        let hidden = self.phase == Phase::Live && e.only_seat.is_some_and(|s| s != k);
-        if hidden {
-            return json!({ "v": e.v }).to_string();
-        }
-        // The stored data is JSON already: it goes out as it was written.
-        let data = if e.data.is_empty() { "null" } else { &e.data };
-        format!(
-            r#"{{"t":{},"v":{},"d":{data}}}"#,
-            serde_json::to_string(&e.t).unwrap_or_default(),
-            e.v
-        )
-    }
-
-    fn caller_of(&self, k: usize) -> Caller {
-        if k < self.seats.len() {
-            Caller::Seat(k)
-        } else {
-            Caller::Spectator
-        }
-    }
-
-    fn state_frame(&self, caller: Caller) -> String {
-        self.with_state(caller, |state| state_message(self.version, state))
+        .await
+        .map_err(|_| LiveError::Stopped)?;
+        result?;
+        Ok(change)
     }
 
     /// Sends the events just stored, then each viewer's new state, to the viewer classes
@@ -850,855 +479,378 @@ impl LiveGame {
         if self.updates.receiver_count() == 0 {
             return;
         }
-        let frames = (0..=self.seats.len())
-            .map(|k| {
-                if self.watching[k].load(Ordering::Relaxed) == 0 {
+        let now = Instant::now();
+        let referee = &self.referee;
+        let frames = (0..=referee.seats().len())
+            .map(|class| {
+                if self.watching[class].load(Ordering::Relaxed) == 0 {
                     return Vec::new();
                 }
                 let mut messages: Vec<Utf8Bytes> = events
                     .iter()
-                    .map(|e| self.event_frame(e, k).into())
+                    .map(|e| render::event_frame(referee, e, class).into())
                     .collect();
-                messages.push(self.state_frame(self.caller_of(k)).into());
+                messages.push(
+                    render::state_frame(referee, render::caller_of(referee, class), now).into(),
+                );
                 messages
             })
             .collect();
         let _ = self.updates.send(Arc::new(Update {
-            version: self.version,
+            version: referee.version(),
             frames,
         }));
     }
 
-    /// Stores a change with its events (versions assigned here); on success the game's
-    /// version moves on and the events are broadcast.
-    async fn commit(
-        &mut self,
-        mut change: Change,
-        events: Vec<(String, Value, Option<usize>)>,
-    ) -> Result<(), ApiError> {
-        change.events = events
-            .into_iter()
-            .enumerate()
-            .map(|(i, (t, data, only_seat))| EventRow {
-                v: self.version + 1 + i as u64,
-                t,
-                data: data.to_string(),
-                only_seat,
-            })
-            .collect();
-        if change.clock_state.is_none()
-            && let Some((_, clock)) = &self.clock
-        {
-            change.clock_state = Some(serde_json::to_string(&clock.stored()).unwrap_or_default());
+    /// The caller a request comes from.
+    fn caller(&self, who: &Who) -> Result<Caller, LiveError> {
+        match who {
+            Who::Spectator => Ok(Caller::Spectator),
+            Who::Seat(seat) => Ok(Caller::Seat(*seat)),
+            Who::Token(hash) => self
+                .referee
+                .seat_of_token(hash)
+                .map(Caller::Seat)
+                .ok_or(LiveError::Game(GameError::NotASeat)),
         }
-        change.offers = Some(serde_json::to_string(&self.offers).unwrap_or_default());
-        let ends = change.status.as_deref().is_some_and(|s| s != "live");
-        let store = self.store.clone();
-        let id = self.id.clone();
-        let version = self.version;
-        let events = change.events.clone();
-        tokio::task::spawn_blocking(move || store.commit(&id, version, &change))
-            .await
-            .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
-        self.version += events.len() as u64;
-        self.broadcast(&events);
-        if ends && self.nodes.is_some() {
-            // An ended game needs no node to run it.
-            let store = self.store.clone();
-            let id = self.id.clone();
-            tokio::task::spawn_blocking(move || {
-                if let Some(cluster) = store.cluster() {
-                    let _ = cluster.release(&id);
-                }
-            });
-        }
-        Ok(())
     }
 
-    async fn handle(&mut self, command: Command) {
+    /// The caller of a read, which is a sign of life of its seat (a write is one too, decided
+    /// with it).
+    async fn reader(&mut self, who: &Who, socket: bool) -> Result<Caller, LiveError> {
+        let caller = self.caller(who)?;
+        if let Caller::Seat(seat) = caller {
+            self.seen(seat, socket).await;
+        }
+        Ok(caller)
+    }
+
+    /// A sign of life of `seat`'s player: on a follower, passed on to the running node.
+    async fn seen(&mut self, seat: usize, socket: bool) {
         if self.follows() {
-            match command {
-                Command::Move {
-                    caller,
-                    text,
-                    ply,
-                    thought,
-                    reply,
-                } => {
-                    let think_ms = thought.map(|d| d.as_millis() as u64);
-                    let result = self
-                        .forward(
-                            caller,
-                            Forwarded::Move {
-                                text,
-                                ply,
-                                think_ms,
-                            },
-                        )
+            let now = Instant::now();
+            let recent = self
+                .forwarded_seen
+                .get(&seat)
+                .is_some_and(|at| now.duration_since(*at) < FORWARD_SEEN_EVERY);
+            if let (false, Some((nodes, _))) = (recent, self.nodes.clone()) {
+                self.forwarded_seen.insert(seat, now);
+                let store = self.store.clone();
+                let id = self.referee.id().to_string();
+                tokio::spawn(async move {
+                    let _ = nodes
+                        .forward(&store, &id, Some(seat), Forwarded::Seen { socket })
                         .await;
-                    let _ = reply.send(result.map(|()| self.state(caller)));
-                    return;
-                }
-                Command::Action {
-                    caller,
-                    action,
-                    reply,
-                } => {
-                    let result = self.forward(caller, Forwarded::Action { action }).await;
-                    let _ = reply.send(result.map(|()| self.state(caller)));
-                    return;
-                }
-                Command::Join {
-                    seat,
-                    token_hash,
-                    reply,
-                } => {
-                    let command = Forwarded::Join { seat, token_hash };
-                    let _ = reply.send(self.forward(Caller::Spectator, command).await);
-                    return;
-                }
-                other => return self.handle_here(other).await,
+                });
             }
+            return;
         }
-        self.handle_here(command).await;
+        if let Err(e) = self.run_command(Command::Seen { seat, socket }).await {
+            tracing::warn!(game = %self.referee.id(), "arrival not stored: {e:?}");
+        }
     }
 
-    /// Handles a command on this node (which runs the game, or may answer it from its
-    /// replica).
-    async fn handle_here(&mut self, command: Command) {
-        match command {
-            Command::Remote {
-                caller,
+    fn seat_of(caller: Caller) -> Result<usize, LiveError> {
+        match caller {
+            Caller::Seat(seat) => Ok(seat),
+            Caller::Spectator => Err(LiveError::Game(GameError::Spectator)),
+        }
+    }
+
+    /// The answer to a write that was applied (or refused after a decision of its own).
+    fn answer(
+        &self,
+        caller: Caller,
+        answer: Answer,
+        refusal: Option<GameError>,
+    ) -> Result<Option<Value>, LiveError> {
+        if let Some(refusal) = refusal {
+            return Err(LiveError::Game(refusal));
+        }
+        Ok(match answer {
+            Answer::State => Some(render::state(&self.referee, caller, Instant::now())),
+            Answer::Ack => None,
+        })
+    }
+
+    async fn handle(&mut self, request: Request) {
+        match request {
+            Request::State { who, reply } => {
+                let result = self
+                    .reader(&who, false)
+                    .await
+                    .map(|caller| render::state(&self.referee, caller, Instant::now()));
+                let _ = reply.send(result);
+            }
+            Request::Join {
+                seat,
+                token_hash,
+                reply,
+            } => {
+                let result = if self.follows() {
+                    let command = Forwarded::Join { seat, token_hash };
+                    self.forward(None, command).await
+                } else {
+                    self.run_command(Command::Join { seat, token_hash })
+                        .await
+                        .map(|_| ())
+                };
+                let _ = reply.send(result);
+            }
+            Request::Move {
+                who,
+                text,
+                ply,
+                thought,
+                answer,
+                reply,
+            } => {
+                let result = self.play(&who, text, ply, thought, answer).await;
+                let _ = reply.send(result);
+            }
+            Request::Act {
+                who,
+                action,
+                answer,
+                reply,
+            } => {
+                let result = self.act(&who, action, answer).await;
+                let _ = reply.send(result);
+            }
+            Request::Subscribe { who, since, reply } => {
+                let _ = reply.send(self.subscribe(&who, since).await);
+            }
+            Request::Seen { seat } => self.seen(seat, true).await,
+            Request::Position { who, ply, reply } => {
+                let result = match self.reader(&who, false).await {
+                    Ok(caller) => {
+                        render::position(&self.referee, caller, ply).ok_or(LiveError::NoPosition {
+                            ply,
+                            plies: self.referee.table().ply(),
+                        })
+                    }
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Request::Record { who, format, reply } => {
+                let result = match self.reader(&who, false).await {
+                    Ok(caller) => render::record(&self.referee, caller, format.as_deref())
+                        .map_err(LiveError::Record),
+                    Err(e) => Err(e),
+                };
+                let _ = reply.send(result);
+            }
+            Request::Remote {
+                seat,
                 command,
                 reply,
             } => {
                 let result = if self.follows() {
-                    Err(ApiError::new(
-                        axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                        "this node no longer runs the game; try again",
-                    ))
+                    Err(LiveError::Moved)
                 } else {
-                    match command {
-                        Forwarded::Move {
-                            text,
-                            ply,
-                            think_ms,
-                        } => {
-                            let thought = think_ms.map(Duration::from_millis);
-                            self.human_move(caller, &text, ply, thought).await
-                        }
-                        Forwarded::Action { action } => self.action(caller, &action).await,
-                        Forwarded::Join { seat, token_hash } => self.join(seat, token_hash).await,
-                    }
+                    self.remote(seat, command).await
                 };
                 let _ = reply.send(result);
             }
-            Command::Refresh => {
+            Request::Refresh => {
                 if self.follows() {
                     self.refresh().await;
                 }
             }
-            Command::LeaseTaken => {
+            Request::LeaseTaken => {
                 if self.follows() {
                     self.refresh().await;
                     if let Some((_, role)) = &mut self.nodes {
                         *role = Role::Runs;
                     }
-                    // The table now changes with the moves played here.
-                    self.replayed = None;
-                    self.resume_clock();
-                    self.maybe_think();
+                    self.sync_engine();
                 }
             }
-            Command::LeaseLost => {
-                if self.phase == Phase::Live
+            Request::LeaseLost => {
+                if self.referee.is_live()
                     && let Some((_, role)) = &mut self.nodes
                     && *role == Role::Runs
                 {
                     *role = Role::Follows;
                     self.stop_thinking();
-                    tracing::warn!(game = %self.id, "lease lost: another node may run the game");
+                    tracing::warn!(game = %self.referee.id(), "lease lost: another node may run the game");
                 }
-            }
-            Command::State { caller, reply } => {
-                let _ = reply.send(self.state(caller));
-            }
-            Command::Identify { token_hash, reply } => {
-                let seat = self
-                    .seats
-                    .iter()
-                    .position(|s| s.token_hash.as_deref() == Some(token_hash.as_str()));
-                let _ = reply.send(seat);
-            }
-            Command::Join {
-                seat,
-                token_hash,
-                reply,
-            } => {
-                let _ = reply.send(self.join(seat, token_hash).await);
-            }
-            Command::Move {
-                caller,
-                text,
-                ply,
-                thought,
-                reply,
-            } => {
-                let result = self.human_move(caller, &text, ply, thought).await;
-                let _ = reply.send(result.map(|()| self.state(caller)));
-            }
-            Command::Action {
-                caller,
-                action,
-                reply,
-            } => {
-                let result = self.action(caller, &action).await;
-                let _ = reply.send(result.map(|()| self.state(caller)));
-            }
-            Command::Subscribe {
-                caller,
-                since,
-                reply,
-            } => {
-                let _ = reply.send(self.subscribe(caller, since).await);
-            }
-            Command::Record {
-                caller,
-                format,
-                reply,
-            } => {
-                let _ = reply.send(self.record(caller, format.as_deref()));
-            }
-            Command::Position { caller, ply, reply } => {
-                let _ = reply.send(self.position(caller, ply));
             }
         }
     }
 
-    fn position(&self, caller: Caller, ply: usize) -> Result<Value, ApiError> {
-        let (scene, last) = self
-            .table
-            .scene_at(ply, self.viewer(caller))
-            .ok_or_else(|| {
-                ApiError::not_found(format!(
-                    "no position after {ply} moves: the game has {}",
-                    self.table.ply()
-                ))
-            })?;
-        let mut value = json!({
-            "ply": ply,
-            "boards": Boards(&scene.boards),
-            "check": check_cells(&scene.boards),
-            "last_move": last.as_ref().map(Shape),
-        });
-        if let Some(note) = &scene.note {
-            value["note"] = json!(note);
+    async fn play(
+        &mut self,
+        who: &Who,
+        text: String,
+        ply: Option<usize>,
+        thought: Option<Duration>,
+        answer: Answer,
+    ) -> Result<Option<Value>, LiveError> {
+        let caller = self.caller(who)?;
+        let seat = Self::seat_of(caller)?;
+        let refusal = if self.follows() {
+            let think_ms = thought.map(|d| d.as_millis() as u64);
+            let command = Forwarded::Move {
+                text,
+                ply,
+                think_ms,
+            };
+            self.forward(Some(seat), command).await?;
+            None
+        } else {
+            let command = Command::Move {
+                seat,
+                text,
+                ply,
+                thought,
+            };
+            self.run_command(command).await?
+        };
+        self.answer(caller, answer, refusal)
+    }
+
+    async fn act(
+        &mut self,
+        who: &Who,
+        action: String,
+        answer: Answer,
+    ) -> Result<Option<Value>, LiveError> {
+        let caller = self.caller(who)?;
+        let seat = Self::seat_of(caller)?;
+        let refusal = if self.follows() {
+            self.forward(Some(seat), Forwarded::Action { action })
+                .await?;
+            None
+        } else {
+            let command = Command::Act {
+                seat,
+                action: Action::parse(&action),
+                fresh: fresh()?,
+            };
+            self.run_command(command).await?
+        };
+        self.answer(caller, answer, refusal)
+    }
+
+    /// Runs a write another node forwarded.
+    async fn remote(&mut self, seat: Option<usize>, command: Forwarded) -> Result<(), LiveError> {
+        let refusal = match (command, seat) {
+            (Forwarded::Join { seat, token_hash }, _) => {
+                self.run_command(Command::Join { seat, token_hash }).await?
+            }
+            (_, None) => return Err(LiveError::Game(GameError::Spectator)),
+            (Forwarded::Seen { socket }, Some(seat)) => {
+                self.run_command(Command::Seen { seat, socket }).await?
+            }
+            (
+                Forwarded::Move {
+                    text,
+                    ply,
+                    think_ms,
+                },
+                Some(seat),
+            ) => {
+                let command = Command::Move {
+                    seat,
+                    text,
+                    ply,
+                    thought: think_ms.map(Duration::from_millis),
+                };
+                self.run_command(command).await?
+            }
+            (Forwarded::Action { action }, Some(seat)) => {
+                let command = Command::Act {
+                    seat,
+                    action: Action::parse(&action),
+                    fresh: fresh()?,
+                };
+                self.run_command(command).await?
+            }
+        };
+        match refusal {
+            Some(refusal) => Err(LiveError::Game(refusal)),
+            None => Ok(()),
         }
-        Ok(value)
     }
 
     async fn subscribe(
         &mut self,
-        caller: Caller,
+        who: &Who,
         since: Option<u64>,
-    ) -> Result<Subscription, ApiError> {
-        let receiver = self.updates.subscribe();
+    ) -> Result<Subscription, LiveError> {
+        let caller = self.reader(who, true).await?;
+        let updates = self.updates.subscribe();
+        let class = render::class_of(&self.referee, caller);
         let mut backlog = Vec::new();
         if let Some(since) = since {
-            if since > self.version {
-                return Err(ApiError::bad_request(format!(
-                    "version {since} is ahead of the game's {}",
-                    self.version
-                )));
+            if since > self.referee.version() {
+                return Err(LiveError::AheadOf {
+                    given: since,
+                    version: self.referee.version(),
+                });
             }
             let store = self.store.clone();
-            let id = self.id.clone();
+            let id = self.referee.id().to_string();
             let events = tokio::task::spawn_blocking(move || store.events_after(&id, since))
                 .await
-                .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
-            let k = match caller {
-                Caller::Seat(s) => s,
-                Caller::Spectator => self.seats.len(),
-            };
-            backlog.extend(events.iter().map(|e| self.event_frame(e, k)));
+                .map_err(|_| LiveError::Stopped)??;
+            backlog.extend(
+                events
+                    .iter()
+                    .map(|e| render::event_frame(&self.referee, e, class)),
+            );
         }
-        backlog.push(self.state_frame(caller));
-        let class = match caller {
-            Caller::Seat(s) => s,
-            Caller::Spectator => self.seats.len(),
+        backlog.push(render::state_frame(&self.referee, caller, Instant::now()));
+        Ok(Subscription {
+            caller,
+            backlog,
+            updates,
+            watch: Watch::new(&self.watching, class),
+        })
+    }
+
+    /// Sends a client's write to the node running the game, then catches up with what it
+    /// stored (whatever the answer: the game may have changed meanwhile).
+    async fn forward(&mut self, seat: Option<usize>, command: Forwarded) -> Result<(), LiveError> {
+        let Some((nodes, _)) = self.nodes.clone() else {
+            return Err(LiveError::Moved);
         };
-        Ok((backlog, receiver, Watch::new(&self.watching, class)))
+        let result = nodes
+            .forward(&self.store, self.referee.id(), seat, command)
+            .await;
+        self.refresh().await;
+        result.map_err(LiveError::from)
     }
 
-    fn record(
-        &self,
-        caller: Caller,
-        format: Option<&str>,
-    ) -> Result<(String, &'static str), ApiError> {
-        if !self.table.scene(self.viewer(caller)).complete {
-            return Err(ApiError::forbidden(
-                "the record of a game with hidden men is shown when the game is over",
-            ));
-        }
-        let formats = self.table.record_formats();
-        let format = match format {
-            None => formats[0],
-            Some(name) => chaturanga_session::RecordFormat::parse(name).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "unknown record format {:?} (pgn, kif, csa or bpgn)",
-                    name.chars().take(20).collect::<String>()
-                ))
-            })?,
-        };
-        let tags = [("Site".to_string(), format!("chaturanga game {}", self.id))];
-        // Every seat is named; the record puts each name under its format's tag for the seat
-        // (a shogi record's `Black` is the first mover, BPGN's `WhiteB` the second).
-        let players: Vec<String> = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(n, seat)| match seat.kind {
-                SeatKind::Human => format!("seat {n}"),
-                SeatKind::Engine(level) => format!("Chaturanga level {level}"),
-            })
-            .collect();
-        let text = self.table.record(format, &tags, &players)?;
-        Ok((text, format.extension()))
-    }
-
-    async fn join(&mut self, seat: usize, token_hash: String) -> Result<(), ApiError> {
-        match self.seats.get(seat) {
-            None => return Err(ApiError::not_found(format!("the game has no seat {seat}"))),
-            Some(s) if s.kind != SeatKind::Human => {
-                return Err(ApiError::conflict(format!("seat {seat} is the engine's")));
-            }
-            Some(s) if s.token_hash.is_some() => {
-                return Err(ApiError::conflict(format!("seat {seat} is taken")));
-            }
-            Some(_) => {}
-        }
-        if self.phase != Phase::Live {
-            return Err(ApiError::conflict("the game is over"));
-        }
-        let change = Change {
-            seat: Some((seat, token_hash.clone())),
-            ..Change::default()
-        };
-        // The seat is claimed in memory only once stored.
-        let mut seats = self.seats.clone();
-        seats[seat].token_hash = Some(token_hash);
-        let before = std::mem::replace(&mut self.seats, seats);
-        let was_started = before
-            .iter()
-            .all(|s| s.kind != SeatKind::Human || s.token_hash.is_some());
-        if self.started() && !was_started {
-            self.resume_clock();
-        }
-        if let Err(e) = self
-            .commit(change, vec![("join".into(), json!({ "seat": seat }), None)])
-            .await
-        {
-            self.seats = before;
-            self.resume_clock();
-            return Err(e);
-        }
-        self.maybe_think();
-        Ok(())
-    }
-
-    fn seat_of(&self, caller: Caller) -> Result<usize, ApiError> {
-        match caller {
-            Caller::Seat(s) => Ok(s),
-            Caller::Spectator => Err(ApiError::unauthorized(
-                "this needs a seat's token (Authorization: Bearer TOKEN)",
-            )),
-        }
-    }
-
-    fn check_live(&self) -> Result<(), ApiError> {
-        if self.phase != Phase::Live || self.table.finished().is_some() {
-            return Err(ApiError::conflict("the game is over"));
-        }
-        Ok(())
-    }
-
-    async fn human_move(
-        &mut self,
-        caller: Caller,
-        text: &str,
-        ply: Option<usize>,
-        thought: Option<Duration>,
-    ) -> Result<(), ApiError> {
-        let seat = self.seat_of(caller)?;
-        if self.seats[seat].kind != SeatKind::Human {
-            return Err(ApiError::forbidden("an engine seat moves by itself"));
-        }
-        self.play(seat, text, ply, thought).await
-    }
-
-    /// Plays `text` for `seat` and stores it; refuses (changing nothing) a move out of turn,
-    /// for another ply, after the flag fell, or against the rules. `thought` is how long the
-    /// client says its player thought: the rest of the turn's time is lag (see
-    /// [`GameClock`]).
-    async fn play(
-        &mut self,
-        seat: usize,
-        text: &str,
-        ply: Option<usize>,
-        thought: Option<Duration>,
-    ) -> Result<(), ApiError> {
-        self.check_live()?;
-        if !self.started() {
-            let open: Vec<usize> = (0..self.seats.len())
-                .filter(|&n| {
-                    self.seats[n].kind == SeatKind::Human && self.seats[n].token_hash.is_none()
-                })
-                .collect();
-            return Err(ApiError::conflict(format!(
-                "the game waits for seat(s) {open:?} to be claimed"
-            )));
-        }
-        if let Some(ply) = ply
-            && self.stale(seat, ply)
-        {
-            return Err(ApiError::conflict(format!(
-                "the move is for ply {ply}, but the game is at ply {}",
-                self.table.ply()
-            )));
-        }
-        let movers = self.to_move();
-        if !movers.contains(&seat) {
-            let names: Vec<String> = movers
-                .iter()
-                .map(|&m| format!("seat {m} ({})", self.table.player_name(m)))
-                .collect();
-            return Err(ApiError::conflict(format!(
-                "not your turn: {} to move",
-                names.join(" and ")
-            )));
-        }
-        let mover = seat;
-        let now = Instant::now();
-        if let Some((_, clock)) = &self.clock
-            && !clock.fallen(now).is_empty()
-        {
-            self.flag_fall().await;
-            return Err(ApiError::conflict(
-                "your time ran out before the move arrived",
-            ));
-        }
-        let at_ply = self.table.ply();
-        let canonical = self.table.play_for(seat, text)?;
-        let next = self.to_move();
-        let saved_clock = self.clock.clone();
-        let flag_fell = match &mut self.clock {
-            Some((_, clock)) => {
-                // The parts of a compound turn share the turn's time: the clock stops only
-                // when the mover's turn is over.
-                let over = !next.contains(&mover) && clock.complete(mover, now, thought).is_err();
-                clock.run(&next, now);
-                over
-            }
-            None => false,
-        };
-        if flag_fell {
-            self.undo_to(at_ply);
-            self.clock = saved_clock;
-            // Its time ran out even with its lag forgiven, though the grace may still be on.
-            self.flags_fell(vec![mover]).await;
-            return Err(ApiError::conflict(
-                "your time ran out before the move arrived",
-            ));
-        }
-        let finished = self.table.finished();
-        let hidden = (0..=self.seats.len()).any(|k| {
-            k != mover && {
-                let viewer = if k < self.seats.len() {
-                    Viewer::Player(k)
-                } else {
-                    Viewer::Spectator
-                };
-                self.table
-                    .last_move_seen(viewer)
-                    .is_some_and(|m| m.text.is_none())
-            }
-        });
-        let mut events = vec![(
-            "move".to_string(),
-            json!({ "move": canonical, "ply": at_ply, "seat": mover }),
-            hidden.then_some(mover),
-        )];
-        // A whole turn (`a;b`) is stored part by part, one row per ply.
-        let mut change = Change {
-            moves: canonical
-                .split(';')
-                .enumerate()
-                .map(|(i, part)| (at_ply + i, StoredMove::new(part, mover)))
-                .collect(),
-            ..Change::default()
-        };
-        if let Some(f) = &finished {
-            change.status = Some("finished".into());
-            change.result = Some(finished_json(f));
-            events.push(end_event(f));
-        }
-        let offers = std::mem::take(&mut self.offers);
-        let phase = self.phase;
-        if finished.is_some() {
-            self.phase = Phase::Finished;
-        }
-        if let Err(e) = self.commit(change, events).await {
-            self.undo_to(at_ply);
-            self.clock = saved_clock;
-            self.offers = offers;
-            self.phase = phase;
-            return Err(e);
-        }
-        if finished.is_some() {
-            self.stop_thinking();
-        }
-        self.maybe_think();
-        Ok(())
-    }
-
-    /// Whether a move `seat` meant for `ply` is stale: it is for another ply. Where several
-    /// players move at once (real-time bughouse, whose other board goes on meanwhile), only
-    /// a ply the game has not reached, or one before a move of `seat`'s own (a resend of a
-    /// move already played), is.
-    fn stale(&self, seat: usize, ply: usize) -> bool {
-        let now = self.table.ply();
-        if ply == now {
-            return false;
-        }
-        if ply > now || self.to_move().len() < 2 {
-            return true;
-        }
-        self.table.moves_seen(Viewer::Arbiter)[ply..]
-            .iter()
-            .any(|m| m.mover == seat)
-    }
-
-    async fn end_game(
-        &mut self,
-        losing_team: Option<usize>,
-        reason: Reason,
-        extra: Vec<(String, Value, Option<usize>)>,
-    ) -> Result<(), ApiError> {
-        self.table.end(losing_team, reason);
-        self.finish_stored(extra).await
-    }
-
-    /// Stores the result the table now has.
-    async fn finish_stored(
-        &mut self,
-        mut events: Vec<(String, Value, Option<usize>)>,
-    ) -> Result<(), ApiError> {
-        let Some(f) = self.table.finished() else {
-            return Err(ApiError::internal("the game did not end"));
-        };
-        if let Some((_, clock)) = &mut self.clock {
-            clock.stop();
-        }
-        events.push(end_event(&f));
-        self.phase = Phase::Finished;
-        self.offers = Offers::default();
-        let change = Change {
-            status: Some("finished".into()),
-            result: Some(finished_json(&f)),
-            ..Change::default()
-        };
-        if let Err(e) = self.commit(change, events).await {
-            // Not stored: the game goes on as it was (rebuilt from the store).
-            self.phase = Phase::Live;
-            self.reload().await;
-            return Err(e);
-        }
-        self.stop_thinking();
-        Ok(())
-    }
-
-    /// Rebuilds the table from the store after a failed write.
-    async fn reload(&mut self) {
+    /// Catches the replica up with the store, where another node wrote the game, and relays
+    /// the events this node's viewers missed.
+    async fn refresh(&mut self) {
         let store = self.store.clone();
-        let id = self.id.clone();
-        if let Ok(Ok(Some(row))) = tokio::task::spawn_blocking(move || store.load(&id)).await
-            && let Ok(mut table) = open_table(&row.variant, &row.options, row.fen.as_deref())
-        {
-            for stored in &row.moves {
-                let _ = replay(table.as_mut(), stored);
+        let id = self.referee.id().to_string();
+        let since = self.referee.version();
+        let loaded = tokio::task::spawn_blocking(move || {
+            let row = store.load(&id)?;
+            let events = store.events_after(&id, since)?;
+            Ok::<_, StoreError>((row, events))
+        })
+        .await;
+        let (row, events) = match loaded {
+            Ok(Ok((Some(row), events))) => (row, events),
+            Ok(Err(e)) => {
+                tracing::warn!(game = %self.referee.id(), "not caught up: {e}");
+                return;
             }
-            self.table = table;
-        }
-    }
-
-    /// Ends the game if flags have fallen: the team of the fallen seat loses, and flags of
-    /// two teams that fall in one step draw (the bughouse rule for simultaneous events).
-    async fn flag_fall(&mut self) {
-        let fallen = self
-            .clock
-            .as_ref()
-            .map(|(_, c)| c.fallen(Instant::now()))
-            .unwrap_or_default();
-        self.flags_fell(fallen).await;
-    }
-
-    /// Ends the game for the flags of `fallen` (see [`LiveGame::flag_fall`]).
-    async fn flags_fell(&mut self, fallen: Vec<usize>) {
-        let Some(&seat) = fallen.first() else {
-            return;
+            _ => return,
         };
-        if self.phase != Phase::Live || self.table.finished().is_some() {
+        if row.version <= self.referee.version() {
             return;
         }
-        let team = self.table.team(seat);
-        let (losing, reason) = if fallen.iter().all(|&s| self.table.team(s) == team) {
-            (Some(team), Reason::TimeForfeit)
-        } else {
-            (None, Reason::Simultaneous)
-        };
-        let event = (
-            "flag".to_string(),
-            json!({ "seat": seat, "seats": fallen }),
-            None,
-        );
-        if let Err(e) = self.end_game(losing, reason, vec![event]).await {
-            tracing::warn!(game = %self.id, "flag fall not stored: {e}");
+        match self.referee.catch_up(&row, Instant::now()) {
+            Ok(()) => self.broadcast(&events),
+            Err(e) => tracing::warn!(game = %self.referee.id(), "not caught up: {e}"),
         }
-    }
-
-    async fn action(&mut self, caller: Caller, action: &str) -> Result<(), ApiError> {
-        let seat = self.seat_of(caller)?;
-        if action == "abort" {
-            return self.abort(seat).await;
-        }
-        self.check_live()?;
-        match action {
-            "resign" => {
-                let team = self.table.team(seat);
-                let teams: BTreeSet<usize> = (0..self.table.players())
-                    .map(|p| self.table.team(p))
-                    .collect();
-                if teams.len() > 2 {
-                    return Err(ApiError::unprocessable(format!(
-                        "with {} sides, resign in favour of a player: {}",
-                        teams.len(),
-                        self.table.actions().join(", ")
-                    )));
-                }
-                let event = ("resign".to_string(), json!({ "seat": seat }), None);
-                self.end_game(Some(team), Reason::Resignation, vec![event])
-                    .await
-            }
-            "draw-offer" | "draw-accept" => {
-                if action == "draw-accept" && self.offers.draw.is_empty() {
-                    return Err(ApiError::conflict("there is no draw offer to accept"));
-                }
-                if self.seats.iter().any(|s| s.kind != SeatKind::Human) {
-                    return Err(ApiError::conflict("the engine does not take draw offers"));
-                }
-                self.offers.draw.insert(seat);
-                if self.offers.draw.len() == self.seats.len() {
-                    let event = ("draw".to_string(), json!({ "seat": seat }), None);
-                    self.end_game(None, Reason::Agreement, vec![event]).await
-                } else {
-                    self.commit(
-                        Change::default(),
-                        vec![("draw-offer".into(), json!({ "seat": seat }), None)],
-                    )
-                    .await
-                }
-            }
-            "draw-decline" | "takeback-decline" => {
-                if action == "draw-decline" {
-                    self.offers.draw.clear();
-                } else {
-                    self.offers.takeback = None;
-                }
-                self.commit(
-                    Change::default(),
-                    vec![(action.to_string(), json!({ "seat": seat }), None)],
-                )
-                .await
-            }
-            "draw-claim" => {
-                if self.table.side_to_move() != seat {
-                    return Err(ApiError::conflict(
-                        "only the player to move may claim a draw",
-                    ));
-                }
-                if !self.table.claim_draw() {
-                    return Err(ApiError::unprocessable("no draw can be claimed now"));
-                }
-                let event = ("draw-claim".to_string(), json!({ "seat": seat }), None);
-                self.finish_stored(vec![event]).await
-            }
-            "takeback-offer" => self.takeback_offer(seat).await,
-            "takeback-accept" => match self.offers.takeback {
-                Some(by) if self.table.team(by) != self.table.team(seat) => {
-                    self.take_back(by).await
-                }
-                Some(_) => Err(ApiError::conflict(
-                    "the other side must accept the takeback",
-                )),
-                None => Err(ApiError::conflict("there is no takeback offer to accept")),
-            },
-            "action-accept" => match self.offers.action.clone() {
-                Some((by, action, consent)) if consent == seat => {
-                    self.offers.action = None;
-                    self.perform(by, &action).await
-                }
-                _ => Err(ApiError::conflict("no action waits for your consent")),
-            },
-            other => {
-                if !self.table.actions().contains(&other) {
-                    return Err(ApiError::bad_request(format!(
-                        "unknown action {:?} (resign, draw-offer, draw-accept, draw-claim, \
-                         takeback-offer, takeback-accept, abort{})",
-                        excerpt(other),
-                        self.table
-                            .actions()
-                            .iter()
-                            .map(|a| format!(", {a}"))
-                            .collect::<String>()
-                    )));
-                }
-                if self.table.side_to_move() != seat {
-                    return Err(ApiError::conflict("only the player to move may do that"));
-                }
-                match self.table.action_consent(other) {
-                    Some(consent) if self.seats[consent].kind == SeatKind::Human => {
-                        self.offers.action = Some((seat, other.to_string(), consent));
-                        self.commit(
-                            Change::default(),
-                            vec![(
-                                "action-offer".into(),
-                                json!({ "seat": seat, "action": other, "consent": consent }),
-                                None,
-                            )],
-                        )
-                        .await
-                    }
-                    // The engine consents.
-                    _ => self.perform(seat, other).await,
-                }
-            }
-        }
-    }
-
-    async fn perform(&mut self, seat: usize, action: &str) -> Result<(), ApiError> {
-        self.table.perform(action)?;
-        let event = (
-            "action".to_string(),
-            json!({ "seat": seat, "action": action }),
-            None,
-        );
-        self.finish_stored(vec![event]).await
-    }
-
-    async fn abort(&mut self, seat: usize) -> Result<(), ApiError> {
-        if self.phase != Phase::Live || self.table.finished().is_some() {
-            return Err(ApiError::conflict("the game is over"));
-        }
-        if self.table.ply() >= self.table.players() {
-            return Err(ApiError::conflict(
-                "a game can be aborted only before every player has moved; resign instead",
-            ));
-        }
-        self.phase = Phase::Aborted;
-        if let Some((_, clock)) = &mut self.clock {
-            clock.stop();
-        }
-        let change = Change {
-            status: Some("aborted".into()),
-            ..Change::default()
-        };
-        if let Err(e) = self
-            .commit(
-                change,
-                vec![("abort".into(), json!({ "seat": seat }), None)],
-            )
-            .await
-        {
-            self.phase = Phase::Live;
-            self.resume_clock();
-            return Err(e);
-        }
-        self.stop_thinking();
-        Ok(())
-    }
-
-    async fn takeback_offer(&mut self, seat: usize) -> Result<(), ApiError> {
-        let moved = self
-            .table
-            .moves_seen(Viewer::Arbiter)
-            .iter()
-            .any(|m| m.mover == seat);
-        if !moved {
-            return Err(ApiError::conflict("you have no move to take back"));
-        }
-        let team = self.table.team(seat);
-        let others_human = (0..self.seats.len())
-            .any(|n| self.table.team(n) != team && self.seats[n].kind == SeatKind::Human);
-        if !others_human {
-            // The engine always agrees.
-            return self.take_back(seat).await;
-        }
-        self.offers.takeback = Some(seat);
-        self.commit(
-            Change::default(),
-            vec![("takeback-offer".into(), json!({ "seat": seat }), None)],
-        )
-        .await
-    }
-
-    /// Takes back every move since `seat`'s last turn began.
-    async fn take_back(&mut self, seat: usize) -> Result<(), ApiError> {
-        let seen = self.table.moves_seen(Viewer::Arbiter);
-        let Some(last) = seen.iter().rposition(|m| m.mover == seat) else {
-            return Err(ApiError::conflict("that seat has no move to take back"));
-        };
-        // The start of that turn: the earliest of the run of its parts.
-        let mut keep = last;
-        while keep > 0 && seen[keep - 1].mover == seat {
-            keep -= 1;
-        }
-        let texts: Vec<String> = seen[keep..]
-            .iter()
-            .map(|m| m.text.clone().unwrap_or_default())
-            .collect();
-        // What a failed write must give back, besides the moves.
-        let (offers, clock) = (self.offers.clone(), self.clock.clone());
-        self.undo_to(keep);
-        self.offers = Offers::default();
-        self.stop_thinking();
-        // The clocks stay as they are; the seats to move now have theirs running.
-        self.resume_clock();
-        let change = Change {
-            truncate_to: Some(keep),
-            ..Change::default()
-        };
-        if let Err(e) = self
-            .commit(
-                change,
-                vec![("takeback".into(), json!({ "ply": keep }), None)],
-            )
-            .await
-        {
-            for text in &texts {
-                let _ = self.table.play(text);
-            }
-            self.offers = offers;
-            self.clock = clock;
-            self.maybe_think();
-            return Err(e);
-        }
-        self.maybe_think();
-        Ok(())
-    }
-
-    /// Takes moves back until `ply` moves are left.
-    fn undo_to(&mut self, ply: usize) {
-        while self.table.ply() > ply && self.table.undo() {}
     }
 
     fn stop_thinking(&mut self) {
@@ -1707,81 +859,72 @@ impl LiveGame {
         }
     }
 
-    /// Starts the engine if an engine seat is to move.
-    fn maybe_think(&mut self) {
-        if self.thinking.is_some() || self.follows() {
-            return;
+    /// Starts the engine where the referee's state has an engine to move (and stops one
+    /// thinking about a turn that is gone).
+    fn sync_engine(&mut self) {
+        let want = if self.follows() {
+            None
+        } else {
+            self.referee.engine_turn()
+        };
+        let same = |t: &Thinking, w: &EngineTurn| t.seat == w.seat && t.ply == w.ply;
+        match (&self.thinking, &want) {
+            (Some(t), Some(w)) if same(t, w) => return,
+            (None, None) => return,
+            _ => self.stop_thinking(),
         }
-        let engine_seat = self
-            .to_move()
-            .into_iter()
-            .find_map(|seat| match self.seats[seat].kind {
-                SeatKind::Engine(level) => Some((seat, level)),
-                SeatKind::Human => None,
-            });
-        let Some((seat, level)) = engine_seat else {
+        let Some(turn) = want else {
             return;
         };
-        let mut limits = level_limits(level);
-        if let Some((_, clock)) = &self.clock {
+        if self.stuck == Some((turn.seat, turn.ply)) {
+            return;
+        }
+        let mut limits = level_limits(turn.level);
+        if let Some(left) = turn.time_left {
             // Never more than a twentieth of what is left.
-            let left = clock.show(Instant::now())[seat].0;
-            let cap = Duration::from_millis(left / 20 + 10);
+            let cap = left / 20 + Duration::from_millis(10);
             limits.move_time = Some(limits.move_time.map_or(cap, |t| t.min(cap)));
         }
-        let task = self
-            .table
-            .search_task_for(seat, limits, crate::engines::HASH_MB);
-        let ply = self.table.ply();
-        self.thinking = Some(EngineThinking {
-            ply,
-            seat,
+        let task = self.referee.search_task(&turn, limits, HASH_MB);
+        self.thinking = Some(Thinking {
+            seat: turn.seat,
+            ply: turn.ply,
             stop: task.stop.clone(),
         });
         let results = self.engine_results.clone();
-        self.engines.run(task, move |best| {
-            let _ = results.try_send((ply, best));
+        let (seat, ply) = (turn.seat, turn.ply);
+        let not_before = tokio::time::Instant::from_std(turn.not_before);
+        self.engines.run(task, move |text| {
+            // The move is shown no sooner than a person would show it.
+            tokio::spawn(async move {
+                tokio::time::sleep_until(not_before).await;
+                let _ = results.send(Found { seat, ply, text }).await;
+            });
         });
     }
 
-    async fn engine_moved(&mut self, ply: usize, text: Option<String>) {
-        let seat = match &self.thinking {
-            Some(t) if t.ply == ply => t.seat,
+    async fn engine_moved(&mut self, found: Found) {
+        match &self.thinking {
+            Some(t) if t.seat == found.seat && t.ply == found.ply => self.thinking = None,
             _ => return,
-        };
-        self.thinking = None;
-        if !self.to_move().contains(&seat) || self.stale(seat, ply) {
-            self.maybe_think();
+        }
+        let Some(text) = found.text else {
+            tracing::warn!(game = %self.referee.id(), "the engine found no move at ply {}", found.ply);
             return;
-        }
-        match text {
-            Some(text) => {
-                // Where other players moved meanwhile (the other board in real-time
-                // bughouse), the move may no longer be legal: think again.
-                if let Err(e) = self.play(seat, &text, Some(ply), None).await {
-                    if self.table.ply() == ply {
-                        tracing::warn!(game = %self.id, "engine move {text} refused: {e}");
-                    } else {
-                        self.maybe_think();
-                    }
-                }
+        };
+        let command = Command::EngineMove {
+            seat: found.seat,
+            ply: found.ply,
+            text: text.clone(),
+        };
+        if let Err(e) = self.run_command(command).await {
+            if self.referee.table().ply() == found.ply {
+                // Refused in the position it was found in: not tried again.
+                tracing::warn!(game = %self.referee.id(), "engine move {text} refused: {e:?}");
+                self.stuck = Some((found.seat, found.ply));
             }
-            None => tracing::warn!(game = %self.id, "the engine found no move at ply {ply}"),
+            // Elsewhere the position moved on meanwhile (the other board in bughouse).
+            self.sync_engine();
         }
-    }
-}
-
-fn end_event(f: &Finished) -> (String, Value, Option<usize>) {
-    (
-        "end".to_string(),
-        json!({ "result": f.result, "reason": f.reason.as_str(), "scores": f.quarters }),
-        None,
-    )
-}
-
-async fn sleep_until_opt(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }

@@ -149,10 +149,15 @@ pub fn check_cells(boards: &[SceneBoard]) -> Vec<&str> {
 /// Each seat's clock as sent.
 #[derive(Serialize)]
 pub struct SeatClock {
-    /// Time left in milliseconds (the running one counting down).
+    /// Everything left before the flag falls, in milliseconds (the running one counting down).
     pub ms: u64,
-    /// Byo-yomi periods left.
+    /// Main time left, in milliseconds.
+    pub main_ms: u64,
+    /// Byo-yomi periods left, the one in progress included.
     pub periods: u32,
+    /// Under byo-yomi: what is left of the current period, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_ms: Option<u64>,
     /// Whether this seat's clock runs.
     pub running: bool,
 }
@@ -178,6 +183,20 @@ pub struct SeatView {
     pub level: Option<u8>,
     /// Whether someone holds it (engine seats always do).
     pub joined: bool,
+    /// Whether its player has come to the game (engine seats always have).
+    pub arrived: bool,
+    /// Whether its player left the game in progress long enough for the others to claim it.
+    pub gone: bool,
+}
+
+/// The seats whose first move the game waits for, and how long they have before it is
+/// aborted.
+#[derive(Serialize)]
+pub struct FirstMove {
+    /// The seats.
+    pub seats: Vec<usize>,
+    /// Milliseconds left.
+    pub ms: u64,
 }
 
 /// A ruleset action waiting for a seat's consent.
@@ -200,6 +219,8 @@ pub struct OffersView<'a> {
     pub takeback: Option<usize>,
     /// A ruleset action waiting for consent.
     pub action: Option<ActionOffer<'a>>,
+    /// Seats that asked for a rematch of the finished game.
+    pub rematch: Vec<usize>,
 }
 
 /// The moves played as texts (`null` where the viewer may not know one).
@@ -261,13 +282,19 @@ pub struct StateView<'a> {
     pub moves: MoveTexts<'a>,
     pub notation: MoveNotation<'a>,
     pub clocks: Option<Clocks<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_move: Option<FirstMove>,
     pub seats: Vec<SeatView>,
     pub offers: OffersView<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<&'a str>,
     pub you: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<LegalMoves<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claims: Option<Vec<&'static str>>,
 }
 
 /// The state message: `{"t": "state", "v": version, "d": state}`.

@@ -13,6 +13,7 @@
 use crate::{Finished, MAX_MOVES, MAX_TEXT, SessionError, read_move};
 use chaturanga_engine::{Engine, Limits, Sampling};
 use chaturanga_notation::{csa, kif, pgn, record, san};
+use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{
     Game, Legend, OptionSpec, Outcome, Reason, RecordHeader, RuleOptions, Ruleset, Status,
@@ -150,8 +151,8 @@ pub trait Table: Send + Sync {
     fn can_claim_draw(&self) -> bool;
     /// Claims a draw if one may be claimed now; returns whether the game ended.
     fn claim_draw(&mut self) -> bool;
-    /// Ends the game: every player of `losing_team` scores 0 and every other player shares
-    /// the point (`None`: a draw).
+    /// Ends the game: every player of `losing_team` scores 0 and the other teams share the
+    /// point, each of their players scoring his team's share (`None`: a draw).
     fn end(&mut self, losing_team: Option<usize>, reason: Reason);
     /// Ends the game with a result read back from storage (each player's quarter points).
     fn restore_result(&mut self, quarters: &[u8], reason: Reason);
@@ -175,6 +176,12 @@ pub trait Table: Send + Sync {
     /// A search of the current position on a copy of the game, through the player's view
     /// where the ruleset hides information.
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask;
+    /// The time control the ruleset prescribes under the game's options, if it does
+    /// (bughouse's `clock` and `slot-deadline`; see `Ruleset::own_clock`).
+    fn own_clock(&self) -> Option<TimeControl>;
+    /// A copy of the game: a host tries a change on the copy and keeps it only once the
+    /// change is stored.
+    fn boxed_clone(&self) -> Box<dyn Table>;
 }
 
 /// Opens a table for `id` with rule options and an optional start FEN.
@@ -643,9 +650,20 @@ impl<P: Ruleset> Table for Hosted<P> {
         let outcome = match losing_team {
             None => Outcome::draw(players, reason),
             Some(team) => {
+                // The other teams share the point, and every player of a team scores his
+                // team's share: three-player chess's two others half a point each, both
+                // bughouse partners a whole point.
                 let position = self.game.position();
-                let winners = (0..players).filter(|&p| position.team(p) != team).count();
-                let share = if winners == 0 { 0 } else { 4 / winners as u8 };
+                let winning_teams = (0..players)
+                    .map(|p| position.team(p))
+                    .filter(|&t| t != team)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                let share = if winning_teams == 0 {
+                    0
+                } else {
+                    4 / winning_teams as u8
+                };
                 Outcome {
                     quarters: (0..players)
                         .map(|p| if position.team(p) == team { 0 } else { share })
@@ -714,6 +732,32 @@ impl<P: Ruleset> Table for Hosted<P> {
 
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {
         search_of(self.game.clone(), limits, hash_mb)
+    }
+
+    fn own_clock(&self) -> Option<TimeControl> {
+        P::own_clock(&self.rule_options)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+}
+
+impl<P: Ruleset> Clone for Hosted<P> {
+    fn clone(&self) -> Self {
+        Hosted {
+            info: self.info,
+            options: self.options.clone(),
+            rule_options: self.rule_options.clone(),
+            game: self.game.clone(),
+            // What is computed so far, not more: `shown` fills itself when first asked.
+            shown: Mutex::new(
+                self.shown
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone(),
+            ),
+        }
     }
 }
 

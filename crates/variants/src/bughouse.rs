@@ -689,6 +689,13 @@ impl Ruleset for BughousePosition {
         Self::from_fen(fen, timing(options))
     }
 
+    fn own_clock(options: &RuleOptions) -> Option<TimeControl> {
+        Some(match timing(options) {
+            Timing::RealTime => time_control(options),
+            Timing::TurnBased => TimeControl::per_move(slot_deadline(options)),
+        })
+    }
+
     fn own_record() -> Option<OwnRecord<Self>> {
         Some(OwnRecord {
             format: "bpgn",

@@ -1,21 +1,24 @@
-//! The HTTP API: JSON in, JSON out, errors as `{"error": "..."}` with a 4xx status.
+//! The HTTP API: JSON in, JSON out, errors as `{"error": "...", "code": "..."}` with a 4xx
+//! status (`error`: the one place statuses are chosen).
 
+pub mod error;
 pub mod socket;
 mod variants;
+pub mod web;
 
-pub use variants::secret_option_names;
-
-use crate::AppState;
+use crate::app::AppState;
 use crate::clock::ClockSpec;
-use crate::error::ApiError;
-use crate::live::{Caller, Command, GameHandle, NewGame, SeatKind};
-use crate::store::{Listing, Summary};
+use crate::live::{self, Answer, Who};
+use crate::referee::GameError;
+use crate::referee::{Fresh, NewGame, lifecycle};
+use crate::store::{Listing, SeatKind, Summary, now_ms};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use error::ApiError;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -40,7 +43,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/positions/{ply}", get(position))
         .route("/api/games/{id}/socket", get(socket::upgrade))
-        .merge(crate::web::router())
+        .merge(web::router())
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(axum::middleware::map_response(json_refusals))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -114,39 +117,13 @@ pub fn token_hash(token: &str) -> String {
         .collect()
 }
 
-fn new_game_id() -> Result<String, ApiError> {
-    const LETTERS: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let mut bytes = [0u8; 12];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-    Ok(bytes
-        .iter()
-        .map(|&b| LETTERS[b as usize % LETTERS.len()] as char)
-        .collect())
-}
-
-/// Who a token says the caller is: `None` as a token means a spectator; a token that is no
-/// seat's is refused.
-pub async fn identify(game: &GameHandle, token: Option<&str>) -> Result<Caller, ApiError> {
-    let Some(token) = token else {
-        return Ok(Caller::Spectator);
-    };
-    if token.len() > 128 {
-        return Err(ApiError::unauthorized(
-            "the token is not a seat's of this game",
-        ));
-    }
-    let hash = token_hash(token);
-    match game
-        .ask(|reply| Command::Identify {
-            token_hash: hash,
-            reply,
-        })
-        .await?
-    {
-        Some(seat) => Ok(Caller::Seat(seat)),
-        None => Err(ApiError::unauthorized(
-            "the token is not a seat's of this game",
-        )),
+/// Who a request's token says the caller is: the holder of a token (which the game's task
+/// finds the seat of), or a spectator without one.
+pub fn who(token: Option<&str>) -> Result<Who, ApiError> {
+    match token {
+        None => Ok(Who::Spectator),
+        Some(token) if token.len() > 128 => Err(GameError::NotASeat.into()),
+        Some(token) => Ok(Who::Token(token_hash(token))),
     }
 }
 
@@ -207,49 +184,36 @@ async fn create_game(
             ))),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let secret_names = variants::secret_option_names_checked(&request.variant)?;
-    if let Some(given) = request.options.iter().find(|o| {
-        secret_names
-            .iter()
-            .any(|(n, ..)| o.split('=').next() == Some(n))
-    }) {
-        return Err(ApiError::bad_request(format!(
-            "{} is drawn at random by the server and kept secret until the game ends",
-            given.split('=').next().unwrap_or(given)
-        )));
-    }
-    let mut secret_options = Vec::new();
-    for (name, lo, hi) in secret_names {
-        let mut bytes = [0u8; 4];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-        let lo = lo.max(1);
-        let span = u64::from(hi.saturating_sub(lo)) + 1;
-        let value = u64::from(lo) + u64::from(u32::from_le_bytes(bytes)) % span;
-        secret_options.push(format!("{name}={value}"));
-    }
     let token = match request.me {
         Some(_) => Some(new_token()?),
         None => None,
     };
-    let game = NewGame {
+    let spec = NewGame {
         variant: request.variant,
         options: request.options,
-        secret_options,
         fen: request.fen,
         clock: request.clock,
         seats,
         me: request.me.zip(token.as_deref().map(token_hash)),
         listed: request.listed.unwrap_or(true),
     };
-    let id = new_game_id()?;
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+    let fresh = Fresh {
+        random,
+        unix_ms: now_ms(),
+    };
     let store = state.store().clone();
-    let row = tokio::task::spawn_blocking(move || crate::live::create(&store, id, game))
-        .await
-        .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
-    // Start its task now, so that an engine seat to move begins thinking.
-    state.game(&row.id).await?;
-    let mut answer = json!({ "id": row.id });
+    let id = tokio::task::spawn_blocking(move || {
+        let row = crate::referee::new_game(spec, &fresh)?;
+        store.create(&row.game, &row.events)?;
+        Ok::<_, ApiError>(row.game.id)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
+    // Start its task now, so that its clocks and engines go on without a visitor.
+    state.game(&id).await?;
+    let mut answer = json!({ "id": id });
     if let Some(token) = token {
         answer["token"] = json!(token);
     }
@@ -266,16 +230,16 @@ fn summary_json(s: &Summary) -> Value {
     json!({
         "id": s.id,
         "variant": s.variant,
-        "status": s.status,
+        "status": s.status.as_str(),
         "result": s.result,
         "reason": s.reason,
         "ply": s.plies,
         "created_ms": s.created_ms,
         "seats": s.seats.iter().enumerate().map(|(n, seat)| json!({
             "seat": n,
-            "kind": seat.kind,
-            "level": seat.level,
-            "joined": seat.kind == "engine" || seat.token_hash.is_some(),
+            "kind": seat.kind.word(),
+            "level": seat.kind.level(),
+            "joined": seat.kind != SeatKind::Human || seat.token_hash.is_some(),
         })).collect::<Vec<_>>(),
     })
 }
@@ -285,7 +249,9 @@ async fn list_games(
     Query(query): Query<ListQuery>,
 ) -> Result<axum::Json<Value>, ApiError> {
     let listing = match query.status.as_deref() {
-        None | Some("live") => Listing::Live,
+        None | Some("live") => Listing::Live {
+            active_since_ms: now_ms() - lifecycle::ADJOURN_AFTER.as_millis() as i64,
+        },
         Some("open") => Listing::Open,
         Some("finished") => Listing::Finished,
         Some(other) => {
@@ -310,9 +276,11 @@ async fn game_state(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, bearer(&headers)?).await?;
-    let value = game.ask(|reply| Command::State { caller, reply }).await?;
+    let value = game
+        .ask(|reply| live::Request::State { who, reply })
+        .await?;
     Ok(axum::Json(value))
 }
 
@@ -329,23 +297,27 @@ async fn join(
     })?;
     let token = new_token()?;
     let hash = token_hash(&token);
-    game.ask(|reply| Command::Join {
+    game.ask(|reply| live::Request::Join {
         seat,
         token_hash: hash,
         reply,
     })
-    .await??;
+    .await?;
     Ok(axum::Json(json!({ "token": token, "seat": seat })))
 }
 
+/// A move as the HTTP API takes it (the socket's move message has the same fields and an
+/// `ack`, read with the same types).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MoveRequest {
+pub struct MoveRequest {
+    /// The move.
     #[serde(rename = "move")]
-    text: String,
-    ply: Option<usize>,
+    pub text: String,
+    /// The ply it is meant for: a whole number, or none.
+    pub ply: Option<usize>,
     /// How long the player thought, in milliseconds (lag compensation).
-    think_ms: Option<u64>,
+    pub think_ms: Option<u64>,
 }
 
 async fn play(
@@ -354,25 +326,31 @@ async fn play(
     headers: HeaderMap,
     Body(request): Body<MoveRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, bearer(&headers)?).await?;
     let value = game
-        .ask(|reply| Command::Move {
-            caller,
+        .ask(|reply| live::Request::Move {
+            who,
             text: request.text,
             ply: request.ply,
             thought: request.think_ms.map(std::time::Duration::from_millis),
+            answer: Answer::State,
             reply,
         })
-        .await??;
-    Ok(axum::Json(value))
+        .await?;
+    Ok(axum::Json(value.unwrap_or(Value::Null)))
 }
 
+/// An action as the HTTP API and the socket take it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ActionRequest {
-    action: String,
+pub struct ActionRequest {
+    /// Its name.
+    pub action: String,
 }
+
+/// Longest action name read.
+pub const MAX_ACTION: usize = 64;
 
 async fn act(
     State(state): State<AppState>,
@@ -380,16 +358,18 @@ async fn act(
     headers: HeaderMap,
     Body(request): Body<ActionRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, bearer(&headers)?).await?;
+    let action: String = request.action.chars().take(MAX_ACTION).collect();
     let value = game
-        .ask(|reply| Command::Action {
-            caller,
-            action: request.action,
+        .ask(|reply| live::Request::Act {
+            who,
+            action,
+            answer: Answer::State,
             reply,
         })
-        .await??;
-    Ok(axum::Json(value))
+        .await?;
+    Ok(axum::Json(value.unwrap_or(Value::Null)))
 }
 
 #[derive(Deserialize)]
@@ -403,15 +383,15 @@ async fn record(
     headers: HeaderMap,
     Query(query): Query<RecordQuery>,
 ) -> Result<Response, ApiError> {
+    let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, bearer(&headers)?).await?;
     let (text, extension) = game
-        .ask(|reply| Command::Record {
-            caller,
+        .ask(|reply| live::Request::Record {
+            who,
             format: query.format,
             reply,
         })
-        .await??;
+        .await?;
     Ok((
         [
             (
@@ -441,10 +421,10 @@ async fn position(
             chaturanga_rules::position::excerpt(&ply)
         ))
     })?;
+    let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, bearer(&headers)?).await?;
     let value = game
-        .ask(|reply| Command::Position { caller, ply, reply })
-        .await??;
+        .ask(|reply| live::Request::Position { who, ply, reply })
+        .await?;
     Ok(axum::Json(value))
 }

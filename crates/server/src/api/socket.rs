@@ -1,23 +1,27 @@
 //! The game socket: `/api/games/{id}/socket?token=...&v=N`.
 //!
 //! On connecting, the viewer gets every event after version `v` (read from the store), then
-//! the game's state; after that, each change's events and the new state. Client messages:
-//! `{"t":"move","d":{"move":TEXT,"ply":N,"ack":K}}` (answered `{"t":"ack","d":K}` once the
-//! move is stored), `{"t":"action","d":{"action":NAME}}` or `{"t":NAME}` for an action, and
-//! `{"t":"ping"}`. A refused message is answered `{"t":"error","d":"..."}`. Frames are capped
-//! at [`MAX_FRAME`] bytes and each connection at a rate of messages (a token bucket, as
-//! lila-ws limits its sockets); a connection that keeps flooding is closed.
+//! the game's state; after that, each change's events and the new state. Client messages
+//! (read into [`ClientMessage`] with the HTTP API's own field types):
+//! `{"t":"move","d":{"move":TEXT,"ply":N,"ack":K,"think_ms":T}}` (answered `{"t":"ack","d":K}`
+//! once the move is stored), `{"t":"action","d":{"action":NAME}}` or `{"t":NAME}` for an
+//! action, and `{"t":"ping"}`. A refused message is answered
+//! `{"t":"error","d":"...","code":"..."}`. Frames are capped at [`MAX_FRAME`] bytes and each
+//! connection at a rate of messages (a token bucket, as lila-ws limits its sockets); a
+//! connection that keeps flooding is closed. While a seat's socket is open, it tells the game
+//! every [`BEAT`] that its player is there.
 
-use super::identify;
-use crate::AppState;
-use crate::error::ApiError;
-use crate::live::{Caller, Command, GameHandle, Update, Watch};
+use super::error::ApiError;
+use super::{ActionRequest, MAX_ACTION, who};
+use crate::app::AppState;
+use crate::live::{Answer, GameHandle, LiveError, Request, Subscription, Who};
+use crate::referee::Caller;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
@@ -31,6 +35,8 @@ const BURST: f64 = 30.0;
 const RATE: f64 = 10.0;
 /// Refused messages after which the connection is closed.
 const MAX_REFUSED: u32 = 50;
+/// How often an open socket of a seat tells its game that the player is there.
+pub const BEAT: Duration = Duration::from_secs(10);
 
 #[derive(Deserialize)]
 pub(super) struct SocketQuery {
@@ -44,22 +50,22 @@ pub(super) async fn upgrade(
     Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    let who = who(query.token.as_deref())?;
     let game = state.game(&id).await?;
-    let caller = identify(&game, query.token.as_deref()).await?;
-    let (backlog, updates, watch) = game
-        .ask(|reply| Command::Subscribe {
-            caller,
+    let subscription = game
+        .ask(|reply| Request::Subscribe {
+            who,
             since: query.v,
             reply,
         })
-        .await??;
+        .await?;
     Ok(ws
         // Small buffers: a thousand idle sockets must not cost a thousand 128 KiB buffers.
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, game, caller, backlog, updates, watch)))
+        .on_upgrade(move |socket| run(socket, game, subscription)))
 }
 
 struct Bucket {
@@ -81,22 +87,33 @@ impl Bucket {
     }
 }
 
-fn error_frame(message: &str) -> String {
-    json!({ "t": "error", "d": message }).to_string()
+fn error_frame(error: &ApiError, ack: Option<u64>) -> String {
+    let mut frame = json!({ "t": "error", "d": error.message });
+    if let Some(code) = error.code {
+        frame["code"] = json!(code);
+    }
+    if let Some(ack) = ack {
+        frame["ack"] = json!(ack);
+    }
+    frame.to_string()
 }
 
-async fn run(
-    mut socket: WebSocket,
-    game: GameHandle,
-    caller: Caller,
-    backlog: Vec<String>,
-    mut updates: broadcast::Receiver<Arc<Update>>,
+fn refusal(message: &str) -> String {
+    error_frame(&ApiError::bad_request(message), None)
+}
+
+async fn run(mut socket: WebSocket, game: GameHandle, subscription: Subscription) {
+    let Subscription {
+        caller,
+        backlog,
+        mut updates,
+        watch,
+    } = subscription;
     // Held while the socket lives: the game renders its changes for this viewer's class.
-    mut _watch: Watch,
-) {
-    let viewer = match caller {
-        Caller::Seat(s) => s,
-        Caller::Spectator => usize::MAX,
+    let mut _watch = watch;
+    let (class, who) = match caller {
+        Caller::Seat(s) => (s, Who::Seat(s)),
+        Caller::Spectator => (usize::MAX, Who::Spectator),
     };
     let mut version = 0u64;
     for frame in backlog {
@@ -109,12 +126,16 @@ async fn run(
         at: Instant::now(),
     };
     let mut refused = 0u32;
+    let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
     loop {
         tokio::select! {
+            _ = beat.tick(), if matches!(caller, Caller::Seat(_)) => {
+                let _ = game.try_send(Request::Seen { seat: class });
+            }
             update = updates.recv() => match update {
                 Ok(update) => {
                     version = update.version;
-                    let k = viewer.min(update.frames.len() - 1);
+                    let k = class.min(update.frames.len() - 1);
                     for frame in &update.frames[k] {
                         if socket.send(Message::Text(frame.clone())).await.is_err() {
                             return;
@@ -123,15 +144,15 @@ async fn run(
                 }
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     // Too slow for the broadcast: catch up from the store.
-                    let Ok(Ok((frames, fresh, place))) = game
-                        .ask(|reply| Command::Subscribe { caller, since: Some(version), reply })
+                    let Ok(fresh) = game
+                        .ask(|reply| Request::Subscribe { who: who.clone(), since: Some(version), reply })
                         .await
                     else {
                         return;
                     };
-                    updates = fresh;
-                    _watch = place;
-                    for frame in frames {
+                    updates = fresh.updates;
+                    _watch = fresh.watch;
+                    for frame in fresh.backlog {
                         if socket.send(Message::Text(frame.into())).await.is_err() {
                             return;
                         }
@@ -148,13 +169,13 @@ async fn run(
                 if !bucket.take() {
                     refused += 1;
                     if refused > MAX_REFUSED {
-                        let _ = socket.send(Message::Text(error_frame("too many messages; closing").into())).await;
+                        let _ = socket.send(Message::Text(refusal("too many messages; closing").into())).await;
                         return;
                     }
-                    let _ = socket.send(Message::Text(error_frame("too many messages; slow down").into())).await;
+                    let _ = socket.send(Message::Text(refusal("too many messages; slow down").into())).await;
                     continue;
                 }
-                if let Some(reply) = answer(&game, caller, text.as_str()).await
+                if let Some(reply) = answer(&game, &who, text.as_str()).await
                     && socket.send(Message::Text(reply.into())).await.is_err()
                 {
                     return;
@@ -173,68 +194,181 @@ pub async fn answer_message(
     token: Option<&str>,
     text: &str,
 ) -> Result<Option<String>, ApiError> {
+    let who = who(token)?;
     let game = state.game(id).await?;
-    let caller = identify(&game, token).await?;
-    Ok(answer(&game, caller, text).await)
+    Ok(answer(&game, &who, text).await)
+}
+
+/// A move message's data: the HTTP API's move, with the acknowledgement's number.
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct SocketMove {
+    /// The move.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The ply it is meant for: a whole number, or none.
+    pub ply: Option<usize>,
+    /// How long the player thought, in milliseconds.
+    pub think_ms: Option<u64>,
+    /// The number the acknowledgement carries back.
+    pub ack: Option<u64>,
+}
+
+/// A client's message, read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ClientMessage {
+    /// A move.
+    Move(SocketMove),
+    /// An action.
+    Action(String),
+    /// A ping.
+    Ping,
+}
+
+/// The outer form of every client message.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope {
+    t: String,
+    #[serde(default)]
+    d: Option<Value>,
+}
+
+impl ClientMessage {
+    /// Reads a client's message: the types and the checks the HTTP API applies to the same
+    /// fields, so that nothing the API refuses passes here (`"ply": -1`, `"0"` or `1.0`).
+    pub fn parse(text: &str) -> Result<ClientMessage, ApiError> {
+        let bad = |what: &str, e: serde_json::Error| {
+            ApiError::bad_request(format!("{what}: {e}")).with_code("bad-message")
+        };
+        let envelope: Envelope = serde_json::from_str(text).map_err(|e| bad("bad JSON", e))?;
+        match (envelope.t.as_str(), envelope.d) {
+            ("ping", _) => Ok(ClientMessage::Ping),
+            ("move", Some(d)) => serde_json::from_value(d)
+                .map(ClientMessage::Move)
+                .map_err(|e| bad("a move message", e)),
+            ("move", None) => {
+                Err(ApiError::bad_request("a move message needs d.move").with_code("bad-message"))
+            }
+            ("action", Some(d)) => serde_json::from_value::<ActionRequest>(d)
+                .map(|a| ClientMessage::Action(a.action.chars().take(MAX_ACTION).collect()))
+                .map_err(|e| bad("an action message", e)),
+            ("action", None) => {
+                Err(ApiError::bad_request("an action message needs d.action")
+                    .with_code("bad-message"))
+            }
+            ("", _) => {
+                Err(ApiError::bad_request("a message needs a type t").with_code("bad-message"))
+            }
+            (name, None) => Ok(ClientMessage::Action(
+                name.chars().take(MAX_ACTION).collect(),
+            )),
+            (_, Some(_)) => Err(ApiError::bad_request(
+                "an action named by t carries no data (use t=action)",
+            )
+            .with_code("bad-message")),
+        }
+    }
 }
 
 /// Handles one client message; returns the direct answer, if any.
-async fn answer(game: &GameHandle, caller: Caller, text: &str) -> Option<String> {
-    let message: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => return Some(error_frame(&format!("bad JSON: {e}"))),
+async fn answer(game: &GameHandle, who: &Who, text: &str) -> Option<String> {
+    let message = match ClientMessage::parse(text) {
+        Ok(message) => message,
+        Err(e) => return Some(error_frame(&e, None)),
     };
-    let kind = message.get("t").and_then(Value::as_str).unwrap_or("");
-    let data = message.get("d").cloned().unwrap_or(Value::Null);
-    match kind {
-        "ping" => Some(json!({ "t": "pong" }).to_string()),
-        "move" => {
-            let Some(text) = data.get("move").and_then(Value::as_str) else {
-                return Some(error_frame("a move message needs d.move"));
-            };
-            let ply = data.get("ply").and_then(Value::as_u64).map(|p| p as usize);
-            let ack = data.get("ack").cloned();
-            let thought = data
-                .get("think_ms")
-                .and_then(Value::as_u64)
-                .map(std::time::Duration::from_millis);
+    match message {
+        ClientMessage::Ping => Some(json!({ "t": "pong" }).to_string()),
+        ClientMessage::Move(SocketMove {
+            text,
+            ply,
+            think_ms,
+            ack,
+        }) => {
             let result = game
-                .ask(|reply| Command::Move {
-                    caller,
-                    text: text.to_string(),
+                .ask(|reply| Request::Move {
+                    who: who.clone(),
+                    text,
                     ply,
-                    thought,
+                    thought: think_ms.map(Duration::from_millis),
+                    answer: Answer::Ack,
                     reply,
                 })
-                .await
-                .and_then(|r| r);
+                .await;
             Some(match result {
                 Ok(_) => json!({ "t": "ack", "d": ack }).to_string(),
-                Err(e) => json!({ "t": "error", "d": e.message, "ack": ack }).to_string(),
+                Err(e) => error_frame(&ApiError::from(e), ack),
             })
         }
-        "" => Some(error_frame("a message needs a type t")),
-        _ => {
-            let action = if kind == "action" {
-                match data.get("action").and_then(Value::as_str) {
-                    Some(a) => a.to_string(),
-                    None => return Some(error_frame("an action message needs d.action")),
-                }
-            } else {
-                kind.chars().take(64).collect()
-            };
-            let result = game
-                .ask(|reply| Command::Action {
-                    caller,
+        ClientMessage::Action(action) => {
+            let result: Result<_, LiveError> = game
+                .ask(|reply| Request::Act {
+                    who: who.clone(),
                     action,
+                    answer: Answer::Ack,
                     reply,
                 })
-                .await
-                .and_then(|r| r);
+                .await;
             match result {
                 Ok(_) => None,
-                Err(e) => Some(error_frame(&e.message)),
+                Err(e) => Some(error_frame(&ApiError::from(e), None)),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn socket_moves_are_read_with_the_http_api_s_types() {
+        for bad in [
+            r#"{"t":"move","d":{"move":"e2e4","ply":-1}}"#,
+            r#"{"t":"move","d":{"move":"e2e4","ply":"0"}}"#,
+            r#"{"t":"move","d":{"move":"e2e4","ply":1.0}}"#,
+            r#"{"t":"move","d":{"move":"e2e4","ack":"7"}}"#,
+            r#"{"t":"move","d":{"move":"e2e4","extra":1}}"#,
+            r#"{"t":"move"}"#,
+            r#"{"t":"resign","d":{"x":1}}"#,
+            r#"{"t":""}"#,
+            r#"[1,2]"#,
+        ] {
+            let refused = ClientMessage::parse(bad).expect_err(bad);
+            assert_eq!(refused.status.as_u16(), 400, "{bad}");
+            // The same fields are refused by the HTTP API's own type.
+            if let Some(d) = serde_json::from_str::<Value>(bad)
+                .ok()
+                .and_then(|v| v.get("d").cloned())
+                && d.get("ack").is_none()
+                && d.get("extra").is_none()
+            {
+                assert!(serde_json::from_value::<super::super::MoveRequest>(d).is_err());
+            }
+        }
+        assert_eq!(
+            ClientMessage::parse(
+                r#"{"t":"move","d":{"move":"e2e4","ply":0,"ack":3,"think_ms":5}}"#
+            )
+            .unwrap(),
+            ClientMessage::Move(SocketMove {
+                text: "e2e4".into(),
+                ply: Some(0),
+                think_ms: Some(5),
+                ack: Some(3),
+            })
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"resign"}"#).unwrap(),
+            ClientMessage::Action("resign".into())
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"action","d":{"action":"draw-offer"}}"#).unwrap(),
+            ClientMessage::Action("draw-offer".into())
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"ping"}"#).unwrap(),
+            ClientMessage::Ping
+        );
     }
 }

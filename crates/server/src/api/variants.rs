@@ -1,7 +1,6 @@
 //! `GET /api/variants`: every ruleset with its options, its board drawing and the legend of
 //! its men (style, names, moves), as data.
 
-use crate::error::ApiError;
 use axum::Json;
 use chaturanga_rules::scene::Viewer;
 use chaturanga_rules::{KindLegend, OptionValues};
@@ -9,26 +8,6 @@ use chaturanga_session::{open_table, option_specs};
 use chaturanga_variants::CATALOGUE;
 use serde_json::{Value, json};
 use std::sync::OnceLock;
-
-/// The options of `variant` that the server draws at random and keeps secret.
-pub fn secret_option_names(variant: &str) -> Vec<&'static str> {
-    secret_option_names_checked(variant)
-        .map(|v| v.into_iter().map(|(name, ..)| name).collect())
-        .unwrap_or_default()
-}
-
-/// The secret options of `variant` with their ranges; an unknown ruleset is an error.
-pub fn secret_option_names_checked(
-    variant: &str,
-) -> Result<Vec<(&'static str, u32, u32)>, ApiError> {
-    Ok(option_specs(variant)?
-        .iter()
-        .filter_map(|spec| match spec.values {
-            OptionValues::Seed(lo, hi) => Some((spec.name, lo, hi)),
-            _ => None,
-        })
-        .collect())
-}
 
 fn describe(id: &str) -> Option<Value> {
     let info = CATALOGUE.iter().find(|v| v.id == id)?;

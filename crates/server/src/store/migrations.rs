@@ -61,6 +61,14 @@ pub const SQLITE: &[&str] = &[
     // 5: who played each move, which its text alone does not say where several players move
     // at once (bughouse).
     "ALTER TABLE moves ADD COLUMN mover INTEGER;",
+    // 6: the referee's lifecycle: whether each seat's player has come (claimed seats of games
+    // stored before count as come), when a game was last played on (idle games without a
+    // clock are adjourned), and the rematch its players agreed.
+    "ALTER TABLE seats ADD COLUMN arrived INTEGER NOT NULL DEFAULT 0;
+    UPDATE seats SET arrived = 1 WHERE token_hash IS NOT NULL;
+    ALTER TABLE games ADD COLUMN active_ms INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET active_ms = created_ms;
+    ALTER TABLE games ADD COLUMN rematch TEXT;",
 ];
 
 /// The same migrations for PostgreSQL, in order. Append only.
@@ -118,6 +126,12 @@ pub const POSTGRES: &[&str] = &[
     "ALTER TABLE games ADD COLUMN offers TEXT;",
     // 5: who played each move.
     "ALTER TABLE moves ADD COLUMN mover BIGINT;",
+    // 6: arrivals, the last activity, the rematch.
+    "ALTER TABLE seats ADD COLUMN arrived BOOLEAN NOT NULL DEFAULT FALSE;
+    UPDATE seats SET arrived = TRUE WHERE token_hash IS NOT NULL;
+    ALTER TABLE games ADD COLUMN active_ms BIGINT NOT NULL DEFAULT 0;
+    UPDATE games SET active_ms = created_ms;
+    ALTER TABLE games ADD COLUMN rematch TEXT;",
 ];
 
 /// Applies the SQLite migrations not yet applied, each in its own transaction.

@@ -10,6 +10,10 @@ mod migrations;
 pub mod postgres;
 pub mod sqlite;
 
+use crate::clock::{ClockSpec, StoredTimes};
+use chaturanga_rules::Reason;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -20,34 +24,192 @@ pub struct GameRow {
     pub id: String,
     /// The ruleset id.
     pub variant: String,
-    /// Rule options as given at creation (`name=value`).
+    /// Rule options as given at creation (`name=value`), secret ones included.
     pub options: Vec<String>,
     /// The start FEN given at creation, if any.
     pub fen: Option<String>,
-    /// The clock settings as JSON, if the game has a clock.
-    pub clock: Option<String>,
-    /// `live`, `finished` or `aborted`.
-    pub status: String,
-    /// The result (`1-0`), once finished.
-    pub result: Option<String>,
-    /// Each player's score in quarter points, comma-separated, once finished.
-    pub quarters: Option<String>,
-    /// Why it ended.
-    pub reason: Option<String>,
+    /// The time control, if the game has a clock.
+    pub clock: Option<ClockSpec>,
+    /// Whether it goes on, ended with a result, or ended without one.
+    pub status: GameStatus,
+    /// The result, once finished.
+    pub ending: Option<Ending>,
     /// The version: the number of the last event.
     pub version: u64,
-    /// The clocks' state as JSON (each seat's time at the start of its turn).
-    pub clock_state: Option<String>,
-    /// The offers waiting for an answer, as JSON.
-    pub offers: Option<String>,
+    /// The clocks' state (each seat's time at the start of its turn).
+    pub clock_state: Option<StoredTimes>,
+    /// What waits for an answer: offers, claims.
+    pub pending: Pending,
     /// Creation time, milliseconds since the Unix epoch.
     pub created_ms: i64,
-    /// Shown in the lobby's listings (games for a friend by link are not).
+    /// When a move was last played or a seat claimed (ms since the epoch): games without a
+    /// clock left alone for long are adjourned, out of the live listing.
+    pub active_ms: i64,
+    /// Shown in the lobby's listings and the archive (games for a friend by link are not).
     pub listed: bool,
+    /// The game its players went on to, once they agreed a rematch.
+    pub rematch: Option<String>,
     /// The seats in order.
     pub seats: Vec<SeatRow>,
     /// The moves (turn parts) played, in order.
     pub moves: Vec<StoredMove>,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    /// In progress (or waiting for its players).
+    Live,
+    /// Ended with a result.
+    Finished,
+    /// Ended without a result: aborted before it was under way.
+    Aborted,
+}
+
+impl GameStatus {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Live => "live",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+
+    /// Reads the stored word.
+    pub fn parse(word: &str) -> StoreResult<GameStatus> {
+        match word {
+            "live" => Ok(GameStatus::Live),
+            "finished" => Ok(GameStatus::Finished),
+            "aborted" => Ok(GameStatus::Aborted),
+            other => Err(StoreError::Backend(format!(
+                "a stored game's status is {other:?}"
+            ))),
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The result as PGN writes it (`1-0`).
+    pub result: String,
+    /// Each player's score in quarter points.
+    pub quarters: Vec<u8>,
+    /// Why it ended.
+    pub reason: Reason,
+}
+
+impl Ending {
+    /// The scores as stored: quarter points, comma-separated.
+    pub fn quarters_text(&self) -> String {
+        let quarters: Vec<String> = self.quarters.iter().map(u8::to_string).collect();
+        quarters.join(",")
+    }
+
+    /// Reads a stored ending back.
+    pub fn parse(result: String, quarters: &str, reason: &str) -> StoreResult<Ending> {
+        let quarters = quarters
+            .split(',')
+            .map(|q| q.trim().parse::<u8>())
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| StoreError::Backend(format!("stored scores {quarters:?}")))?;
+        let reason = Reason::from_name(reason)
+            .ok_or_else(|| StoreError::Backend(format!("stored reason {reason:?}")))?;
+        Ok(Ending {
+            result,
+            quarters,
+            reason,
+        })
+    }
+}
+
+/// What kind of seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A person.
+    Human,
+    /// The engine at a level (1-8).
+    Engine(u8),
+}
+
+impl SeatKind {
+    /// The stored word (`human`, `engine`).
+    pub fn word(self) -> &'static str {
+        match self {
+            SeatKind::Human => "human",
+            SeatKind::Engine(_) => "engine",
+        }
+    }
+
+    /// The engine's level.
+    pub fn level(self) -> Option<u8> {
+        match self {
+            SeatKind::Engine(level) => Some(level),
+            SeatKind::Human => None,
+        }
+    }
+
+    /// Reads the stored word and level.
+    pub fn parse(word: &str, level: Option<i64>) -> StoreResult<SeatKind> {
+        match (word, level.and_then(|l| u8::try_from(l).ok())) {
+            ("human", _) => Ok(SeatKind::Human),
+            ("engine", Some(level)) => Ok(SeatKind::Engine(level)),
+            _ => Err(StoreError::Backend(format!(
+                "a stored seat is {word:?} at level {level:?}"
+            ))),
+        }
+    }
+}
+
+/// What waits for an answer, stored with every change so that it survives a restart and
+/// every node shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// Seats that offered or accepted a draw.
+    #[serde(default)]
+    pub draw: BTreeSet<usize>,
+    /// The seat that asked for a takeback.
+    #[serde(default)]
+    pub takeback: Option<usize>,
+    /// A ruleset action waiting for a seat's consent.
+    #[serde(default)]
+    pub action: Option<ActionOffer>,
+    /// Seats that asked for a rematch of the finished game.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub rematch: BTreeSet<usize>,
+    /// Seats whose players left the game in progress: the others may claim it.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub gone: BTreeSet<usize>,
+}
+
+/// A ruleset action waiting for a seat's consent (three-player chess's resignations in
+/// another's favour). Stored as `[by, action, consent]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "(usize, String, usize)", into = "(usize, String, usize)")]
+pub struct ActionOffer {
+    /// Who asked.
+    pub by: usize,
+    /// The action.
+    pub action: String,
+    /// Who must consent.
+    pub consent: usize,
+}
+
+impl From<(usize, String, usize)> for ActionOffer {
+    fn from((by, action, consent): (usize, String, usize)) -> Self {
+        ActionOffer {
+            by,
+            action,
+            consent,
+        }
+    }
+}
+
+impl From<ActionOffer> for (usize, String, usize) {
+    fn from(offer: ActionOffer) -> Self {
+        (offer.by, offer.action, offer.consent)
+    }
 }
 
 /// A stored move (one part of a turn).
@@ -74,12 +236,12 @@ impl StoredMove {
 /// A stored seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatRow {
-    /// `human` or `engine`.
-    pub kind: String,
-    /// The engine's level (1-8).
-    pub level: Option<u8>,
+    /// A person's or the engine's.
+    pub kind: SeatKind,
     /// The SHA-256 of the seat's token, hex, once claimed.
     pub token_hash: Option<String>,
+    /// Whether its player has come to the game (made a request with the seat's token).
+    pub arrived: bool,
 }
 
 /// A stored event.
@@ -95,7 +257,7 @@ pub struct EventRow {
     pub only_seat: Option<usize>,
 }
 
-/// One change of a game, written in one transaction.
+/// One change of a game, written in one transaction: what the referee decided.
 #[derive(Clone, Debug, Default)]
 pub struct Change {
     /// Moves are cut back to this many first (a takeback).
@@ -103,16 +265,31 @@ pub struct Change {
     /// Moves appended, with their plies (0 = the first move).
     pub moves: Vec<(usize, StoredMove)>,
     /// The new status.
-    pub status: Option<String>,
-    /// The result, quarters and reason, when the game ends.
-    pub result: Option<(String, String, String)>,
+    pub status: Option<GameStatus>,
+    /// The result, when the game ends with one.
+    pub ending: Option<Ending>,
     /// The clocks' new state.
-    pub clock_state: Option<String>,
-    /// The offers' new state.
-    pub offers: Option<String>,
+    pub clock_state: Option<StoredTimes>,
+    /// What now waits for an answer.
+    pub pending: Option<Pending>,
     /// A seat claimed: its index and token hash.
     pub seat: Option<(usize, String)>,
+    /// A seat whose player arrived.
+    pub arrived: Option<usize>,
+    /// Whether the game was played on (a move, a claimed seat): it is not idle.
+    pub active: bool,
+    /// The rematch the players agreed, created in the same transaction.
+    pub rematch: Option<Box<NewGameRow>>,
     /// Events appended (their versions follow the stored version).
+    pub events: Vec<EventRow>,
+}
+
+/// A game to create, with its first events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGameRow {
+    /// The game.
+    pub game: GameRow,
+    /// Its first events (`created`).
     pub events: Vec<EventRow>,
 }
 
@@ -123,8 +300,8 @@ pub struct Summary {
     pub id: String,
     /// The ruleset.
     pub variant: String,
-    /// `live`, `finished` or `aborted`.
-    pub status: String,
+    /// Where it stands.
+    pub status: GameStatus,
     /// The result, once finished.
     pub result: Option<String>,
     /// Why it ended.
@@ -137,14 +314,18 @@ pub struct Summary {
     pub created_ms: i64,
 }
 
-/// Which games a listing shows.
+/// Which games a listing shows (only listed games: one made for a friend stays unlisted).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listing {
     /// Live games with a human seat nobody has claimed.
     Open,
-    /// Live games.
-    Live,
-    /// Finished games, the newest first.
+    /// Live games that are played: with a clock, or played on since `active_since_ms`
+    /// (older games without a clock are adjourned).
+    Live {
+        /// The earliest last activity of a game without a clock that is still listed.
+        active_since_ms: i64,
+    },
+    /// Finished and aborted games, the newest first.
     Finished,
 }
 
@@ -191,8 +372,9 @@ pub trait Backend: Send + Sync {
     /// Games for the lobby or the archive, at most `limit`, the newest first.
     fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>>;
 
-    /// Ids of the games that are live.
-    fn live_ids(&self) -> StoreResult<Vec<String>>;
+    /// Ids of the live games that need running: those with a clock, and those without one
+    /// played on since `active_since_ms`.
+    fn live_ids(&self, active_since_ms: i64) -> StoreResult<Vec<String>>;
 
     /// The leases and the bus of several server nodes, where the store has them.
     fn cluster(&self) -> Option<&dyn Cluster> {
@@ -312,9 +494,10 @@ impl Store {
         self.backend.list(listing, limit)
     }
 
-    /// Ids of the games that are live (to resume their clocks after a restart).
-    pub fn live_ids(&self) -> StoreResult<Vec<String>> {
-        self.backend.live_ids()
+    /// Ids of the live games that need running (to resume their clocks and engines after a
+    /// restart): those with a clock, and those without one played on since `active_since_ms`.
+    pub fn live_ids(&self, active_since_ms: i64) -> StoreResult<Vec<String>> {
+        self.backend.live_ids(active_since_ms)
     }
 
     /// The leases and bus of several nodes, where the backend has them.
@@ -391,25 +574,25 @@ mod tests {
             options: vec![],
             fen: None,
             clock: None,
-            status: "live".into(),
-            result: None,
-            quarters: None,
-            reason: None,
+            status: GameStatus::Live,
+            ending: None,
             version: 1,
             clock_state: None,
-            offers: None,
+            pending: Pending::default(),
             created_ms: now_ms(),
+            active_ms: now_ms(),
             listed: true,
+            rematch: None,
             seats: vec![
                 SeatRow {
-                    kind: "human".into(),
-                    level: None,
+                    kind: SeatKind::Human,
                     token_hash: Some("aa".into()),
+                    arrived: false,
                 },
                 SeatRow {
-                    kind: "engine".into(),
-                    level: Some(3),
+                    kind: SeatKind::Engine(3),
                     token_hash: None,
+                    arrived: false,
                 },
             ],
             moves: vec![],
@@ -466,16 +649,135 @@ mod tests {
             store.load("g1").unwrap().unwrap().moves,
             vec![StoredMove::new("e2e4", 0)]
         );
-        assert_eq!(store.list(Listing::Live, 10).unwrap().len(), 1);
+        let live = Listing::Live { active_since_ms: 0 };
+        assert_eq!(store.list(live, 10).unwrap().len(), 1);
         assert!(store.list(Listing::Open, 10).unwrap().is_empty());
         let end = Change {
-            status: Some("finished".into()),
-            result: Some(("1-0".into(), "4,0".into(), "resignation".into())),
+            status: Some(GameStatus::Finished),
+            ending: Some(Ending {
+                result: "1-0".into(),
+                quarters: vec![4, 0],
+                reason: Reason::Resignation,
+            }),
             events: vec![event(4)],
             ..Change::default()
         };
         store.commit("g1", 3, &end).unwrap();
         assert_eq!(store.list(Listing::Finished, 10).unwrap()[0].plies, 1);
+        let row = store.load("g1").unwrap().unwrap();
+        assert_eq!(row.status, GameStatus::Finished);
+        assert_eq!(row.ending, end.ending);
         assert!(store.load("nope").unwrap().is_none());
+    }
+
+    #[test]
+    fn typed_rows_round_trip_with_arrivals_offers_and_a_rematch_made_in_one_commit() {
+        let store = test_store("typed");
+        let mut first = game("g1");
+        first.clock = Some(ClockSpec::Byoyomi {
+            base: 60,
+            period: 10,
+            periods: 2,
+        });
+        first.clock_state = Some(StoredTimes {
+            main_ms: vec![60_000, 60_000],
+            periods: vec![2, 2],
+            lag_quota_ms: vec![],
+        });
+        store.create(&first, &[event(1)]).unwrap();
+        assert_eq!(store.load("g1").unwrap().unwrap(), first);
+        let mut pending = Pending::default();
+        pending.draw.insert(0);
+        pending.gone.insert(1);
+        pending.action = Some(ActionOffer {
+            by: 0,
+            action: "resign-to-red".into(),
+            consent: 1,
+        });
+        let mut next = game("g2");
+        next.seats[0].token_hash = None;
+        next.seats[1] = SeatRow {
+            kind: SeatKind::Human,
+            token_hash: Some("aa".into()),
+            arrived: false,
+        };
+        let change = Change {
+            arrived: Some(0),
+            pending: Some(pending.clone()),
+            rematch: Some(Box::new(NewGameRow {
+                game: next.clone(),
+                events: vec![event(1)],
+            })),
+            events: vec![event(2)],
+            ..Change::default()
+        };
+        store.commit("g1", 1, &change).unwrap();
+        let row = store.load("g1").unwrap().unwrap();
+        assert!(row.seats[0].arrived && !row.seats[1].arrived);
+        assert_eq!(row.pending, pending);
+        assert_eq!(row.rematch.as_deref(), Some("g2"));
+        assert_eq!(store.load("g2").unwrap().unwrap(), next);
+        assert_eq!(store.events_after("g2", 0).unwrap().len(), 1);
+        // A rematch that cannot be created (its id is taken) leaves the first game as it was.
+        let again = Change {
+            rematch: Some(Box::new(NewGameRow {
+                game: next,
+                events: vec![event(1)],
+            })),
+            events: vec![event(3)],
+            ..Change::default()
+        };
+        assert!(store.commit("g1", 2, &again).is_err());
+        assert_eq!(store.load("g1").unwrap().unwrap().version, 2);
+    }
+
+    #[test]
+    fn unlisted_and_idle_games_stay_out_of_the_listings() {
+        let store = test_store("listings");
+        let mut hidden = game("hidden");
+        hidden.listed = false;
+        let mut idle = game("idle");
+        idle.active_ms = 1_000;
+        let mut clocked = game("clocked");
+        clocked.active_ms = 1_000;
+        clocked.clock = Some(ClockSpec::Move { seconds: 30 });
+        for row in [&hidden, &idle, &clocked] {
+            store.create(row, &[event(1)]).unwrap();
+        }
+        let live = |since| {
+            let mut ids: Vec<String> = store
+                .list(
+                    Listing::Live {
+                        active_since_ms: since,
+                    },
+                    10,
+                )
+                .unwrap()
+                .into_iter()
+                .map(|s| s.id)
+                .collect();
+            ids.sort();
+            ids
+        };
+        assert_eq!(live(0), vec!["clocked", "idle"]);
+        assert_eq!(live(2_000), vec!["clocked"]);
+        let mut running = store.live_ids(2_000).unwrap();
+        running.sort();
+        assert_eq!(running, vec!["clocked", "hidden"]);
+        for id in ["hidden", "idle"] {
+            let end = Change {
+                status: Some(GameStatus::Aborted),
+                events: vec![event(2)],
+                ..Change::default()
+            };
+            store.commit(id, 1, &end).unwrap();
+        }
+        let archive: Vec<String> = store
+            .list(Listing::Finished, 10)
+            .unwrap()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(archive, vec!["idle"]);
     }
 }

@@ -9,8 +9,8 @@
 //! so it is delivered exactly when the change is visible.
 
 use super::{
-    Backend, Change, Cluster, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult,
-    StoredMove, Summary, migrations, now_ms,
+    Backend, Change, Cluster, Ending, EventRow, GameRow, GameStatus, Listing, SeatKind, SeatRow,
+    StoreError, StoreResult, StoredMove, Summary, migrations, now_ms,
 };
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -313,52 +313,84 @@ fn spawn_listener(
     Ok(())
 }
 
+/// Reads a stored JSON column, naming it when it does not parse.
+fn json_column<T: serde::de::DeserializeOwned>(
+    what: &str,
+    text: Option<String>,
+) -> StoreResult<Option<T>> {
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| StoreError::Backend(format!("stored {what} does not read: {e}")))
+    })
+    .transpose()
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Inserts a new game with its seats and first events, and this node's lease on it (the
+/// node that creates a game runs it).
+fn insert_game(
+    statements: &mut HashMap<String, Statement>,
+    tx: &mut postgres::Transaction<'_>,
+    node: &str,
+    game: &GameRow,
+    events: &[EventRow],
+) -> StoreResult<()> {
+    exec(
+        statements,
+        tx,
+        "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
+         created_ms, active_ms, listed, offers) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        &[
+            &game.id,
+            &game.variant,
+            &to_json(&game.options),
+            &game.fen,
+            &game.clock.as_ref().map(to_json),
+            &game.status.as_str(),
+            &(game.version as i64),
+            &game.clock_state.as_ref().map(to_json),
+            &game.created_ms,
+            &game.active_ms,
+            &game.listed,
+            &to_json(&game.pending),
+        ],
+    )?;
+    for (n, seat) in game.seats.iter().enumerate() {
+        exec(
+            statements,
+            tx,
+            "INSERT INTO seats (game_id, n, kind, level, token_hash, arrived) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                &game.id,
+                &(n as i64),
+                &seat.kind.word(),
+                &seat.kind.level().map(i64::from),
+                &seat.token_hash,
+                &seat.arrived,
+            ],
+        )?;
+    }
+    exec(
+        statements,
+        tx,
+        "INSERT INTO leases (game_id, node, expires) \
+         VALUES ($1, $2, now() + make_interval(secs => $3))",
+        &[&game.id, &node, &LEASE.as_secs_f64()],
+    )?;
+    insert_events(statements, tx, &game.id, events)
+}
+
 impl Backend for Postgres {
     fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()> {
         self.with(|c| {
             let Conn { client, statements } = c;
             let mut tx = client.transaction()?;
-            exec(
-                statements,
-                &mut tx,
-                "INSERT INTO games (id, variant, options, fen, clock, status, version, \
-                 clock_state, created_ms, listed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                &[
-                    &game.id,
-                    &game.variant,
-                    &serde_json::to_string(&game.options).unwrap_or_else(|_| "[]".into()),
-                    &game.fen,
-                    &game.clock,
-                    &game.status,
-                    &(game.version as i64),
-                    &game.clock_state,
-                    &game.created_ms,
-                    &game.listed,
-                ],
-            )?;
-            for (n, seat) in game.seats.iter().enumerate() {
-                exec(
-                    statements,
-                    &mut tx,
-                    "INSERT INTO seats (game_id, n, kind, level, token_hash) VALUES ($1, $2, $3, $4, $5)",
-                    &[
-                        &game.id,
-                        &(n as i64),
-                        &seat.kind,
-                        &seat.level.map(i64::from),
-                        &seat.token_hash,
-                    ],
-                )?;
-            }
-            // The node that creates a game runs it.
-            exec(
-                statements,
-                &mut tx,
-                "INSERT INTO leases (game_id, node, expires) \
-                 VALUES ($1, $2, now() + make_interval(secs => $3))",
-                &[&game.id, &self.node, &LEASE.as_secs_f64()],
-            )?;
-            insert_events(statements, &mut tx, &game.id, events)?;
+            insert_game(statements, &mut tx, &self.node, game, events)?;
             tx.commit()?;
             Ok(())
         })
@@ -376,28 +408,46 @@ impl Backend for Postgres {
                 "UPDATE games SET version = $3, \
                    status = COALESCE($4, status), \
                    clock_state = COALESCE($5, clock_state), \
-                   offers = COALESCE($7, offers) \
+                   offers = COALESCE($7, offers), \
+                   active_ms = CASE WHEN $8 THEN $9 ELSE active_ms END, \
+                   rematch = COALESCE($10, rematch) \
                  WHERE id = $1 AND version = $2 AND (status <> 'live' OR EXISTS ( \
                    SELECT 1 FROM leases l WHERE l.game_id = $1 AND l.node = $6 AND l.expires > now()))",
                 &[
                     &id,
                     &(version as i64),
                     &(new_version as i64),
-                    &change.status,
-                    &change.clock_state,
+                    &change.status.map(GameStatus::as_str),
+                    &change.clock_state.as_ref().map(to_json),
                     &self.node,
-                    &change.offers,
+                    &change.pending.as_ref().map(to_json),
+                    &change.active,
+                    &now_ms(),
+                    &change.rematch.as_ref().map(|r| r.game.id.as_str()),
                 ],
             )?;
             if updated != 1 {
                 return Err(StoreError::Stale);
             }
-            if let Some((result, quarters, reason)) = &change.result {
+            if let Some(ending) = &change.ending {
                 exec(
                     statements,
                     &mut tx,
                     "UPDATE games SET result = $2, quarters = $3, reason = $4, finished_ms = $5 WHERE id = $1",
-                    &[&id, result, quarters, reason, &now_ms()],
+                    &[
+                        &id,
+                        &ending.result,
+                        &ending.quarters_text(),
+                        &ending.reason.as_str(),
+                        &now_ms(),
+                    ],
+                )?;
+            } else if change.status.is_some_and(|s| s != GameStatus::Live) {
+                exec(
+                    statements,
+                    &mut tx,
+                    "UPDATE games SET finished_ms = $2 WHERE id = $1",
+                    &[&id, &now_ms()],
                 )?;
             }
             if let Some(keep) = change.truncate_to {
@@ -429,7 +479,18 @@ impl Backend for Postgres {
                     &[&id, &(*n as i64), hash],
                 )?;
             }
+            if let Some(n) = change.arrived {
+                exec(
+                    statements,
+                    &mut tx,
+                    "UPDATE seats SET arrived = TRUE WHERE game_id = $1 AND n = $2",
+                    &[&id, &(n as i64)],
+                )?;
+            }
             insert_events(statements, &mut tx, id, &change.events)?;
+            if let Some(rematch) = &change.rematch {
+                insert_game(statements, &mut tx, &self.node, &rematch.game, &rematch.events)?;
+            }
             let notice = serde_json::json!({ "v": 1, "game": id, "version": new_version });
             exec(
                 statements,
@@ -446,28 +507,38 @@ impl Backend for Postgres {
         self.with(|c| {
             let Some(r) = c.query_opt(
                 "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                 version, clock_state, created_ms, listed, offers FROM games WHERE id = $1",
+                 version, clock_state, created_ms, listed, offers, active_ms, rematch \
+                 FROM games WHERE id = $1",
                 &[&id],
             )?
             else {
                 return Ok(None);
             };
-            let options: String = r.get(2);
+            let ending = match (
+                r.get::<_, Option<String>>(6),
+                r.get::<_, Option<String>>(7),
+                r.get::<_, Option<String>>(8),
+            ) {
+                (Some(result), Some(quarters), Some(reason)) => {
+                    Some(Ending::parse(result, &quarters, &reason)?)
+                }
+                _ => None,
+            };
             let mut row = GameRow {
                 id: r.get(0),
                 variant: r.get(1),
-                options: serde_json::from_str(&options).unwrap_or_default(),
+                options: json_column("options", Some(r.get(2)))?.unwrap_or_default(),
                 fen: r.get(3),
-                clock: r.get(4),
-                status: r.get(5),
-                result: r.get(6),
-                quarters: r.get(7),
-                reason: r.get(8),
+                clock: json_column("clock", r.get(4))?,
+                status: GameStatus::parse(r.get(5))?,
+                ending,
                 version: r.get::<_, i64>(9) as u64,
-                clock_state: r.get(10),
+                clock_state: json_column("clock state", r.get(10))?,
+                pending: json_column("offers", r.get(13))?.unwrap_or_default(),
                 created_ms: r.get(11),
+                active_ms: r.get(14),
                 listed: r.get(12),
-                offers: r.get(13),
+                rematch: r.get(15),
                 seats: Vec::new(),
                 moves: Vec::new(),
             };
@@ -506,13 +577,20 @@ impl Backend for Postgres {
 
     fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
         self.with(|c| {
-            let filter = match listing {
-                Listing::Open => {
-                    "status = 'live' AND listed AND EXISTS (SELECT 1 FROM seats s \
-                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)"
-                }
-                Listing::Live => "status = 'live' AND listed",
-                Listing::Finished => "status IN ('finished', 'aborted')",
+            let (filter, since) = match listing {
+                Listing::Open => (
+                    "status = 'live' AND listed AND $2::BIGINT = 0 AND EXISTS (SELECT 1 FROM seats s \
+                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)",
+                    0i64,
+                ),
+                Listing::Live { active_since_ms } => (
+                    "status = 'live' AND listed AND (clock IS NOT NULL OR active_ms >= $2)",
+                    active_since_ms,
+                ),
+                Listing::Finished => (
+                    "status IN ('finished', 'aborted') AND listed AND $2::BIGINT = 0",
+                    0,
+                ),
             };
             let order = match listing {
                 Listing::Finished => "finished_ms DESC NULLS LAST, created_ms DESC",
@@ -523,7 +601,7 @@ impl Backend for Postgres {
                  (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
                  FROM games g WHERE {filter} ORDER BY {order} LIMIT $1"
             );
-            let rows = c.query(&sql, &[&(limit as i64)])?;
+            let rows = c.query(&sql, &[&(limit as i64), &since])?;
             let mut games = Vec::with_capacity(rows.len());
             for r in &rows {
                 let id: String = r.get(0);
@@ -531,7 +609,7 @@ impl Backend for Postgres {
                     seats: seats(c, &id)?,
                     id,
                     variant: r.get(1),
-                    status: r.get(2),
+                    status: GameStatus::parse(r.get(2))?,
                     result: r.get(3),
                     reason: r.get(4),
                     created_ms: r.get(5),
@@ -542,12 +620,16 @@ impl Backend for Postgres {
         })
     }
 
-    fn live_ids(&self) -> StoreResult<Vec<String>> {
+    fn live_ids(&self, active_since_ms: i64) -> StoreResult<Vec<String>> {
         self.with(|c| {
-            Ok(c.query("SELECT id FROM games WHERE status = 'live'", &[])?
-                .iter()
-                .map(|r| r.get(0))
-                .collect())
+            Ok(c.query(
+                "SELECT id FROM games WHERE status = 'live' \
+                 AND (clock IS NOT NULL OR active_ms >= $1)",
+                &[&active_since_ms],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
         })
     }
 
@@ -646,19 +728,19 @@ impl Cluster for Postgres {
 }
 
 fn seats(c: &mut Conn, id: &str) -> StoreResult<Vec<SeatRow>> {
-    Ok(c.query(
-        "SELECT kind, level, token_hash FROM seats WHERE game_id = $1 ORDER BY n",
+    c.query(
+        "SELECT kind, level, token_hash, arrived FROM seats WHERE game_id = $1 ORDER BY n",
         &[&id],
     )?
     .iter()
-    .map(|r| SeatRow {
-        kind: r.get(0),
-        level: r
-            .get::<_, Option<i64>>(1)
-            .and_then(|l| u8::try_from(l).ok()),
-        token_hash: r.get(2),
+    .map(|r| {
+        Ok(SeatRow {
+            kind: SeatKind::parse(r.get(0), r.get(1))?,
+            token_hash: r.get(2),
+            arrived: r.get(3),
+        })
     })
-    .collect())
+    .collect()
 }
 
 fn insert_events(

@@ -2,8 +2,8 @@
 //! default, for one server process.
 
 use super::{
-    Backend, Change, EventRow, GameRow, Listing, SeatRow, StoreError, StoreResult, StoredMove,
-    Summary, migrations, now_ms,
+    Backend, Change, Ending, EventRow, GameRow, GameStatus, Listing, SeatKind, SeatRow, StoreError,
+    StoreResult, StoredMove, Summary, migrations, now_ms,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -82,34 +82,68 @@ impl Sqlite {
     }
 }
 
+/// Reads a stored JSON column, naming it when it does not parse.
+fn json_column<T: serde::de::DeserializeOwned>(
+    what: &str,
+    text: Option<String>,
+) -> StoreResult<Option<T>> {
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| StoreError::Backend(format!("stored {what} does not read: {e}")))
+    })
+    .transpose()
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Inserts a new game with its seats and first events.
+fn insert_game(
+    tx: &rusqlite::Transaction<'_>,
+    game: &GameRow,
+    events: &[EventRow],
+) -> StoreResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
+         created_ms, active_ms, listed, offers) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+    )?
+    .execute(params![
+        game.id,
+        game.variant,
+        to_json(&game.options),
+        game.fen,
+        game.clock.as_ref().map(to_json),
+        game.status.as_str(),
+        game.version as i64,
+        game.clock_state.as_ref().map(to_json),
+        game.created_ms,
+        game.active_ms,
+        game.listed,
+        to_json(&game.pending),
+    ])?;
+    for (n, seat) in game.seats.iter().enumerate() {
+        tx.prepare_cached(
+            "INSERT INTO seats (game_id, n, kind, level, token_hash, arrived) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            game.id,
+            n as i64,
+            seat.kind.word(),
+            seat.kind.level(),
+            seat.token_hash,
+            seat.arrived
+        ])?;
+    }
+    insert_events(tx, &game.id, events)
+}
+
 impl Backend for Sqlite {
     /// Stores a new game with its seats and first events.
     fn create(&self, game: &GameRow, events: &[EventRow]) -> StoreResult<()> {
         self.with(|c| {
             let tx = c.transaction()?;
-            tx.execute(
-                "INSERT INTO games (id, variant, options, fen, clock, status, version, \
-                 clock_state, created_ms, listed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
-                    game.id,
-                    game.variant,
-                    serde_json::to_string(&game.options).unwrap_or_else(|_| "[]".into()),
-                    game.fen,
-                    game.clock,
-                    game.status,
-                    game.version as i64,
-                    game.clock_state,
-                    game.created_ms,
-                    game.listed,
-                ],
-            )?;
-            for (n, seat) in game.seats.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO seats (game_id, n, kind, level, token_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![game.id, n as i64, seat.kind, seat.level, seat.token_hash],
-                )?;
-            }
-            insert_events(&tx, &game.id, events)?;
+            insert_game(&tx, game, events)?;
             Ok(tx.commit()?)
         })
     }
@@ -124,25 +158,39 @@ impl Backend for Sqlite {
                 "UPDATE games SET version = ?3, \
                    status = COALESCE(?4, status), \
                    clock_state = COALESCE(?5, clock_state), \
-                   offers = COALESCE(?6, offers) \
+                   offers = COALESCE(?6, offers), \
+                   active_ms = CASE WHEN ?7 THEN ?8 ELSE active_ms END, \
+                   rematch = COALESCE(?9, rematch) \
                  WHERE id = ?1 AND version = ?2",
             )?
             .execute(params![
                     id,
                     version as i64,
                     new_version as i64,
-                    change.status,
-                    change.clock_state,
-                    change.offers
+                    change.status.map(GameStatus::as_str),
+                    change.clock_state.as_ref().map(to_json),
+                    change.pending.as_ref().map(to_json),
+                    change.active,
+                    now_ms(),
+                    change.rematch.as_ref().map(|r| r.game.id.as_str()),
                 ])?;
             if updated != 1 {
                 return Err(StoreError::Stale);
             }
-            if let Some((result, quarters, reason)) = &change.result {
+            if let Some(ending) = &change.ending {
                 tx.prepare_cached(
                     "UPDATE games SET result = ?2, quarters = ?3, reason = ?4, finished_ms = ?5 WHERE id = ?1",
                 )?
-                .execute(params![id, result, quarters, reason, now_ms()])?;
+                .execute(params![
+                    id,
+                    ending.result,
+                    ending.quarters_text(),
+                    ending.reason.as_str(),
+                    now_ms()
+                ])?;
+            } else if change.status.is_some_and(|s| s != GameStatus::Live) {
+                tx.prepare_cached("UPDATE games SET finished_ms = ?2 WHERE id = ?1")?
+                    .execute(params![id, now_ms()])?;
             }
             if let Some(keep) = change.truncate_to {
                 tx.prepare_cached(
@@ -167,7 +215,14 @@ impl Backend for Sqlite {
                 )?
                 .execute(params![id, *n as i64, hash])?;
             }
+            if let Some(n) = change.arrived {
+                tx.prepare_cached("UPDATE seats SET arrived = 1 WHERE game_id = ?1 AND n = ?2")?
+                    .execute(params![id, n as i64])?;
+            }
             insert_events(&tx, id, &change.events)?;
+            if let Some(rematch) = &change.rematch {
+                insert_game(&tx, &rematch.game, &rematch.events)?;
+            }
             Ok(tx.commit()?)
         })
     }
@@ -175,42 +230,101 @@ impl Backend for Sqlite {
     /// A stored game with its seats and moves.
     fn load(&self, id: &str) -> StoreResult<Option<GameRow>> {
         self.with(|c| {
-            let row = c
+            type Columns = (
+                String,
+                String,
+                String,
+                Option<String>,
+                Option<String>,
+                String,
+                Option<String>,
+                Option<String>,
+                Option<String>,
+                i64,
+                Option<String>,
+                i64,
+                bool,
+                Option<String>,
+                i64,
+                Option<String>,
+            );
+            let columns: Option<Columns> = c
                 .query_row(
                     "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                     version, clock_state, created_ms, listed, offers FROM games WHERE id = ?1",
+                     version, clock_state, created_ms, listed, offers, active_ms, rematch \
+                     FROM games WHERE id = ?1",
                     params![id],
                     |r| {
-                        let options: String = r.get(2)?;
-                        Ok(GameRow {
-                            id: r.get(0)?,
-                            variant: r.get(1)?,
-                            options: serde_json::from_str(&options).unwrap_or_default(),
-                            fen: r.get(3)?,
-                            clock: r.get(4)?,
-                            status: r.get(5)?,
-                            result: r.get(6)?,
-                            quarters: r.get(7)?,
-                            reason: r.get(8)?,
-                            version: r.get::<_, i64>(9)? as u64,
-                            clock_state: r.get(10)?,
-                            created_ms: r.get(11)?,
-                            listed: r.get(12)?,
-                            offers: r.get(13)?,
-                            seats: Vec::new(),
-                            moves: Vec::new(),
-                        })
+                        Ok((
+                            r.get(0)?,
+                            r.get(1)?,
+                            r.get(2)?,
+                            r.get(3)?,
+                            r.get(4)?,
+                            r.get(5)?,
+                            r.get(6)?,
+                            r.get(7)?,
+                            r.get(8)?,
+                            r.get(9)?,
+                            r.get(10)?,
+                            r.get(11)?,
+                            r.get(12)?,
+                            r.get(13)?,
+                            r.get(14)?,
+                            r.get(15)?,
+                        ))
                     },
                 )
                 .optional()?;
-            let Some(mut row) = row else {
+            let Some((
+                id,
+                variant,
+                options,
+                fen,
+                clock,
+                status,
+                result,
+                quarters,
+                reason,
+                version,
+                clock_state,
+                created_ms,
+                listed,
+                offers,
+                active_ms,
+                rematch,
+            )) = columns
+            else {
                 return Ok(None);
             };
-            row.seats = seats(c, id)?;
+            let ending = match (result, quarters, reason) {
+                (Some(result), Some(quarters), Some(reason)) => {
+                    Some(Ending::parse(result, &quarters, &reason)?)
+                }
+                _ => None,
+            };
+            let mut row = GameRow {
+                options: json_column("options", Some(options))?.unwrap_or_default(),
+                fen,
+                clock: json_column("clock", clock)?,
+                status: GameStatus::parse(&status)?,
+                ending,
+                version: version as u64,
+                clock_state: json_column("clock state", clock_state)?,
+                pending: json_column("offers", offers)?.unwrap_or_default(),
+                created_ms,
+                active_ms,
+                listed,
+                rematch,
+                seats: seats(c, &id)?,
+                moves: Vec::new(),
+                id,
+                variant,
+            };
             let mut statement =
                 c.prepare_cached("SELECT text, mover FROM moves WHERE game_id = ?1 ORDER BY ply")?;
             row.moves = statement
-                .query_map(params![id], |r| {
+                .query_map(params![row.id], |r| {
                     Ok(StoredMove {
                         text: r.get(0)?,
                         mover: r.get::<_, Option<i64>>(1)?.map(|m| m as usize),
@@ -244,13 +358,20 @@ impl Backend for Sqlite {
     /// Games for the lobby or the archive, at most `limit`, the newest first.
     fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
         self.with(|c| {
-            let filter = match listing {
-                Listing::Open => {
-                    "status = 'live' AND listed = 1 AND EXISTS (SELECT 1 FROM seats s \
-                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)"
-                }
-                Listing::Live => "status = 'live' AND listed = 1",
-                Listing::Finished => "status IN ('finished', 'aborted')",
+            let (filter, since) = match listing {
+                Listing::Open => (
+                    "status = 'live' AND listed = 1 AND ?2 = 0 AND EXISTS (SELECT 1 FROM seats s \
+                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)",
+                    0,
+                ),
+                Listing::Live { active_since_ms } => (
+                    "status = 'live' AND listed = 1 AND (clock IS NOT NULL OR active_ms >= ?2)",
+                    active_since_ms,
+                ),
+                Listing::Finished => (
+                    "status IN ('finished', 'aborted') AND listed = 1 AND ?2 = 0",
+                    0,
+                ),
             };
             let order = match listing {
                 Listing::Finished => "finished_ms DESC, created_ms DESC",
@@ -262,34 +383,45 @@ impl Backend for Sqlite {
                  FROM games g WHERE {filter} ORDER BY {order} LIMIT ?1"
             );
             let mut statement = c.prepare_cached(&sql)?;
-            let mut games = statement
-                .query_map(params![limit as i64], |r| {
-                    Ok(Summary {
-                        id: r.get(0)?,
-                        variant: r.get(1)?,
-                        status: r.get(2)?,
-                        result: r.get(3)?,
-                        reason: r.get(4)?,
-                        created_ms: r.get(5)?,
-                        plies: r.get::<_, i64>(6)? as usize,
-                        seats: Vec::new(),
-                    })
+            let rows = statement
+                .query_map(params![limit as i64, since], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<String>>(4)?,
+                        r.get::<_, i64>(5)?,
+                        r.get::<_, i64>(6)?,
+                    ))
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             drop(statement);
-            for game in &mut games {
-                game.seats = seats(c, &game.id)?;
-            }
-            Ok(games)
+            rows.into_iter()
+                .map(|(id, variant, status, result, reason, created_ms, plies)| {
+                    Ok(Summary {
+                        seats: seats(c, &id)?,
+                        id,
+                        variant,
+                        status: GameStatus::parse(&status)?,
+                        result,
+                        reason,
+                        created_ms,
+                        plies: plies as usize,
+                    })
+                })
+                .collect()
         })
     }
 
-    /// Ids of the games that are live (to resume their clocks after a restart).
-    fn live_ids(&self) -> StoreResult<Vec<String>> {
+    fn live_ids(&self, active_since_ms: i64) -> StoreResult<Vec<String>> {
         self.with(|c| {
-            let mut statement = c.prepare_cached("SELECT id FROM games WHERE status = 'live'")?;
+            let mut statement = c.prepare_cached(
+                "SELECT id FROM games WHERE status = 'live' \
+                 AND (clock IS NOT NULL OR active_ms >= ?1)",
+            )?;
             Ok(statement
-                .query_map([], |r| r.get(0))?
+                .query_map(params![active_since_ms], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?)
         })
     }
@@ -297,18 +429,27 @@ impl Backend for Sqlite {
 
 fn seats(c: &Connection, id: &str) -> StoreResult<Vec<SeatRow>> {
     let mut statement = c.prepare_cached(
-        "SELECT kind, level, token_hash FROM seats WHERE game_id = ?1 ORDER BY n",
+        "SELECT kind, level, token_hash, arrived FROM seats WHERE game_id = ?1 ORDER BY n",
     )?;
-    statement
+    let rows = statement
         .query_map(params![id], |r| {
-            Ok(SeatRow {
-                kind: r.get(0)?,
-                level: r.get(1)?,
-                token_hash: r.get(2)?,
-            })
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, bool>(3)?,
+            ))
         })?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(StoreError::from)
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter()
+        .map(|(kind, level, token_hash, arrived)| {
+            Ok(SeatRow {
+                kind: SeatKind::parse(&kind, level)?,
+                token_hash,
+                arrived,
+            })
+        })
+        .collect()
 }
 
 fn insert_events(tx: &rusqlite::Transaction<'_>, id: &str, events: &[EventRow]) -> StoreResult<()> {

@@ -1,9 +1,13 @@
-//! Live-game behaviour: engine seats, reconnecting with a version, takebacks, draws,
-//! resignation, flag falls on the server's clock, and what a hidden-information seat receives.
+//! Live games end to end over real HTTP and websockets: engine seats, reconnecting with a
+//! version, takebacks, draws, resignation, a flag falling on the server's clock, rematches,
+//! and what a hidden-information seat receives. The rules themselves (clocks, windows,
+//! offers, abandonment) are the referee's unit tests, with made-up instants.
 
 use crate::common::{Rng, Server};
+use chaturanga_rules::Reason;
 use chaturanga_rules::scene::Viewer;
 use chaturanga_server::clock::MAX_GRACE;
+use chaturanga_server::store::GameStatus;
 use chaturanga_session::open_table;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -277,39 +281,47 @@ fn takeback_draw_and_resignation() {
 
 #[test]
 fn the_flag_falls_on_the_server_without_any_client() {
+    // The one test that waits on the wall clock: the game's task arms the timer the referee
+    // asks for, and the flag falls with nobody asking (the rules of flags are the referee's
+    // unit tests, with made-up instants).
     let server = Server::start("flag");
     let (id, white, black) = two_humans(
         &server,
         "chess",
         Some(json!({"kind": "move", "seconds": 1})),
     );
+    // The first moves are free; White's clock runs from Black's first move.
     mv(&server, &id, &white, "e4");
-    let s = state(&server, &id, None);
-    assert_eq!(s["clocks"]["seats"][1]["running"], true);
+    let s = mv(&server, &id, &black, "e5");
+    assert_eq!(s["clocks"]["seats"][0]["running"], true, "{s}");
+    assert_eq!(s["clocks"]["seats"][1]["running"], false, "{s}");
     // The time is up after a second; the flag waits at most two more for a move in flight.
     std::thread::sleep(Duration::from_millis(1000) + MAX_GRACE + Duration::from_millis(400));
-    // The game ended at the deadline, with nobody asking.
+    // The game ended at the deadline, with nobody asking, and the clock shows zero.
     let stored = server.stored(&id);
-    let (status, reason) = (stored.status, stored.reason.unwrap_or_default());
-    assert_eq!(
-        (status.as_str(), reason.as_str()),
-        ("finished", "time-forfeit")
-    );
+    assert_eq!(stored.status, GameStatus::Finished);
+    assert_eq!(stored.ending.map(|e| e.reason), Some(Reason::TimeForfeit));
+    assert_eq!(stored.clock_state.expect("clocks").main_ms[0], 0);
     let (code, e) = server.post(
         &format!("/api/games/{id}/moves"),
-        &json!({"move": "e5"}),
-        Some(&black),
+        &json!({"move": "Nf3"}),
+        Some(&white),
     );
     assert_eq!(code, 409, "{e}");
+    assert_eq!(e["code"], "game-over");
     let s = state(&server, &id, None);
-    assert_eq!(s["result"], "1-0");
-    assert_eq!(s["moves"], json!(["e2e4"]));
+    assert_eq!(s["result"], "0-1");
+    assert_eq!(s["moves"], json!(["e2e4", "e7e5"]));
+    assert_eq!(s["clocks"]["seats"][0]["ms"], 0, "{s}");
 }
 
 #[test]
 fn a_dark_chess_seat_receives_nothing_it_may_not_see() {
     let server = Server::start("dark");
     let (id, white, black) = two_humans(&server, "darkchess", None);
+    // Both have come before the sockets open: what follows are the moves' frames alone.
+    state(&server, &id, Some(&white));
+    state(&server, &id, Some(&black));
     let mut black_socket = server.socket(&id, Some(&black), None);
     let mut spectator = server.socket(&id, None, None);
     let mut received: Vec<String> = vec![black_socket.recv().to_string()];
@@ -418,54 +430,84 @@ fn a_whole_turn_is_one_request_and_replays_part_by_part() {
 }
 
 #[test]
-fn reported_thinking_time_leaves_the_rest_to_lag_compensation() {
+fn reported_thinking_time_reaches_the_clock() {
     let server = Server::start("lag");
     let (id, white, black) = two_humans(
         &server,
         "chess",
         Some(json!({"kind": "fischer", "base": 600})),
     );
-    // White's clock starts when both seats are taken. He says he thought no time at all:
-    // the whole turn was lag, within his three-second quota, so nothing is charged.
+    mv(&server, &id, &white, "e4");
+    mv(&server, &id, &black, "e5");
+    // White's clock runs now. He says he thought no time at all: the whole turn was lag,
+    // within his three-second quota, so nothing is charged.
     std::thread::sleep(Duration::from_millis(300));
     let (status, s) = server.post(
         &format!("/api/games/{id}/moves"),
-        &json!({"move": "e4", "think_ms": 0}),
+        &json!({"move": "Nf3", "think_ms": 0}),
         Some(&white),
     );
     assert_eq!(status, 200, "{s}");
     assert_eq!(s["clocks"]["seats"][0]["ms"], 600_000, "{s}");
     // Black reports nothing: his whole turn is charged.
     std::thread::sleep(Duration::from_millis(300));
-    let s = mv(&server, &id, &black, "e5");
+    let s = mv(&server, &id, &black, "Nc6");
     let black_ms = s["clocks"]["seats"][1]["ms"].as_u64().unwrap();
     assert!(black_ms <= 599_700, "{s}");
+}
 
-    // One second a move: a move sent within the second that arrives after it is saved by
-    // its lag.
-    let (id, white, black) = two_humans(
-        &server,
-        "chess",
-        Some(json!({"kind": "move", "seconds": 1})),
+#[test]
+fn a_rematch_moves_both_players_to_a_new_game_with_the_colours_turned() {
+    let server = Server::start("rematch");
+    let (status, created) = server.post(
+        "/api/games",
+        &json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "human"}], "me": 0,
+                "listed": false, "clock": {"kind": "fischer", "base": 300, "increment": 3}}),
+        None,
     );
-    mv(&server, &id, &white, "d4");
-    std::thread::sleep(Duration::from_millis(1100));
-    let (status, s) = server.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"move": "d5", "think_ms": 900}),
-        Some(&black),
-    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["token"].as_str().unwrap().to_string();
+    let (_, joined) = server.post(&format!("/api/games/{id}/seats/1/join"), &json!({}), None);
+    let black = joined["token"].as_str().unwrap().to_string();
+    let (status, e) = act(&server, &id, &white, "rematch-offer");
+    assert_eq!((status, e["code"].as_str()), (409, Some("not-over")), "{e}");
+    mv(&server, &id, &white, "e4");
+    assert_eq!(act(&server, &id, &black, "resign").0, 200);
+    let mut black_socket = server.socket(&id, Some(&black), None);
+    black_socket.recv();
+    let (status, s) = act(&server, &id, &white, "rematch-offer");
     assert_eq!(status, 200, "{s}");
-    assert_eq!(s["status"], "ongoing", "{s}");
-    // Without a report the same lateness loses.
-    std::thread::sleep(Duration::from_millis(1100));
-    let (status, e) = server.post(
-        &format!("/api/games/{id}/moves"),
-        &json!({"move": "c4"}),
-        Some(&white),
+    assert_eq!(s["offers"]["rematch"], json!([0]));
+    // The other side is told, and may accept.
+    let offered = black_socket.recv_until(|m| m["t"] == "state");
+    assert_eq!(offered[0]["t"], "rematch-offer");
+    let (status, s) = act(&server, &id, &black, "rematch-accept");
+    assert_eq!(status, 200, "{s}");
+    let made = black_socket.recv_until(|m| m["t"] == "state");
+    assert_eq!(made[0]["t"], "rematch");
+    let next = made[0]["d"]["game"].as_str().unwrap().to_string();
+    assert_eq!(made[0]["d"]["seats"], json!([1, 0]));
+    assert_eq!(made.last().unwrap()["d"]["rematch"], next.as_str());
+    // The same tokens play the new game, on the other colours, with the same clock.
+    let s = state(&server, &next, Some(&black));
+    assert_eq!(s["you"], 0, "{s}");
+    assert_eq!(
+        s["clocks"]["control"],
+        json!({"kind": "fischer", "base": 300, "increment": 3})
     );
-    assert_eq!(status, 409, "{e}");
-    assert_eq!(state(&server, &id, None)["reason"], "time-forfeit");
+    let s = mv(&server, &next, &black, "d4");
+    assert_eq!(s["moves"], json!(["d2d4"]));
+    assert_eq!(state(&server, &next, Some(&white))["you"], 1);
+    // Unlisted stays unlisted: neither game is in the lobby or the archive.
+    let (_, live) = server.get("/api/games?status=live", None);
+    let (_, archive) = server.get("/api/games?status=finished", None);
+    for listing in [live, archive] {
+        assert!(
+            !listing.to_string().contains(&id) && !listing.to_string().contains(&next),
+            "{listing}"
+        );
+    }
 }
 
 #[test]
@@ -493,6 +535,12 @@ fn real_time_bughouse_runs_both_boards_and_their_clocks_at_once() {
             .filter(|&n| s["clocks"]["seats"][n]["running"] == true)
             .collect()
     };
+    // The clocks wait until every player has come.
+    let s = state(&server, &id, Some(&tokens[1]));
+    assert_eq!(running(&s), Vec::<usize>::new(), "{s}");
+    for token in &tokens {
+        state(&server, &id, Some(token));
+    }
     // Both White players may move, and both their clocks run.
     let s = state(&server, &id, Some(&tokens[1]));
     assert_eq!(s["to_move"], json!([0, 1]), "{s}");

@@ -2,7 +2,7 @@
 //! that all answer with its one page (`index.html`), whose scripts pick the view from the
 //! address.
 
-use crate::error::ApiError;
+use super::error::ApiError;
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};

@@ -1,0 +1,249 @@
+//! What each viewer is sent of a game: its state, its events, a past position, its record,
+//! all rendered from the referee as the viewer may see them (dark chess's fog, hidden moves,
+//! secret options). Pure functions of the referee and the instant.
+
+use crate::referee::{Caller, Referee, viewer_of};
+use crate::store::{EventRow, GameStatus, SeatKind};
+use crate::wire::{
+    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveNotation, MoveTexts, OffersView,
+    SeatClock, SeatView, Shape, StateView, check_cells, state_message,
+};
+use chaturanga_session::RecordFormat;
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// The viewer class of a caller: each seat, then the spectators.
+pub fn class_of(referee: &Referee, caller: Caller) -> usize {
+    match caller {
+        Caller::Seat(s) => s,
+        Caller::Spectator => referee.seats().len(),
+    }
+}
+
+/// The caller of a viewer class.
+pub fn caller_of(referee: &Referee, class: usize) -> Caller {
+    if class < referee.seats().len() {
+        Caller::Seat(class)
+    } else {
+        Caller::Spectator
+    }
+}
+
+/// The state as `caller` may see it at `now`, as a JSON value (HTTP answers).
+pub fn state(referee: &Referee, caller: Caller, now: Instant) -> Value {
+    with_state(referee, caller, now, |state| {
+        serde_json::to_value(state).unwrap_or(Value::Null)
+    })
+}
+
+/// The state message (`{"t": "state", "v": version, "d": state}`) for `caller`.
+pub fn state_frame(referee: &Referee, caller: Caller, now: Instant) -> String {
+    with_state(referee, caller, now, |state| {
+        state_message(referee.version(), state)
+    })
+}
+
+/// Builds the state as `caller` may see it and hands it to `f` (it borrows the scene, the
+/// moves and the legal moves computed here).
+fn with_state<R>(
+    referee: &Referee,
+    caller: Caller,
+    now: Instant,
+    f: impl FnOnce(&StateView<'_>) -> R,
+) -> R {
+    let table = referee.table();
+    let live = referee.is_live();
+    let viewer = viewer_of(live, caller);
+    let scene = table.scene(viewer);
+    let finished = table.finished();
+    let to_move = referee.to_move();
+    let seen = table.moves_seen(viewer);
+    let last_move = table.last_move(viewer);
+    let (status, result, reason, scores) = match (&finished, referee.status()) {
+        (_, GameStatus::Aborted) => ("aborted", Some("*"), Some("aborted"), None),
+        (Some(f), _) => (
+            "finished",
+            Some(f.result.as_str()),
+            Some(f.reason.as_str()),
+            Some(f.quarters.as_slice()),
+        ),
+        (None, _) => ("ongoing", None, None, None),
+    };
+    let me = match caller {
+        Caller::Seat(me) => Some(me),
+        Caller::Spectator => None,
+    };
+    let moving = me.is_some_and(|me| to_move.contains(&me));
+    let legal = match me {
+        Some(me) if moving => table.legal_for(me),
+        _ => Vec::new(),
+    };
+    let actions = moving.then(|| {
+        let mut actions = table.actions();
+        if table.can_claim_draw() {
+            actions.push("draw-claim");
+        }
+        actions
+    });
+    let claims = me
+        .filter(|&me| referee.may_claim(me))
+        .map(|_| vec!["claim-victory", "call-draw"]);
+    let pending = referee.pending();
+    let players = table.players();
+    let first_move = referee.first_move_deadline().map(|(seats, at)| FirstMove {
+        seats,
+        ms: at.saturating_duration_since(now).as_millis() as u64,
+    });
+    let state = StateView {
+        id: referee.id(),
+        variant: table.variant().id,
+        options: referee.options(),
+        version: referee.version(),
+        status,
+        result,
+        reason,
+        scores,
+        started: referee.started(),
+        ply: table.ply(),
+        players,
+        player_names: (0..players).map(|p| table.player_name(p)).collect(),
+        teams: (0..players).map(|p| table.team(p)).collect(),
+        side_to_move: table.side_to_move(),
+        to_move: &to_move,
+        fen: scene.complete.then(|| table.fen()),
+        boards: Boards(&scene.boards),
+        note: scene.note.as_deref(),
+        check: check_cells(&scene.boards),
+        last_move: last_move.as_ref().map(Shape),
+        moves: MoveTexts(&seen),
+        notation: MoveNotation(&seen),
+        clocks: referee.clocks(now).map(|(control, seats)| Clocks {
+            control,
+            seats: seats
+                .into_iter()
+                .map(|t| SeatClock {
+                    ms: t.ms,
+                    main_ms: t.main_ms,
+                    periods: t.periods,
+                    period_ms: t.period_ms,
+                    running: t.running && live,
+                })
+                .collect(),
+        }),
+        first_move,
+        seats: referee
+            .seats()
+            .iter()
+            .enumerate()
+            .map(|(n, s)| SeatView {
+                seat: n,
+                kind: s.kind.word(),
+                level: s.kind.level(),
+                joined: s.kind != SeatKind::Human || s.token_hash.is_some(),
+                arrived: s.kind != SeatKind::Human || s.arrived,
+                gone: pending.gone.contains(&n),
+            })
+            .collect(),
+        offers: OffersView {
+            draw: pending.draw.iter().copied().collect(),
+            takeback: pending.takeback,
+            action: pending.action.as_ref().map(|offer| ActionOffer {
+                by: offer.by,
+                action: &offer.action,
+                consent: offer.consent,
+            }),
+            rematch: pending.rematch.iter().copied().collect(),
+        },
+        rematch: referee.rematch(),
+        you: me,
+        legal: moving.then_some(LegalMoves(&legal)),
+        actions,
+        claims,
+    };
+    f(&state)
+}
+
+/// The message for event `e` as viewer class `class` sees it: a bare version where the
+/// event's data is another seat's alone while the game goes on.
+pub fn event_frame(referee: &Referee, e: &EventRow, class: usize) -> String {
+    let hidden = referee.is_live() && e.only_seat.is_some_and(|s| s != class);
+    if hidden {
+        return json!({ "v": e.v }).to_string();
+    }
+    // The stored data is JSON already: it goes out as it was written.
+    let data = if e.data.is_empty() { "null" } else { &e.data };
+    format!(
+        r#"{{"t":{},"v":{},"d":{data}}}"#,
+        serde_json::to_string(&e.t).unwrap_or_default(),
+        e.v
+    )
+}
+
+/// The position after `ply` moves as `caller` may see it (stepping through a game); `None`
+/// past the last move.
+pub fn position(referee: &Referee, caller: Caller, ply: usize) -> Option<Value> {
+    let (scene, last) = referee
+        .table()
+        .scene_at(ply, viewer_of(referee.is_live(), caller))?;
+    let mut value = json!({
+        "ply": ply,
+        "boards": Boards(&scene.boards),
+        "check": check_cells(&scene.boards),
+        "last_move": last.as_ref().map(Shape),
+    });
+    if let Some(note) = &scene.note {
+        value["note"] = json!(note);
+    }
+    Some(value)
+}
+
+/// Why a record is not shown.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RecordRefusal {
+    /// The game hides men from the caller until it is over.
+    Hidden,
+    /// No such format, or not one of this ruleset's.
+    Format(String),
+}
+
+/// The game's record in `format` (the ruleset's default without one) with its file extension,
+/// where the caller may see the whole game.
+pub fn record(
+    referee: &Referee,
+    caller: Caller,
+    format: Option<&str>,
+) -> Result<(String, &'static str), RecordRefusal> {
+    let table = referee.table();
+    if !table.scene(viewer_of(referee.is_live(), caller)).complete {
+        return Err(RecordRefusal::Hidden);
+    }
+    let formats = table.record_formats();
+    let format = match format {
+        None => formats[0],
+        Some(name) => RecordFormat::parse(name).ok_or_else(|| {
+            RecordRefusal::Format(format!(
+                "unknown record format {:?} (pgn, kif, csa or bpgn)",
+                name.chars().take(20).collect::<String>()
+            ))
+        })?,
+    };
+    let tags = [(
+        "Site".to_string(),
+        format!("chaturanga game {}", referee.id()),
+    )];
+    // Every seat is named; the record puts each name under its format's tag for the seat (a
+    // shogi record's `Black` is the first mover, BPGN's `WhiteB` the second).
+    let players: Vec<String> = referee
+        .seats()
+        .iter()
+        .enumerate()
+        .map(|(n, seat)| match seat.kind {
+            SeatKind::Human => format!("seat {n}"),
+            SeatKind::Engine(level) => format!("Chaturanga level {level}"),
+        })
+        .collect();
+    let text = table
+        .record(format, &tags, &players)
+        .map_err(|e| RecordRefusal::Format(e.to_string()))?;
+    Ok((text, format.extension()))
+}
