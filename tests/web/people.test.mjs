@@ -136,9 +136,12 @@ test("two people play chess to checkmate", async () => {
   // Tapping a man names it and says how it moves.
   await cellOf(people[0].page, 0, "h4").click();
   assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4: /);
+  // A game for a friend stays out of the archive; its page steps back through the game.
   const page = people[0].page;
   await page.goto(`${server.base}/archive`);
-  await page.locator(`.archive-list li[data-game="${id}"] a`).click();
+  await page.locator(".archive-list").waitFor();
+  assert.equal(await page.locator(`.archive-list li[data-game="${id}"]`).count(), 0, "unlisted");
+  await page.goto(`${server.base}/games/${id}`);
   await page.locator('.banner[data-result="0-1"]').waitFor();
   await page.locator('.moves li[data-ply="2"]').click();
   // After 1... e5 the queen is still at home and the page says which move it shows.
@@ -157,6 +160,20 @@ test("two people play chess to checkmate", async () => {
   await until(async () => (await cellOf(page, 0, "h4").locator(".man").getAttribute("data-piece")) === "Q", "the end");
   const pgn = await (await fetch(`${server.base}/api/games/${id}/record`)).text();
   assert.match(pgn, /Qh4#/);
+  // A rematch is an offer the other player answers; then both pages go on to the new game,
+  // each player on the other colour.
+  await page.locator('button[data-action="rematch-offer"]').click();
+  const black = people[1].page;
+  await black.locator('button[data-action="rematch-accept"]').click();
+  await until(async () => !page.url().endsWith(id) && !black.url().endsWith(id), "both pages to move on");
+  const next = black.url().split("/games/")[1];
+  assert.equal(page.url(), `${server.base}/games/${next}`);
+  await black.locator("svg[data-board] [data-cell]").first().waitFor();
+  const asWhite = await state(server.base, next, people[1].token);
+  assert.equal(asWhite.you, 0, "Black of the first game is White now");
+  assert.equal((await state(server.base, next, people[0].token)).you, 1);
+  await clickMove(black, { text: "e2e4", from: "e2", to: "e4" }, 0);
+  await until(async () => (await state(server.base, next, null)).ply === 1, "the rematch's first move");
 });
 
 test("the rules page names and draws every piece of the ruleset", async () => {

@@ -2,9 +2,28 @@
 // it was sent; the page counts the running one down until the next state.
 
 /**
- * @typedef {{ms: number, periods: number, running: boolean}} SeatTime
+ * @typedef {{ms: number, main_ms?: number, periods: number, period_ms?: number, running: boolean}} SeatTime
  * @typedef {{control: {kind: string, base?: number, increment?: number, period?: number, periods?: number, seconds?: number, days?: number}, seats: SeatTime[]}} Clocks
  */
+
+/**
+ * A clock's text `elapsed` ms after the state that gave `seat`: byo-yomi shows its main time
+ * and periods apart (`4:05 + 3×30 s`, then `0:12 · 2×30 s` counting the period down).
+ * @param {Clocks} clocks
+ * @param {SeatTime} seat
+ * @param {number} elapsed
+ */
+export function clockText(clocks, seat, elapsed) {
+  const left = seat.ms - elapsed;
+  const control = clocks.control;
+  if (control.kind !== "byoyomi" || !control.period) return formatTime(left);
+  const period = control.period * 1000;
+  const main = (seat.main_ms ?? 0) - elapsed;
+  if (main > 0) return `${formatTime(main)} + ${seat.periods}×${control.period} s`;
+  if (left <= 0) return `${formatTime(0)} · 0×${control.period} s`;
+  const whole = Math.ceil(left / period);
+  return `${formatTime(left - period * (whole - 1))} · ${whole}×${control.period} s`;
+}
 
 /**
  * Time as people read it: `4:05`, `0:09.3` under ten seconds, `2d 3h` for days.
@@ -70,8 +89,7 @@ export class ClockView {
       const live = seat.running && !this.stopped;
       running ||= live;
       const left = seat.ms - (live ? elapsed : 0);
-      const text =
-        formatTime(left) + (seat.periods > 0 && clocks.control.kind === "byoyomi" ? ` +${seat.periods}×` : "");
+      const text = clockText(clocks, seat, live ? elapsed : 0);
       if (element.textContent !== text) element.textContent = text;
       element.classList.toggle("running", live);
       element.classList.toggle("low", left < 10_000);

@@ -15,15 +15,16 @@ import { play as playSound } from "./sound.js";
  * @typedef {import("./board.js").Spot} Spot
  * @typedef {import("./input.js").Legal} Legal
  * @typedef {import("./input.js").Outcome} Outcome
- * @typedef {{seat: number, kind: string, level?: number, joined: boolean}} Seat
+ * @typedef {{seat: number, kind: string, level?: number, joined: boolean, arrived?: boolean, gone?: boolean}} Seat
  * @typedef {{
  *   id: string, variant: string, options: string[], version: number, status: string,
  *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
  *   players: number, player_names: string[], teams: number[], side_to_move: number,
  *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
  *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], clocks: import("./clock.js").Clocks | null,
- *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null},
- *   you: number | null, legal?: Legal[], actions?: string[]
+ *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null, rematch?: number[]},
+ *   you: number | null, legal?: Legal[], actions?: string[], claims?: string[],
+ *   first_move?: {seats: number[], ms: number}, rematch?: string
  * }} State
  * @typedef {{ply: number, boards: SceneBoard[], check: string[], note?: string, last_move: Shape | null}} Past
  */
@@ -87,6 +88,10 @@ class GamePage {
     /** @type {string | null} */
     this.region = null;
     this.clocks = new ClockView();
+    /** @type {ReturnType<typeof setInterval> | undefined} counts the first-move window down */
+    this.countdown = undefined;
+    /** when the state with the first-move window came */
+    this.received = performance.now();
     this.ack = 0;
     /** @type {number | null} */
     this.turnSince = null;
@@ -100,7 +105,7 @@ class GamePage {
     });
     this.socket = new GameSocket(state.id, token, {
       state: (s) => this.onState(s),
-      event: (t) => this.onEvent(t),
+      event: (t, d) => this.onEvent(t, d),
       ack: () => {},
       error: (message) => this.onRefused(message),
       status: (connected) => this.el.connection.classList.toggle("offline", !connected),
@@ -230,6 +235,7 @@ class GamePage {
     if (takenBack || s.id !== before.id) this.past.clear();
     if (s.moves.length !== before.moves.length) this.cancelChoice();
     this.state = s;
+    this.received = performance.now();
     // When this page's turn began, for the thinking time its move reports: the server
     // forgives the rest of the turn's time as network lag, up to a quota.
     const mine = s.you !== null && s.to_move.includes(s.you);
@@ -256,12 +262,28 @@ class GamePage {
     return s.legal ?? [];
   }
 
-  /** @param {string} type */
-  onEvent(type) {
+  /**
+   * @param {string} type
+   * @param {any} data
+   */
+  onEvent(type, data) {
+    const me = this.state.you;
     if (type === "move") playSound("move");
     else if (type === "end") playSound("end");
-    else if (type === "draw-offer" && this.state.you !== null) toast("A draw is offered.");
-    else if (type === "takeback-offer" && this.state.you !== null) toast("A takeback is asked for.");
+    else if (type === "draw-offer" && me !== null && data?.seat !== me) toast("A draw is offered.");
+    else if (type === "takeback-offer" && me !== null && data?.seat !== me) toast("A takeback is asked for.");
+    else if (type === "rematch-offer" && me !== null && data?.seat !== me) toast("A rematch is offered.");
+    else if (type === "gone" && me !== null && data?.seat !== me) toast("A player has left the game.");
+    else if (type === "abort" && data?.reason === "no-first-move") toast("Aborted: a first move did not come in time.");
+    else if (type === "rematch" && me !== null && this.token) {
+      // Everyone goes on to the new game, the same token on the other colour.
+      const seat = data.seats?.[me];
+      if (typeof seat === "number") {
+        held.set(data.game, seat, this.token);
+        this.socket.close();
+        location.assign(`/games/${encodeURIComponent(data.game)}`);
+      }
+    }
   }
 
   /** @param {string} message */
@@ -500,11 +522,15 @@ class GamePage {
       const who =
         seat.kind === "engine"
           ? `engine, level ${seat.level}`
-          : seat.joined
-            ? n === s.you
+          : !seat.joined
+            ? "waiting for a player"
+            : n === s.you
               ? "you"
-              : "player"
-            : "waiting for a player";
+              : seat.gone
+                ? "left the game"
+                : seat.arrived === false
+                  ? "not here yet"
+                  : "player";
       const clock = h("span", { class: "clock", "data-seat": n });
       this.clocks.attach(n, clock);
       return h(
@@ -546,7 +572,19 @@ class GamePage {
           ? `${movers.join(", ")} to move`
           : "";
       if (s.check.length) text += " · check";
+      const first = s.first_move;
+      if (first) {
+        const left = Math.max(0, Math.ceil((first.ms - (performance.now() - this.received)) / 1000));
+        const who = first.seats.map((n) => (n === s.you ? "you" : capital(s.player_names[n])));
+        text += ` · ${left} s left for ${who.join(", ")} to make the first move, or the game is aborted`;
+      }
       this.el.status.textContent = text;
+    }
+    // The first-move window counts down on the page between states.
+    clearInterval(this.countdown);
+    this.countdown = undefined;
+    if (s.status === "ongoing" && s.first_move && this.viewPly === null) {
+      this.countdown = setInterval(() => this.renderStatus(), 1000);
     }
     if (this.viewPly !== null) {
       this.el.status.textContent =
@@ -724,14 +762,22 @@ class GamePage {
           ),
         );
       }
-      if (me !== null)
+      if (s.rematch) {
         buttons.push(
           h(
-            "button",
-            { type: "button", class: "action", "data-action": "rematch", onclick: () => this.rematch() },
-            "Rematch",
+            "a",
+            {
+              class: "action",
+              "data-action": "to-rematch",
+              href: `/games/${encodeURIComponent(s.rematch)}`,
+              onclick: (/** @type {Event} */ e) => this.toRematch(e),
+            },
+            "Go to the rematch",
           ),
         );
+      } else if (me !== null && !(s.offers.rematch ?? []).includes(me)) {
+        act("Rematch", "rematch-offer", "offer another game with the colours turned");
+      }
     }
     const sound = h(
       "label",
@@ -761,7 +807,33 @@ class GamePage {
       } else if (s.offers.takeback === me) rows.push(h("div", { class: "offer" }, "You asked for a takeback."));
       const a = s.offers.action;
       if (a && a.consent === me)
-        rows.push(this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", null));
+        rows.push(
+          this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", "action-decline"),
+        );
+      if (s.claims?.length) {
+        rows.push(
+          h(
+            "div",
+            { class: "offer" },
+            "Your opponent left the game. ",
+            h(
+              "button",
+              { type: "button", "data-action": "claim-victory", onclick: () => this.act("claim-victory") },
+              "Claim victory",
+            ),
+            h(
+              "button",
+              { type: "button", "data-action": "call-draw", onclick: () => this.act("call-draw") },
+              "Call it a draw",
+            ),
+          ),
+        );
+      }
+    }
+    const rematch = s.offers.rematch ?? [];
+    if (s.status !== "ongoing" && me !== null && !s.rematch && rematch.length) {
+      if (rematch.includes(me)) rows.push(h("div", { class: "offer" }, "You offered a rematch."));
+      else rows.push(this.offer("A rematch is offered.", "rematch-accept", "rematch-decline"));
     }
     replace(box, rows);
   }
@@ -855,32 +927,22 @@ class GamePage {
     }
   }
 
-  /** A new game with the same ruleset, options and clock, each human moved one seat on. */
-  async rematch() {
-    const s = this.state;
-    const secret = new Set(
-      s.options
-        .map((o) => o.split("=")[0])
-        .filter((name) => !this.variant.options.some((/** @type {any} */ o) => o.name === name)),
-    );
-    const n = s.seats.length;
-    const seats = s.seats
-      .map((_, i) => s.seats[(i + n - 1) % n])
-      .map((seat) => (seat.kind === "engine" ? { kind: "engine", level: seat.level } : { kind: "human" }));
-    const me = ((s.you ?? 0) + 1) % n;
+  /**
+   * Opens the rematch this game's players went on to, playing this page's seat there (the
+   * same token, on the other colour: the game's task finds the seat).
+   * @param {Event} e
+   */
+  async toRematch(e) {
+    const next = this.state.rematch;
+    if (!next || !this.token) return;
+    e.preventDefault();
     try {
-      const answer = await api("POST", "/api/games", {
-        variant: s.variant,
-        options: s.options.filter((o) => !secret.has(o.split("=")[0])),
-        clock: s.clocks?.control ?? undefined,
-        seats,
-        me,
-      });
-      held.set(answer.id, me, answer.token);
-      location.assign(`/games/${answer.id}`);
-    } catch (e) {
-      toast(e instanceof Error ? e.message : String(e), "error");
+      const state = await api("GET", `/api/games/${encodeURIComponent(next)}`, undefined, this.token);
+      if (state.you !== null) held.set(next, state.you, this.token);
+    } catch {
+      // Watch it, then.
     }
+    location.assign(`/games/${encodeURIComponent(next)}`);
   }
 
   legend() {

@@ -5,7 +5,6 @@
 
 pub mod avalanche;
 pub mod bughouse;
-pub mod bughouse_live;
 pub mod capablanca;
 pub mod chess;
 pub mod chex;

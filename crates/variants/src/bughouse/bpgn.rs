@@ -20,7 +20,6 @@
 //! same text (export, import and export agree).
 
 use super::{BoardPosition, BoardState, BughousePosition, Timing, board_state};
-use crate::bughouse_live::LiveGame;
 use chaturanga_notation::pgn::{MAX_MOVES, MAX_PGN_LEN, Tags};
 use chaturanga_notation::san;
 use chaturanga_rules::clock::TimeControl;
@@ -419,17 +418,17 @@ pub fn read_games(text: &str) -> Result<Vec<OwnGame<BughousePosition>>, BpgnErro
     Ok(games)
 }
 
-/// A live game with its time control and every move's clock stamp as BPGN.
-pub fn write_live(live: &LiveGame) -> Result<String, BpgnError> {
-    let start = live.start();
-    let control = (start.timing() == Timing::RealTime).then(|| live.control());
-    let tags = tags_for(start, control, live.outcome());
-    let moves: Vec<(usize, Move, Option<Duration>)> = live
-        .moves()
-        .iter()
-        .map(|m| (m.board, m.mv, m.clock))
-        .collect();
-    write_moves(start, &moves, &tags)
+/// A game from `start` with its time control, its moves in the order they arrived (board,
+/// move, the mover's clock after it) and its result, as BPGN with clock stamps.
+pub fn write_timed(
+    start: &BughousePosition,
+    control: Option<TimeControl>,
+    moves: &[(usize, Move, Option<Duration>)],
+    outcome: Option<&Outcome>,
+) -> Result<String, BpgnError> {
+    let control = control.filter(|_| start.timing() == Timing::RealTime);
+    let tags = tags_for(start, control, outcome);
+    write_moves(start, moves, &tags)
 }
 
 /// The same position in real-time mode, where moves are played in any order.
@@ -752,6 +751,7 @@ pub fn read(text: &str) -> Result<Vec<Replayed>, BpgnError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chaturanga_rules::clock::Clock;
 
     fn secs(s: u64) -> Duration {
         Duration::from_secs(s)
@@ -806,9 +806,18 @@ mod tests {
     }
 
     #[test]
-    fn a_live_game_with_clock_stamps_round_trips() {
-        let options = RuleOptions::parse(BughousePosition::option_specs(), &["clock=5+3"]).unwrap();
-        let mut live = LiveGame::new(&options).unwrap();
+    fn a_timed_game_with_clock_stamps_round_trips() {
+        let control = TimeControl::fischer(secs(300), secs(3));
+        let start = BughousePosition::start_position(
+            &RuleOptions::parse(BughousePosition::option_specs(), &["clock=5+3"]).unwrap(),
+        )
+        .unwrap();
+        // Each board's clock runs from its previous move; a stamp is the mover's time after
+        // his move, increment included.
+        let mut clock = Clock::new(control, 4);
+        let mut since = [Duration::ZERO; 2];
+        let mut p = start.clone();
+        let mut moves = Vec::new();
         let ms = Duration::from_millis;
         for (board, m, at) in [
             (0, "e2e4", 1_200),
@@ -822,27 +831,25 @@ mod tests {
             (0, "b1c3", 13_500),
             (0, "P@e4", 14_000),
         ] {
-            live.play(board, m, ms(at)).unwrap();
+            let seat = crate::bughouse::seat(board, p.boards()[board].turn() as usize);
+            let mv = p.play_on_board(board, m).unwrap();
+            clock.complete_turn(seat, ms(at) - since[board]).unwrap();
+            since[board] = ms(at);
+            moves.push((board, mv, Some(clock.time_available(seat))));
         }
-        live.tick(secs(400)).unwrap();
-        let text = write_live(&live).unwrap();
+        let both_flags = Outcome::draw(4, Reason::Simultaneous);
+        let text = write_timed(&start, Some(control), &moves, Some(&both_flags)).unwrap();
         assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
-        assert!(
-            text.contains("[Termination \"simultaneous\"]"),
-            "both White flags: {text}"
-        );
+        assert!(text.contains("[Termination \"simultaneous\"]"), "{text}");
         assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
         assert!(text.contains("1A. e4 {301.8} 1B. d4 {300.5}"), "{text}");
         assert!(text.contains("P@e4"), "{text}");
         assert!(!text.contains("[FEN"), "{text}");
         let replayed = read(&text).unwrap();
         assert_eq!(replayed[0].write().unwrap(), text);
-        assert_eq!(
-            replayed[0].control,
-            Some(TimeControl::fischer(secs(300), secs(3)))
-        );
+        assert_eq!(replayed[0].control, Some(control));
         let stamps: Vec<Option<Duration>> = replayed[0].moves.iter().map(|m| m.2).collect();
-        let ours: Vec<Option<Duration>> = live.moves().iter().map(|m| m.clock).collect();
+        let ours: Vec<Option<Duration>> = moves.iter().map(|m| m.2).collect();
         assert_eq!(stamps, ours);
     }
 

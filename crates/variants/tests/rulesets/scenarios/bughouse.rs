@@ -5,7 +5,6 @@ use chaturanga_rules::{Game, Position, RuleOptions, Ruleset, Status};
 use chaturanga_variants::bughouse::{
     BoardState, BughousePosition, Timing, board_state, clocks, team, team_loss,
 };
-use chaturanga_variants::bughouse_live::LiveGame;
 use std::time::Duration;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -174,29 +173,29 @@ fn scenario_9_stalemate_is_waiting() {
 
 #[test]
 fn scenario_10_flag_loses_for_the_team() {
+    // The rules' side of a flag: the clock, and the result for the flagged player's team. The
+    // live side (board A playing on while B-White's clock runs out, both boards stopping) is
+    // the game server's referee: `bughouse_scenario_10_a_flag_on_board_b_ends_both_boards`
+    // in crates/server/src/referee/tests.rs.
     let options = RuleOptions::parse(BughousePosition::option_specs(), &["clock=3+0"]).unwrap();
     let clock = clocks(&options);
     let b_white = 1;
+    assert!(!clock.flag_falls(b_white, Duration::from_millis(179_999)));
     assert!(clock.flag_falls(b_white, Duration::from_secs(180)));
-    // The live driver: board A plays on while B-White's clock runs out.
-    let mut live = LiveGame::new(&options).unwrap();
-    live.play(0, "e2e4", Duration::from_secs(3)).unwrap();
-    live.play(0, "e7e5", Duration::from_secs(9)).unwrap();
-    let o = live
-        .tick(Duration::from_secs(180))
-        .unwrap()
-        .expect("B-White's flag fell");
+    let o = team_loss(team(b_white), Reason::TimeForfeit);
     assert_eq!(o.reason, Reason::TimeForfeit);
-    assert_eq!(
-        o.quarters,
-        team_loss(team(b_white), Reason::TimeForfeit).quarters
-    );
     assert_eq!(o.quarters, vec![4, 0, 0, 4]);
-    assert!(
-        live.play(0, "g1f3", Duration::from_secs(181)).is_err(),
-        "both boards stop"
+    let mut ended = BughousePosition::start_position(&options).unwrap();
+    ended.end(o);
+    assert!(ended.play_on_board(0, "g1f3").is_err(), "both boards stop");
+    assert_eq!(
+        BughousePosition::own_clock(&options),
+        Some(chaturanga_rules::clock::TimeControl::fischer(
+            Duration::from_secs(180),
+            Duration::ZERO
+        )),
+        "the game server's clock for a game given none"
     );
-    assert!(live.position().clone().play_on_board(0, "g1f3").is_err());
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! Every ruleset's scenarios from its rules page, and the live bughouse table.
 mod avalanche;
 mod bughouse;
-mod bughouse_live;
 mod capablanca;
 mod chess;
 mod chex;
