@@ -259,6 +259,40 @@ impl GameClock {
         self.since.iter_mut().for_each(|s| *s = None);
     }
 
+    /// The game ended at `now`: every running clock is charged the time its turn took (without
+    /// an increment, and no further than its flag), and every clock stops, so that the clocks
+    /// show what they showed at the end.
+    pub fn stop_at(&mut self, now: Instant) {
+        for seat in 0..self.since.len() {
+            let Some(since) = self.since[seat] else {
+                continue;
+            };
+            let elapsed = now.saturating_duration_since(since);
+            let t = self.clock.time(seat);
+            let left = if elapsed < t.main {
+                PlayerTime {
+                    main: t.main - elapsed,
+                    periods: t.periods,
+                }
+            } else {
+                // Into the periods: those wholly spent are gone, the current one counts.
+                let period = self.clock.control().byo_yomi.map(|b| b.period);
+                let spent = match period {
+                    Some(p) if !p.is_zero() => {
+                        ((elapsed - t.main).as_nanos() / p.as_nanos()) as u32
+                    }
+                    _ => t.periods,
+                };
+                PlayerTime {
+                    main: Duration::ZERO,
+                    periods: t.periods.saturating_sub(spent),
+                }
+            };
+            self.clock.set_time(seat, left);
+        }
+        self.stop();
+    }
+
     /// The flags of `seats` fell: their clocks show exactly zero (main time and periods
     /// spent), and every clock stops.
     pub fn flag(&mut self, seats: &[usize]) {
@@ -564,6 +598,35 @@ mod tests {
         assert_eq!(clock.fallen(late), vec![1, 2]);
         clock.stop();
         assert!(clock.running().is_empty() && clock.deadline().is_none());
+    }
+
+    #[test]
+    fn a_game_that_ends_charges_the_turn_in_progress() {
+        let control = ClockSpec::Fischer {
+            base: 60,
+            increment: 5,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        let t0 = Instant::now();
+        clock.run(&[1], t0);
+        clock.stop_at(t0 + secs(12));
+        assert_eq!(clock.stored().main_ms, vec![60_000, 48_000], "no increment");
+        assert!(clock.running().is_empty());
+        // Into byo-yomi: the wholly spent periods are gone.
+        let control = ClockSpec::Byoyomi {
+            base: 10,
+            period: 30,
+            periods: 3,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        clock.run(&[0], t0);
+        clock.stop_at(t0 + secs(45));
+        assert_eq!(clock.stored().main_ms[0], 0);
+        assert_eq!(clock.stored().periods[0], 2);
     }
 
     #[test]

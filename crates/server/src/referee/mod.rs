@@ -913,7 +913,8 @@ impl Step<'_> {
         };
         self.core.status = GameStatus::Finished;
         if let Some((_, clock)) = &mut self.core.clock {
-            clock.stop();
+            // Charges the turn in progress (a flagged clock is at zero already).
+            clock.stop_at(self.now);
         }
         self.core.pending = Pending::default();
         self.change.status = Some(GameStatus::Finished);
@@ -970,7 +971,7 @@ impl Step<'_> {
     fn abort(&mut self, seat: Option<usize>, reason: AbortReason) {
         self.core.status = GameStatus::Aborted;
         if let Some((_, clock)) = &mut self.core.clock {
-            clock.stop();
+            clock.stop_at(self.now);
         }
         self.core.pending = Pending::default();
         self.change.status = Some(GameStatus::Aborted);

@@ -312,6 +312,20 @@ fn a_flag_leaves_its_clock_at_exactly_zero() {
 }
 
 #[test]
+fn a_game_ended_by_resignation_shows_the_clocks_as_they_were_at_the_end() {
+    let mut g = Game::new("chess", &HUMANS, fischer(300, 3));
+    g.everyone_here(0.0);
+    g.play(0, "e2e4", 1.0);
+    g.play(1, "e7e5", 2.0);
+    // White thinks 40 s, then Black resigns: White's 40 s are charged, with no increment.
+    let done = g.act(1, "resign", 42.0).unwrap();
+    let stored = done.change.unwrap().clock_state.unwrap();
+    assert_eq!(stored.main_ms, vec![260_000, 300_000]);
+    let shown = g.clock(0, 100.0);
+    assert_eq!((shown.ms, shown.running), (260_000, false));
+}
+
+#[test]
 fn a_move_after_the_flag_is_refused_and_the_flag_stored() {
     let mut g = Game::new("chess", &HUMANS, Some(ClockSpec::Move { seconds: 10 }));
     g.everyone_here(0.0);
