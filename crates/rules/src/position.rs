@@ -595,6 +595,9 @@ pub struct Game<P: Position> {
     moves: Vec<P::Move>,
     hashes: Vec<u64>,
     ended: Option<Outcome>,
+    /// The status, once computed: it takes the legal moves, and a host asks for it many times
+    /// between two moves. Cleared by every change.
+    status: std::sync::OnceLock<Status>,
 }
 
 impl<P: Position> Game<P> {
@@ -606,6 +609,7 @@ impl<P: Position> Game<P> {
             moves: Vec::new(),
             hashes: vec![hash],
             ended: None,
+            status: std::sync::OnceLock::new(),
         }
     }
 
@@ -766,6 +770,7 @@ impl<P: Position> Game<P> {
     }
 
     fn push(&mut self, mv: P::Move, next: P) {
+        self.status = std::sync::OnceLock::new();
         self.hashes.push(next.hash());
         self.positions.push(next);
         self.moves.push(mv);
@@ -780,6 +785,7 @@ impl<P: Position> Game<P> {
         self.positions.pop();
         self.hashes.pop();
         self.ended = None;
+        self.status = std::sync::OnceLock::new();
         true
     }
 
@@ -790,12 +796,14 @@ impl<P: Position> Game<P> {
         }
         let outcome = self.position().perform(action)?;
         self.ended = Some(outcome.clone());
+        self.status = std::sync::OnceLock::new();
         Ok(outcome)
     }
 
     /// Ends the game by resignation, agreement or an accepted claim.
     pub fn end(&mut self, outcome: Outcome) {
         self.ended = Some(outcome);
+        self.status = std::sync::OnceLock::new();
     }
 
     /// How often the current position has occurred (counting now).
@@ -809,7 +817,9 @@ impl<P: Position> Game<P> {
         if let Some(o) = &self.ended {
             return Status::Over(o.clone());
         }
-        self.history(None).status()
+        self.status
+            .get_or_init(|| self.history(None).status())
+            .clone()
     }
 
     /// The status the game would have after the legal move `mv`, without playing it (what an
@@ -861,6 +871,7 @@ impl<P: Position> Game<P> {
         match self.status() {
             Status::Ongoing { claimable } if claimable.contains(&reason) => {
                 self.ended = Some(Outcome::draw(self.position().players(), reason));
+                self.status = std::sync::OnceLock::new();
                 true
             }
             _ => false,

@@ -140,6 +140,9 @@ pub trait Table: Send + Sync {
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove>;
     /// The last move as `viewer` may know it.
     fn last_move_seen(&self, viewer: Viewer) -> Option<SeenMove>;
+    /// Whether `viewer` may know the last move's text (not only that a move was made), without
+    /// writing it as people read it; `true` at the start.
+    fn last_move_known_to(&self, viewer: Viewer) -> bool;
     /// The shape of the last move, where `viewer` may know it.
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape>;
     /// The scene after the first `ply` moves and the shape of the move that led there, as
@@ -604,6 +607,15 @@ impl<P: Ruleset> Table for Hosted<P> {
             text,
             mover: before.side_to_move(),
         })
+    }
+
+    fn last_move_known_to(&self, viewer: Viewer) -> bool {
+        let Some(ply) = self.game.moves().len().checked_sub(1) else {
+            return true;
+        };
+        self.game.positions()[ply]
+            .move_seen_by(self.game.moves()[ply], viewer)
+            .is_some()
     }
 
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape> {

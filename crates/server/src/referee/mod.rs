@@ -868,9 +868,7 @@ impl Step<'_> {
                 } else {
                     Viewer::Spectator
                 };
-                self.table()
-                    .last_move_seen(viewer)
-                    .is_some_and(|m| m.text.is_none())
+                !self.table().last_move_known_to(viewer)
             }
         });
         self.events.push((
