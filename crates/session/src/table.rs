@@ -143,6 +143,9 @@ pub trait Table: Send + Sync {
     /// Whether `viewer` may know the last move's text (not only that a move was made), without
     /// writing it as people read it; `true` at the start.
     fn last_move_known_to(&self, viewer: Viewer) -> bool;
+    /// Every move played in coordinate notation, as the mover's view wrote it (what a host
+    /// stores), without writing them as people read them.
+    fn move_texts(&self) -> Vec<String>;
     /// The shape of the last move, where `viewer` may know it.
     fn last_move(&self, viewer: Viewer) -> Option<MoveShape>;
     /// The scene after the first `ply` moves and the shape of the move that led there, as
@@ -233,7 +236,9 @@ pub struct Hosted<P: Ruleset> {
     /// Each move as people read it, computed once when first asked for (SAN needs the legal
     /// moves of the position before it), so that a referee nobody asks (a protocol's, which
     /// replays the whole game for every move) never pays for it.
-    shown: Mutex<Vec<String>>,
+    /// Shared by the copies of a game (`Table::boxed_clone`), copied when one of them changes
+    /// it while another still holds it, so a copy costs no string.
+    shown: Mutex<Arc<Vec<String>>>,
 }
 
 impl<P: Ruleset> Hosted<P> {
@@ -269,7 +274,7 @@ impl<P: Ruleset> Hosted<P> {
             options: listed,
             rule_options: options.clone(),
             game,
-            shown: Mutex::new(Vec::new()),
+            shown: Mutex::new(Arc::new(Vec::new())),
         }
     }
 
@@ -417,28 +422,31 @@ impl<P: Ruleset> Hosted<P> {
     /// Drops the texts of moves taken back from `shown`; `Hosted::shown` adds the new ones.
     fn sync_shown(&mut self) {
         let moves = self.game.moves().len();
-        self.shown
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .truncate(moves);
+        let shown = self.shown.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if shown.len() > moves {
+            Arc::make_mut(shown).truncate(moves);
+        }
     }
 
     /// Each move as people read it, brought level with the moves. Rulesets that hide men get
     /// the coordinate text: SAN's capture and check marks would tell what the viewer may not
     /// see.
-    fn shown(&self) -> MutexGuard<'_, Vec<String>> {
+    fn shown(&self) -> MutexGuard<'_, Arc<Vec<String>>> {
         // A panic while filling leaves whole texts only: the rest is added again.
         let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
         let moves = self.game.moves();
-        let hides = self.game.start().player_view(0).is_some();
         let from = shown.len();
-        for (before, &mv) in self.game.positions()[from..].iter().zip(&moves[from..]) {
-            let text = if hides {
-                before.move_text(mv)
-            } else {
-                san::to_san(before, mv).unwrap_or_else(|_| before.move_text(mv))
-            };
-            shown.push(text);
+        if from < moves.len() {
+            let hides = self.game.start().player_view(0).is_some();
+            let texts = Arc::make_mut(&mut shown);
+            for (before, &mv) in self.game.positions()[from..].iter().zip(&moves[from..]) {
+                let text = if hides {
+                    before.move_text(mv)
+                } else {
+                    san::to_san(before, mv).unwrap_or_else(|_| before.move_text(mv))
+                };
+                texts.push(text);
+            }
         }
         shown
     }
@@ -609,6 +617,15 @@ impl<P: Ruleset> Table for Hosted<P> {
         })
     }
 
+    fn move_texts(&self) -> Vec<String> {
+        self.game
+            .positions()
+            .iter()
+            .zip(self.game.moves())
+            .map(|(before, &mv)| before.move_text(mv))
+            .collect()
+    }
+
     fn last_move_known_to(&self, viewer: Viewer) -> bool {
         let Some(ply) = self.game.moves().len().checked_sub(1) else {
             return true;
@@ -762,7 +779,7 @@ impl<P: Ruleset> Clone for Hosted<P> {
             options: self.options.clone(),
             rule_options: self.rule_options.clone(),
             game: self.game.clone(),
-            // What is computed so far, not more: `shown` fills itself when first asked.
+            // What is computed so far, shared, not more: `shown` fills itself when asked.
             shown: Mutex::new(
                 self.shown
                     .lock()

@@ -49,8 +49,6 @@ pub enum Caller {
 pub struct Referee {
     id: String,
     table: Box<dyn Table>,
-    /// The moves' texts as stored (a replica compares them with the store's).
-    texts: Vec<String>,
     core: Core,
 }
 
@@ -84,7 +82,8 @@ struct Core {
 /// [`Referee::apply`] once the change is stored (or at once when there is nothing to store).
 #[must_use]
 pub struct Decision {
-    core: Option<Core>,
+    core: Core,
+    /// The table after the change, where the change needed a copy of it.
     table: Option<Box<dyn Table>>,
     /// What to store, with its events; `None` when nothing needs storing (a repeated offer,
     /// a sign of life).
@@ -100,14 +99,6 @@ impl Decision {
         self.change
             .as_ref()
             .is_some_and(|c| c.status.is_some_and(|s| s != GameStatus::Live))
-    }
-
-    /// The game it creates (a rematch), if any.
-    pub fn creates(&self) -> Option<&str> {
-        self.change
-            .as_ref()
-            .and_then(|c| c.rematch.as_ref())
-            .map(|r| r.game.id.as_str())
     }
 }
 
@@ -126,7 +117,8 @@ pub struct EngineTurn {
     pub not_before: Instant,
 }
 
-/// The viewer class of each seat, then the spectators.
+/// How `caller` views a game: as its seat's player or a spectator while it goes on, as the
+/// arbiter (seeing everything) once it is over.
 pub fn viewer_of(live: bool, caller: Caller) -> Viewer {
     if !live {
         return Viewer::Arbiter;
@@ -196,7 +188,6 @@ impl Referee {
         let mut referee = Referee {
             id: row.id.clone(),
             table,
-            texts: row.moves.iter().map(|m| m.text.clone()).collect(),
             core: Core {
                 options,
                 secret_options,
@@ -222,9 +213,9 @@ impl Referee {
     /// Catches up with the stored `row` (another node wrote it): the moves added are played on
     /// this table, anything else (a takeback, a result from outside the rules) rebuilds it.
     pub fn catch_up(&mut self, row: &GameRow, now: Instant) -> Result<(), GameError> {
-        let extends = row.moves.len() >= self.texts.len()
-            && self
-                .texts
+        let played = self.table.move_texts();
+        let extends = row.moves.len() >= played.len()
+            && played
                 .iter()
                 .zip(&row.moves)
                 .all(|(text, stored)| *text == stored.text);
@@ -398,19 +389,10 @@ impl Referee {
 
     /// Makes a decision the game's state (after its change was stored).
     pub fn apply(&mut self, decision: Decision) {
-        if let Some(change) = &decision.change {
-            if let Some(keep) = change.truncate_to {
-                self.texts.truncate(keep);
-            }
-            self.texts
-                .extend(change.moves.iter().map(|(_, stored)| stored.text.clone()));
-        }
         if let Some(table) = decision.table {
             self.table = table;
         }
-        if let Some(core) = decision.core {
-            self.core = core;
-        }
+        self.core = decision.core;
     }
 
     /// Decides `command` at `now` (see the module documentation).
@@ -713,7 +695,7 @@ impl Step<'_> {
             self.core.version += change.events.len() as u64;
         }
         Decision {
-            core: Some(self.core),
+            core: self.core,
             table: self.table,
             change,
             refusal: self.refusal,
