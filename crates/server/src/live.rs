@@ -528,6 +528,9 @@ impl LiveGame {
     /// A sign of life of `seat`'s player: on a follower, passed on to the running node.
     async fn seen(&mut self, seat: usize, socket: bool) {
         if self.follows() {
+            if !self.referee.wants_signs_of_life(seat) {
+                return;
+            }
             let now = Instant::now();
             let recent = self
                 .forwarded_seen

@@ -147,67 +147,13 @@ impl Referee {
         mut plies: Vec<usize>,
         now: Instant,
     ) -> Result<Referee, GameError> {
-        for (ply, stored) in row.moves.iter().enumerate().skip(plies.len()) {
-            // Rows stored before movers were kept are the side to move's.
-            let mover = stored
-                .mover
-                .filter(|&m| m < table.players())
-                .unwrap_or_else(|| table.side_to_move());
-            replay(table.as_mut(), stored).map_err(|e| {
-                GameError::Stored(format!("move {} ({}): {e}", ply + 1, stored.text))
-            })?;
-            plies.push(mover);
-        }
-        if row.status == GameStatus::Finished
-            && table.finished().is_none()
-            && let Some(ending) = &row.ending
-        {
-            // Ended from outside the rules (resignation, agreement, time): restore it.
-            table.restore_result(&ending.quarters, ending.reason);
-        }
-        let players = table.players();
-        let clock = match &row.clock {
-            Some(spec) => {
-                let control = spec.control().map_err(GameError::Stored)?;
-                let clock = match &row.clock_state {
-                    Some(times) if times.main_ms.len() == players => {
-                        GameClock::restore(control, times)
-                    }
-                    _ => GameClock::new(control, players),
-                };
-                Some((spec.clone(), clock))
-            }
-            None => None,
-        };
-        let secret = secret_names(&row.variant);
-        let (options, secret_options) = row.options.iter().cloned().partition(|o| {
-            let name = o.split('=').next().unwrap_or("");
-            !secret.contains(&name)
-        });
-        let seats = row.seats.clone();
-        let mut referee = Referee {
+        replay_from(row, table.as_mut(), &mut plies)?;
+        let core = Core::from_row(row, table.as_ref(), plies, now)?;
+        Ok(Referee {
             id: row.id.clone(),
             table,
-            core: Core {
-                options,
-                secret_options,
-                fen: row.fen.clone(),
-                listed: row.listed,
-                status: row.status,
-                version: row.version,
-                turn_began: vec![None; seats.len()],
-                last_seen: vec![now; seats.len()],
-                last_socket: vec![None; seats.len()],
-                buckets: vec![Bucket::full(now); seats.len()],
-                seats,
-                clock,
-                pending: row.pending.clone(),
-                rematch: row.rematch.clone(),
-                plies,
-            },
-        };
-        referee.core.sync(referee.table.as_ref(), now);
-        Ok(referee)
+            core,
+        })
     }
 
     /// Catches up with the stored `row` (another node wrote it): the moves added are played on
@@ -215,22 +161,21 @@ impl Referee {
     pub fn catch_up(&mut self, row: &GameRow, now: Instant) -> Result<(), GameError> {
         let played = self.table.move_texts();
         let extends = row.moves.len() >= played.len()
+            && self.table.finished().is_none()
             && played
                 .iter()
                 .zip(&row.moves)
                 .all(|(text, stored)| *text == stored.text);
-        let fresh = open_table(&row.variant, &row.options, row.fen.as_deref())
-            .map_err(|e| GameError::Stored(e.to_string()))?;
-        *self = if extends && self.table.finished().is_none() {
-            let table = std::mem::replace(&mut self.table, fresh);
-            let plies = std::mem::take(&mut self.core.plies);
-            match Self::from_row_on(row, table, plies, now) {
-                Ok(referee) => referee,
-                Err(_) => Self::from_row(row, now)?,
+        if extends {
+            let mut plies = self.core.plies.clone();
+            let caught = replay_from(row, self.table.as_mut(), &mut plies)
+                .and_then(|()| Core::from_row(row, self.table.as_ref(), plies, now));
+            if let Ok(core) = caught {
+                self.core = core;
+                return Ok(());
             }
-        } else {
-            Self::from_row_on(row, fresh, Vec::new(), now)?
-        };
+        }
+        *self = Self::from_row(row, now)?;
         Ok(())
     }
 
@@ -302,6 +247,21 @@ impl Referee {
     /// What waits for an answer.
     pub fn pending(&self) -> &Pending {
         &self.core.pending
+    }
+
+    /// Whether a sign of life of `seat`'s player changes anything: he has not come yet, he
+    /// is taken for gone, or the game is one where a player may be taken for gone (a live
+    /// game with a real-time clock). A node that follows the game passes such signs on.
+    pub fn wants_signs_of_life(&self, seat: usize) -> bool {
+        let core = &self.core;
+        core.is_human(seat)
+            && core.is_live()
+            && (!core.seats[seat].arrived
+                || core.pending.gone.contains(&seat)
+                || core
+                    .clock
+                    .as_ref()
+                    .is_some_and(|(spec, _)| lifecycle::gone_after(spec).is_some()))
     }
 
     /// Whether `seat` may claim the game another side left (`claim-victory`, `call-draw`).
@@ -440,6 +400,33 @@ impl Referee {
     }
 }
 
+/// Plays the stored moves of `row` after the first `plies.len()` on `table`, noting who made
+/// each; a game ended from outside the rules gets its stored result.
+fn replay_from(
+    row: &GameRow,
+    table: &mut dyn Table,
+    plies: &mut Vec<usize>,
+) -> Result<(), GameError> {
+    for (ply, stored) in row.moves.iter().enumerate().skip(plies.len()) {
+        // Rows stored before movers were kept are the side to move's.
+        let mover = stored
+            .mover
+            .filter(|&m| m < table.players())
+            .unwrap_or_else(|| table.side_to_move());
+        replay(table, stored)
+            .map_err(|e| GameError::Stored(format!("move {} ({}): {e}", ply + 1, stored.text)))?;
+        plies.push(mover);
+    }
+    if row.status == GameStatus::Finished
+        && table.finished().is_none()
+        && let Some(ending) = &row.ending
+    {
+        // Ended from outside the rules (resignation, agreement, time): restore it.
+        table.restore_result(&ending.quarters, ending.reason);
+    }
+    Ok(())
+}
+
 /// Plays a stored move on `table` for the seat that played it.
 fn replay(table: &mut dyn Table, stored: &StoredMove) -> Result<String, SessionError> {
     match stored.mover {
@@ -456,6 +443,55 @@ pub fn secret_names(variant: &str) -> Vec<&'static str> {
 }
 
 impl Core {
+    /// The stored game's state beside its table (where `plies` made its moves); what the store
+    /// cannot tell (the turn in progress, signs of life) starts at `now`.
+    fn from_row(
+        row: &GameRow,
+        table: &dyn Table,
+        plies: Vec<usize>,
+        now: Instant,
+    ) -> Result<Core, GameError> {
+        let players = table.players();
+        let clock = match &row.clock {
+            Some(spec) => {
+                let control = spec.control().map_err(GameError::Stored)?;
+                let clock = match &row.clock_state {
+                    Some(times) if times.main_ms.len() == players => {
+                        GameClock::restore(control, times)
+                    }
+                    _ => GameClock::new(control, players),
+                };
+                Some((spec.clone(), clock))
+            }
+            None => None,
+        };
+        let secret = secret_names(&row.variant);
+        let (options, secret_options) = row.options.iter().cloned().partition(|o| {
+            let name = o.split('=').next().unwrap_or("");
+            !secret.contains(&name)
+        });
+        let seats = row.seats.clone();
+        let mut core = Core {
+            options,
+            secret_options,
+            fen: row.fen.clone(),
+            listed: row.listed,
+            status: row.status,
+            version: row.version,
+            turn_began: vec![None; seats.len()],
+            last_seen: vec![now; seats.len()],
+            last_socket: vec![None; seats.len()],
+            buckets: vec![Bucket::full(now); seats.len()],
+            seats,
+            clock,
+            pending: row.pending.clone(),
+            rematch: row.rematch.clone(),
+            plies,
+        };
+        core.sync(table, now);
+        Ok(core)
+    }
+
     fn is_live(&self) -> bool {
         self.status == GameStatus::Live
     }

@@ -824,6 +824,31 @@ fn a_player_gone_long_enough_lets_the_others_claim_the_game() {
 }
 
 #[test]
+fn signs_of_life_matter_until_arrival_and_where_a_player_may_be_gone() {
+    let mut g = Game::new("chess", &HUMANS, None);
+    g.everyone_here(0.0);
+    assert!(
+        !g.referee.wants_signs_of_life(0),
+        "no clock: arrival was all"
+    );
+    let mut g = Game::new("chess", &HUMANS, fischer(180, 2));
+    g.join(0, 0.0);
+    g.join(1, 0.0);
+    assert!(g.referee.wants_signs_of_life(0));
+    g.arrive(0, 0.0);
+    assert!(
+        g.referee.wants_signs_of_life(0),
+        "a real-time clock: absence counts"
+    );
+    let mut g = Game::new("chess", &HUMANS, Some(ClockSpec::Days { days: 1 }));
+    g.everyone_here(0.0);
+    assert!(
+        !g.referee.wants_signs_of_life(1),
+        "correspondence: the days decide"
+    );
+}
+
+#[test]
 fn players_without_a_socket_and_games_in_their_opening_are_never_gone() {
     let mut g = Game::new("chess", &HUMANS, fischer(180, 2));
     g.everyone_here(0.0);
