@@ -220,6 +220,14 @@ pub enum Command {
             value_parser = |text: &str| Ok::<_, std::convert::Infallible>(Database::parse(text))
         )]
         db: Database,
+        /// Games of engines only (every seat an engine) allowed to run at once; 0 refuses
+        /// them.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        engine_only_games: usize,
+        /// Rates and caps per client far beyond a person's (tests and private servers where
+        /// every client comes from one address); the caps in total stay.
+        #[arg(long)]
+        generous_limits: bool,
     },
 }
 

@@ -18,10 +18,22 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Uci => chaturanga_protocol::serve(Protocol::Uci),
         Command::Usi => chaturanga_protocol::serve(Protocol::Usi),
         Command::Xboard => chaturanga_protocol::serve(Protocol::XBoard),
-        Command::Serve { listen, db } => {
+        Command::Serve {
+            listen,
+            db,
+            engine_only_games,
+            generous_limits,
+        } => {
+            let mut limits = if generous_limits {
+                chaturanga_server::quota::Limits::generous()
+            } else {
+                chaturanga_server::quota::Limits::default()
+            };
+            limits.engine_only_games = engine_only_games;
             let config = chaturanga_server::Config {
                 listen,
                 db,
+                limits,
                 ..chaturanga_server::Config::default()
             };
             chaturanga_server::run(config).map_err(CliError::Serve)?;

@@ -19,6 +19,7 @@ use axum::body::Body;
 use axum::http::{Request, header};
 use chaturanga_server::api::socket::{MAX_FRAME, answer_message};
 use chaturanga_server::engines::EnginePool;
+use chaturanga_server::quota::{Limits, Quotas};
 use chaturanga_server::store::Store;
 use chaturanga_server::{AppState, api};
 use serde_json::Value;
@@ -122,7 +123,11 @@ async fn run(lines: &[&str]) -> bool {
     let Ok(store) = Store::in_memory() else {
         return false;
     };
-    let state = AppState::new(store.clone(), EnginePool::new(1));
+    let state = AppState::new(
+        store.clone(),
+        EnginePool::new(1, 1),
+        std::sync::Arc::new(Quotas::new(Limits::generous())),
+    );
     let router = api::router(state.clone());
     let mut names = Names::default();
     let mut requests = 0;
@@ -245,7 +250,11 @@ async fn same_after_restart(state: &AppState, store: &Store, id: &str) {
     let Some(before) = spectator_view(state, id).await else {
         return;
     };
-    let fresh = AppState::new(store.clone(), EnginePool::new(1));
+    let fresh = AppState::new(
+        store.clone(),
+        EnginePool::new(1, 1),
+        std::sync::Arc::new(Quotas::new(Limits::generous())),
+    );
     let rebuilt = spectator_view(&fresh, id).await;
     let Some(after) = spectator_view(state, id).await else {
         return;

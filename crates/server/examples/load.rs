@@ -197,6 +197,7 @@ fn main() {
                 listen: ([127, 0, 0, 1], 0).into(),
                 db: db.clone(),
                 engine_threads: 1,
+                limits: chaturanga_server::quota::Limits::generous(),
             };
             tokio::spawn(async move {
                 let served = chaturanga_server::serve(config, move |a| {

@@ -4,6 +4,7 @@
 use crate::bus::Nodes;
 use crate::engines::EnginePool;
 use crate::live::{self, GameHandle, LiveError, Role};
+use crate::quota::Quotas;
 use crate::store::{GameStatus, Store, StoreError};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,18 +17,31 @@ pub struct AppState {
     games: Arc<Mutex<HashMap<String, GameHandle>>>,
     /// The writes sent to other nodes, where the store has several (PostgreSQL).
     nodes: Option<Arc<Nodes>>,
+    /// What each client may spend.
+    quotas: Arc<Quotas>,
 }
 
 impl AppState {
-    /// State over an opened store.
-    pub fn new(store: Store, engines: EnginePool) -> Self {
+    /// State over an opened store, within `quotas`.
+    pub fn new(store: Store, engines: EnginePool, quotas: Arc<Quotas>) -> Self {
         let nodes = store.cluster().map(|_| Arc::new(Nodes::default()));
         AppState {
             store,
             engines,
             games: Arc::new(Mutex::new(HashMap::new())),
             nodes,
+            quotas,
         }
+    }
+
+    /// What each client may spend.
+    pub fn quotas(&self) -> &Quotas {
+        &self.quotas
+    }
+
+    /// The quotas, shared.
+    pub fn quotas_shared(&self) -> Arc<Quotas> {
+        self.quotas.clone()
     }
 
     /// The writes this node sent to others (only with a store of several nodes).

@@ -52,6 +52,11 @@ pub enum Forwarded {
         /// From an open socket.
         socket: bool,
     },
+    /// The owner of a game of engines only stops it.
+    Stop {
+        /// SHA-256 of the owner's token, hex.
+        token_hash: String,
+    },
 }
 
 /// A node's notice (see the module documentation).

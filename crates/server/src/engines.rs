@@ -1,5 +1,5 @@
 //! The engine pool: engine seats think on blocking threads, at most as many at once as the
-//! machine has cores, never on the async runtime.
+//! machine has cores, never on the async runtime, and clients take turns ([`EnginePool`]).
 //!
 //! Levels (the limits of one move; a clock may shorten them, to a twentieth of the time left):
 //!
@@ -16,9 +16,10 @@
 
 use chaturanga_engine::Limits;
 use chaturanga_session::SearchTask;
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Semaphore;
 
 /// Transposition table of one engine move, in MiB.
 pub const HASH_MB: usize = 8;
@@ -39,34 +40,165 @@ pub fn level_limits(level: u8) -> Limits {
     limits
 }
 
-/// Runs searches with bounded concurrency.
+/// Runs searches on at most as many threads as it was given, fairly between clients: each
+/// client's games (its *lane*) wait in their own line, the lines take turns for a free
+/// thread, and no lane runs more than its share at once, so one client's many games never
+/// hold back another's engine. The waiting lines hold at most one search per live engine
+/// game (a game stops its search before it starts another).
 #[derive(Clone)]
 pub struct EnginePool {
-    permits: Arc<Semaphore>,
+    inner: Arc<Mutex<Lines>>,
+}
+
+type Done = Box<dyn FnOnce(Option<String>) + Send>;
+
+struct Waiting {
+    task: SearchTask,
+    done: Done,
+}
+
+struct Lines {
+    threads: usize,
+    per_lane: usize,
+    running: usize,
+    running_per_lane: HashMap<String, usize>,
+    waiting: HashMap<String, VecDeque<Waiting>>,
+    /// Lanes with searches waiting, in the order they get their next turn.
+    turns: VecDeque<String>,
 }
 
 impl EnginePool {
-    /// A pool running at most `concurrent` searches at once.
-    pub fn new(concurrent: usize) -> Self {
+    /// A pool running at most `threads` searches at once, at most `per_lane` of one lane.
+    pub fn new(threads: usize, per_lane: usize) -> Self {
         EnginePool {
-            permits: Arc::new(Semaphore::new(concurrent.max(1))),
+            inner: Arc::new(Mutex::new(Lines {
+                threads: threads.max(1),
+                per_lane: per_lane.max(1),
+                running: 0,
+                running_per_lane: HashMap::new(),
+                waiting: HashMap::new(),
+                turns: VecDeque::new(),
+            })),
         }
     }
 
-    /// Runs `task` when a thread is free and hands its move to `done`. A task whose stop
-    /// flag is set before it starts answers at once with its best move so far (none).
-    pub fn run(&self, task: SearchTask, done: impl FnOnce(Option<String>) + Send + 'static) {
-        let permits = self.permits.clone();
-        tokio::spawn(async move {
-            let Ok(_permit) = permits.acquire_owned().await else {
-                return;
+    /// Runs `task` for `lane` when its turn comes and hands its move to `done`. A task whose
+    /// stop flag is set before it starts is dropped without an answer (its game moved on).
+    pub fn run(
+        &self,
+        lane: &str,
+        task: SearchTask,
+        done: impl FnOnce(Option<String>) + Send + 'static,
+    ) {
+        {
+            let mut lines = self.lock();
+            let line = lines.waiting.entry(lane.to_string()).or_default();
+            line.push_back(Waiting {
+                task,
+                done: Box::new(done),
+            });
+            if line.len() == 1 {
+                lines.turns.push_back(lane.to_string());
+            }
+        }
+        self.dispatch();
+    }
+
+    /// Searches waiting, in all (for tests and figures).
+    pub fn waiting(&self) -> usize {
+        self.lock().waiting.values().map(VecDeque::len).sum()
+    }
+
+    /// Starts waiting searches while threads are free, lanes taking turns.
+    fn dispatch(&self) {
+        loop {
+            let (lane, job) = {
+                let mut lines = self.lock();
+                match lines.next() {
+                    Some(next) => next,
+                    None => return,
+                }
             };
-            if task.stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return;
+            let running = Running {
+                pool: self.clone(),
+                lane,
+            };
+            tokio::task::spawn_blocking(move || {
+                let best = (job.task.run)();
+                // The thread is free before the move is handed on (and if the search panics).
+                drop(running);
+                (job.done)(best);
+            });
+        }
+    }
+
+    fn finished(&self, lane: &str) {
+        {
+            let mut lines = self.lock();
+            lines.running -= 1;
+            if let Some(n) = lines.running_per_lane.get_mut(lane) {
+                *n -= 1;
+                if *n == 0 {
+                    lines.running_per_lane.remove(lane);
+                }
             }
-            if let Ok(best) = tokio::task::spawn_blocking(task.run).await {
-                done(best);
+        }
+        self.dispatch();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Lines> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A search running for `lane`: its thread is counted free again when this is dropped.
+struct Running {
+    pool: EnginePool,
+    lane: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.pool.finished(&self.lane);
+    }
+}
+
+impl Lines {
+    /// The next search to start, counted as running, if a thread is free and a lane may run.
+    fn next(&mut self) -> Option<(String, Waiting)> {
+        if self.running >= self.threads {
+            return None;
+        }
+        // Each lane with searches waiting once, in turn order, until one may run.
+        for _ in 0..self.turns.len() {
+            let lane = self.turns.pop_front()?;
+            let running = self.running_per_lane.get(&lane).copied().unwrap_or(0);
+            let line = self.waiting.entry(lane.clone()).or_default();
+            // Searches stopped while waiting are dropped: their games moved on.
+            while line
+                .front()
+                .is_some_and(|w| w.task.stop.load(Ordering::Relaxed))
+            {
+                line.pop_front();
             }
-        });
+            if line.is_empty() {
+                self.waiting.remove(&lane);
+                continue;
+            }
+            if running >= self.per_lane {
+                self.turns.push_back(lane);
+                continue;
+            }
+            let job = line.pop_front()?;
+            if line.is_empty() {
+                self.waiting.remove(&lane);
+            } else {
+                self.turns.push_back(lane.clone());
+            }
+            self.running += 1;
+            *self.running_per_lane.entry(lane.clone()).or_insert(0) += 1;
+            return Some((lane, job));
+        }
+        None
     }
 }

@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// How long a finished game's task stays in memory without requests.
+/// The action that stops a game of engines only, taken with the token its creator got.
+pub const STOP: &str = "stop";
 const IDLE_FINISHED: Duration = Duration::from_secs(60);
 /// Updates a slow viewer may fall behind before it catches up from the store.
 const BROADCAST_DEPTH: usize = 16;
@@ -274,6 +276,9 @@ pub enum Request {
 #[derive(Clone)]
 pub struct GameHandle {
     sender: mpsc::Sender<Request>,
+    /// Whether the game goes on (the task lingers a while after it ends).
+    live: Arc<AtomicBool>,
+    engines_only: bool,
 }
 
 impl GameHandle {
@@ -297,6 +302,12 @@ impl GameHandle {
     /// Whether the task is gone.
     pub fn is_closed(&self) -> bool {
         self.sender.is_closed()
+    }
+
+    /// Whether this is a live game of engines only (they cost the engine pool without a
+    /// person asking: the server caps how many run).
+    pub fn is_live_engines_only(&self) -> bool {
+        self.engines_only && self.live.load(Ordering::Relaxed) && !self.is_closed()
     }
 }
 
@@ -338,6 +349,10 @@ struct LiveGame {
     nodes: Option<(Arc<Nodes>, Role)>,
     /// When a follower last passed on each seat's signs of life.
     forwarded_seen: HashMap<usize, Instant>,
+    /// The engine pool's line this game's searches wait in: its creator's.
+    lane: String,
+    /// Shared with the handles: whether the game goes on.
+    live: Arc<AtomicBool>,
 }
 
 /// Loads a stored game and starts its task; `nodes` are the other nodes with this node's
@@ -352,7 +367,12 @@ pub fn start(
     let (sender, receiver) = mpsc::channel(64);
     let (engine_results, engine_receiver) = mpsc::channel(4);
     let (updates, _) = broadcast::channel(BROADCAST_DEPTH);
+    let live = Arc::new(AtomicBool::new(referee.is_live()));
+    let engines_only = referee.engines_only();
+    let lane = referee.creator().unwrap_or(&row.id).to_string();
     let game = LiveGame {
+        lane,
+        live: live.clone(),
         watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
         referee,
         store,
@@ -365,7 +385,11 @@ pub fn start(
         forwarded_seen: HashMap::new(),
     };
     tokio::spawn(game.run(receiver, engine_receiver));
-    Ok(GameHandle { sender })
+    Ok(GameHandle {
+        sender,
+        live,
+        engines_only,
+    })
 }
 
 /// Random bytes and the date, for what a command may create.
@@ -441,6 +465,7 @@ impl LiveGame {
         };
         let refusal = decision.refusal.clone();
         self.referee.apply(decision);
+        self.live.store(self.referee.is_live(), Ordering::Relaxed);
         if !events.is_empty() {
             self.broadcast(&events);
         }
@@ -720,6 +745,12 @@ impl LiveGame {
         action: String,
         answer: Answer,
     ) -> Result<Option<Value>, LiveError> {
+        if action == STOP
+            && let Who::Token(token_hash) = who
+            && self.referee.seat_of_token(token_hash).is_none()
+        {
+            return self.stop(token_hash.clone()).await;
+        }
         let caller = self.caller(who)?;
         let seat = Self::seat_of(caller)?;
         let refusal = if self.follows() {
@@ -737,11 +768,25 @@ impl LiveGame {
         self.answer(caller, answer, refusal)
     }
 
+    /// Stops a game of engines only for the holder of its owner's token.
+    async fn stop(&mut self, token_hash: String) -> Result<Option<Value>, LiveError> {
+        let refusal = if self.follows() {
+            self.forward(None, Forwarded::Stop { token_hash }).await?;
+            None
+        } else {
+            self.run_command(Command::Stop { token_hash }).await?
+        };
+        self.answer(Caller::Spectator, Answer::State, refusal)
+    }
+
     /// Runs a write another node forwarded.
     async fn remote(&mut self, seat: Option<usize>, command: Forwarded) -> Result<(), LiveError> {
         let refusal = match (command, seat) {
             (Forwarded::Join { seat, token_hash }, _) => {
                 self.run_command(Command::Join { seat, token_hash }).await?
+            }
+            (Forwarded::Stop { token_hash }, _) => {
+                self.run_command(Command::Stop { token_hash }).await?
             }
             (_, None) => return Err(LiveError::Game(GameError::Spectator)),
             (Forwarded::Seen { socket }, Some(seat)) => {
@@ -897,7 +942,7 @@ impl LiveGame {
         let results = self.engine_results.clone();
         let (seat, ply) = (turn.seat, turn.ply);
         let not_before = tokio::time::Instant::from_std(turn.not_before);
-        self.engines.run(task, move |text| {
+        self.engines.run(&self.lane, task, move |text| {
             // The move is shown no sooner than a person would show it.
             tokio::spawn(async move {
                 tokio::time::sleep_until(not_before).await;

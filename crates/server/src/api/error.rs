@@ -4,11 +4,12 @@
 
 use crate::bus::RemoteError;
 use crate::live::LiveError;
+use crate::quota::Refusal;
 use crate::referee::GameError;
 use crate::render::RecordRefusal;
 use crate::store::StoreError;
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chaturanga_session::SessionError;
 
@@ -22,6 +23,8 @@ pub struct ApiError {
     pub code: Option<&'static str>,
     /// One line naming what is wrong.
     pub message: String,
+    /// When to try again (a `Retry-After` header), for refusals of too much too soon.
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl ApiError {
@@ -79,7 +82,14 @@ impl ApiError {
             status,
             code: None,
             message: line,
+            retry_after: None,
         }
+    }
+
+    /// The same error telling when to try again.
+    pub fn with_retry_after(mut self, wait: std::time::Duration) -> Self {
+        self.retry_after = Some(wait);
+        self
     }
 
     /// The same error with a stable code.
@@ -139,7 +149,41 @@ impl From<GameError> for ApiError {
             | G::RematchMade(_)
             | G::NotAbandoned => StatusCode::CONFLICT,
         };
-        ApiError::new(status, e.to_string()).with_code(e.code())
+        let error = ApiError::new(status, e.to_string()).with_code(e.code());
+        match e {
+            G::RateLimited(wait) => error.with_retry_after(wait),
+            _ => error,
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        let message = refusal.to_string();
+        match refusal {
+            Refusal::TooFast {
+                total: false,
+                retry_after,
+                ..
+            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
+                .with_code("rate-limited")
+                .with_retry_after(retry_after),
+            Refusal::TooFast {
+                total: true,
+                retry_after,
+                ..
+            } => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+                .with_code("server-busy")
+                .with_retry_after(retry_after),
+            Refusal::TooMany { total: false, .. } => {
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, message).with_code("too-many")
+            }
+            Refusal::TooMany { total: true, .. } => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+                    .with_code("server-busy")
+                    .with_retry_after(std::time::Duration::from_secs(5))
+            }
+        }
     }
 }
 
@@ -150,7 +194,9 @@ impl From<StoreError> for ApiError {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("store: {e}"))
                     .with_code("try-again")
             }
-            StoreError::Backend(_) => ApiError::internal(format!("store: {e}")).with_code("store"),
+            StoreError::Backend(_) | StoreError::InUse(_) => {
+                ApiError::internal(format!("store: {e}")).with_code("store")
+            }
         }
     }
 }
@@ -205,7 +251,7 @@ impl From<LiveError> for ApiError {
 
 /// The code `code` as this server spells it, if it is one of its codes.
 fn known_code(code: &str) -> Option<&'static str> {
-    const OTHERS: [&str; 8] = [
+    const OTHERS: [&str; 13] = [
         "try-again",
         "store",
         "no-such-game",
@@ -214,6 +260,11 @@ fn known_code(code: &str) -> Option<&'static str> {
         "record-hidden",
         "record-format",
         "rate-limited",
+        "too-many",
+        "server-busy",
+        "unsupported-media-type",
+        "body-too-large",
+        "timeout",
     ];
     GameError::CODES
         .iter()
@@ -224,13 +275,21 @@ fn known_code(code: &str) -> Option<&'static str> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             match self.code {
                 Some(code) => Json(serde_json::json!({ "error": self.message, "code": code })),
                 None => Json(serde_json::json!({ "error": self.message })),
             },
         )
-            .into_response()
+            .into_response();
+        if let Some(wait) = self.retry_after {
+            // Whole seconds, rounded up: a client waiting that long is let in.
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        }
+        response
     }
 }

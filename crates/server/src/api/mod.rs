@@ -8,14 +8,17 @@ pub mod web;
 
 use crate::app::AppState;
 use crate::clock::ClockSpec;
+use crate::connections::Client;
 use crate::live::{self, Answer, Who};
+use crate::quota::{Refusal, Spend};
 use crate::referee::GameError;
 use crate::referee::{Fresh, NewGame, lifecycle};
 use crate::store::{Listing, SeatKind, Summary, now_ms};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use error::ApiError;
@@ -31,8 +34,9 @@ const MAX_OPTIONS: usize = 16;
 /// Most games in a listing.
 const MAX_LISTING: usize = 100;
 
-/// The API's routes over `state`.
+/// The API's routes over `state`, within its quotas.
 pub fn router(state: AppState) -> Router {
+    let limits = state.quotas().limits().clone();
     Router::new()
         .route("/api/variants", get(variants::list))
         .route("/api/games", post(create_game).get(list_games))
@@ -45,9 +49,69 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/socket", get(socket::upgrade))
         .merge(web::router())
         .fallback(|| async { ApiError::not_found("no such page") })
-        .layer(axum::middleware::map_response(json_refusals))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            limits.body_timeout,
+        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            limits.answer_timeout,
+        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), admit))
+        .layer(axum::middleware::map_response(json_refusals))
+        .layer(axum::middleware::map_response(safety_headers))
         .with_state(state)
+}
+
+/// Lets a request in if its client has requests left and its body is not announced longer
+/// than any the server reads (refused before a byte of it is read).
+async fn admit(
+    State(state): State<AppState>,
+    client: Client,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Err(refusal) = state.quotas().spend(client.0, Spend::Request) {
+        return ApiError::from(refusal).into_response();
+    }
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().parse::<u64>());
+    match announced {
+        Some(Ok(length)) if length > MAX_BODY as u64 => {
+            return too_large().into_response();
+        }
+        Some(Err(_)) => {
+            return ApiError::bad_request("Content-Length is not a number").into_response();
+        }
+        _ => {}
+    }
+    next.run(request).await
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the body is larger than {MAX_BODY} bytes"),
+    )
+    .with_code("body-too-large")
+}
+
+/// Headers every answer carries: no type sniffing, and no address of ours in other sites'
+/// logs.
+async fn safety_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
+    response
 }
 
 /// Makes every refusal JSON: axum's own (a path or query string that does not parse, a
@@ -83,18 +147,44 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        // A form of another site may post text/plain anywhere without asking; JSON it may not.
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be JSON, sent with Content-Type: application/json",
+            )
+            .with_code("unsupported-media-type"));
+        }
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!("the body is larger than {MAX_BODY} bytes"),
-                )
+                too_large()
+            } else if came_too_slowly(&e) {
+                ApiError::new(StatusCode::REQUEST_TIMEOUT, "the body came too slowly")
+                    .with_code("timeout")
             } else {
                 ApiError::bad_request(format!("unreadable body: {e}"))
             }
         })?;
         parse_json(&bytes).map(Body)
     }
+}
+
+/// Whether a body could not be read because it did not come in time.
+fn came_too_slowly(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// Reads JSON, naming what is wrong with it.
@@ -163,6 +253,7 @@ enum SeatSpec {
 
 async fn create_game(
     State(state): State<AppState>,
+    client: Client,
     Body(request): Body<CreateGame>,
 ) -> Result<Response, ApiError> {
     if request.options.len() > MAX_OPTIONS || request.options.iter().any(|o| o.len() > 200) {
@@ -184,9 +275,39 @@ async fn create_game(
             ))),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let token = match request.me {
-        Some(_) => Some(new_token()?),
-        None => None,
+    let quotas = state.quotas();
+    quotas.spend(client.0, Spend::Game)?;
+    let engines_only = !seats.is_empty() && seats.iter().all(|s| *s != SeatKind::Human);
+    if seats.iter().any(|s| *s != SeatKind::Human) {
+        quotas.spend(client.0, Spend::EngineGame)?;
+    }
+    if engines_only {
+        let cap = quotas.limits().engine_only_games;
+        if cap == 0 {
+            return Err(ApiError::forbidden(
+                "games of engines only are off on this server (chaturanga serve \
+                 --engine-only-games N turns them on)",
+            )
+            .with_code("engines-only-off"));
+        }
+        let running = state
+            .running_games()
+            .iter()
+            .filter(|g| g.is_live_engines_only())
+            .count();
+        if running >= cap {
+            return Err(ApiError::from(Refusal::TooMany {
+                what: "games of engines only",
+                cap,
+                total: true,
+            }));
+        }
+    }
+    // The token of the seat its creator takes, or, for a game of engines only, the one
+    // that may stop it.
+    let token = match (request.me, engines_only) {
+        (Some(_), _) | (None, true) => Some(new_token()?),
+        (None, false) => None,
     };
     let spec = NewGame {
         variant: request.variant,
@@ -196,6 +317,8 @@ async fn create_game(
         seats,
         me: request.me.zip(token.as_deref().map(token_hash)),
         listed: request.listed.unwrap_or(true),
+        creator: Some(client.0.digest()),
+        owner_hash: token.as_deref().filter(|_| engines_only).map(token_hash),
     };
     let mut random = [0u8; 32];
     getrandom::fill(&mut random).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
@@ -286,8 +409,10 @@ async fn game_state(
 
 async fn join(
     State(state): State<AppState>,
+    client: Client,
     Path((id, seat)): Path<(String, String)>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    state.quotas().spend(client.0, Spend::Join)?;
     let game = state.game(&id).await?;
     let seat: usize = seat.parse().map_err(|_| {
         ApiError::not_found(format!(
@@ -354,10 +479,12 @@ pub const MAX_ACTION: usize = 64;
 
 async fn act(
     State(state): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     Body(request): Body<ActionRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    state.quotas().spend(client.0, Spend::Action)?;
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
     let action: String = request.action.chars().take(MAX_ACTION).collect();

@@ -14,7 +14,9 @@
 use super::error::ApiError;
 use super::{ActionRequest, MAX_ACTION, who};
 use crate::app::AppState;
+use crate::connections::Client;
 use crate::live::{Answer, GameHandle, LiveError, Request, Subscription, Who};
+use crate::quota::{ClientKey, Quotas, Slot, Spend};
 use crate::referee::Caller;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -29,10 +31,6 @@ use tokio::time::Instant;
 pub const MAX_FRAME: usize = 4096;
 /// The socket's read buffer.
 const READ_BUFFER: usize = 8 * 1024;
-/// Messages a connection may send in a burst.
-const BURST: f64 = 30.0;
-/// Messages per second a connection may send in the long run.
-const RATE: f64 = 10.0;
 /// Refused messages after which the connection is closed.
 const MAX_REFUSED: u32 = 50;
 /// How often an open socket of a seat tells its game that the player is there.
@@ -46,12 +44,20 @@ pub(super) struct SocketQuery {
 
 pub(super) async fn upgrade(
     State(state): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
     Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let who = who(query.token.as_deref())?;
     let game = state.game(&id).await?;
+    let quotas = state.quotas_shared();
+    let slots: Slots = (
+        quotas.sockets_per_client.take(client.0, "sockets")?,
+        quotas
+            .sockets_per_game
+            .take(id.clone(), "sockets on this game")?,
+    );
     let subscription = game
         .ask(|reply| Request::Subscribe {
             who,
@@ -65,27 +71,15 @@ pub(super) async fn upgrade(
         .write_buffer_size(0)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| run(socket, game, subscription)))
+        .on_upgrade(move |socket| async move {
+            // Held while the socket is open.
+            let _slots = slots;
+            run(socket, game, subscription, &quotas, client.0).await;
+        }))
 }
 
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * RATE).min(BURST);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
+/// The places a socket holds in its client's and its game's counts.
+type Slots = (Slot<ClientKey>, Slot<String>);
 
 fn error_frame(error: &ApiError, ack: Option<u64>) -> String {
     let mut frame = json!({ "t": "error", "d": error.message });
@@ -102,7 +96,13 @@ fn refusal(message: &str) -> String {
     error_frame(&ApiError::bad_request(message), None)
 }
 
-async fn run(mut socket: WebSocket, game: GameHandle, subscription: Subscription) {
+async fn run(
+    mut socket: WebSocket,
+    game: GameHandle,
+    subscription: Subscription,
+    quotas: &Quotas,
+    client: ClientKey,
+) {
     let Subscription {
         caller,
         backlog,
@@ -121,10 +121,6 @@ async fn run(mut socket: WebSocket, game: GameHandle, subscription: Subscription
             return;
         }
     }
-    let mut bucket = Bucket {
-        tokens: BURST,
-        at: Instant::now(),
-    };
     let mut refused = 0u32;
     let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
     loop {
@@ -166,7 +162,9 @@ async fn run(mut socket: WebSocket, game: GameHandle, subscription: Subscription
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                if !bucket.take() {
+                // The client's own rate, over all its sockets: a new connection starts with
+                // what the last one left.
+                if quotas.spend(client, Spend::SocketMessage).is_err() {
                     refused += 1;
                     if refused > MAX_REFUSED {
                         let _ = socket.send(Message::Text(refusal("too many messages; closing").into())).await;
@@ -175,7 +173,7 @@ async fn run(mut socket: WebSocket, game: GameHandle, subscription: Subscription
                     let _ = socket.send(Message::Text(refusal("too many messages; slow down").into())).await;
                     continue;
                 }
-                if let Some(reply) = answer(&game, &who, text.as_str()).await
+                if let Some(reply) = answer(&game, &who, text.as_str(), Some((quotas, client))).await
                     && socket.send(Message::Text(reply.into())).await.is_err()
                 {
                     return;
@@ -196,7 +194,7 @@ pub async fn answer_message(
 ) -> Result<Option<String>, ApiError> {
     let who = who(token)?;
     let game = state.game(id).await?;
-    Ok(answer(&game, &who, text).await)
+    Ok(answer(&game, &who, text, Some((state.quotas(), Client::local().0))).await)
 }
 
 /// A move message's data: the HTTP API's move, with the acknowledgement's number.
@@ -271,8 +269,14 @@ impl ClientMessage {
     }
 }
 
-/// Handles one client message; returns the direct answer, if any.
-async fn answer(game: &GameHandle, who: &Who, text: &str) -> Option<String> {
+/// Handles one client message, an action within its client's quota; returns the direct
+/// answer, if any.
+async fn answer(
+    game: &GameHandle,
+    who: &Who,
+    text: &str,
+    quota: Option<(&Quotas, ClientKey)>,
+) -> Option<String> {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
         Err(e) => return Some(error_frame(&e, None)),
@@ -301,6 +305,11 @@ async fn answer(game: &GameHandle, who: &Who, text: &str) -> Option<String> {
             })
         }
         ClientMessage::Action(action) => {
+            if let Some((quotas, client)) = quota
+                && let Err(refusal) = quotas.spend(client, Spend::Action)
+            {
+                return Some(error_frame(&ApiError::from(refusal), None));
+            }
             let result: Result<_, LiveError> = game
                 .ask(|reply| Request::Act {
                     who: who.clone(),

@@ -51,6 +51,11 @@ pub enum Command {
         /// its date).
         fresh: Fresh,
     },
+    /// Whoever created a game of engines only stops it (it ends without a result).
+    Stop {
+        /// SHA-256 of the token given at creation, hex.
+        token_hash: String,
+    },
     /// Time passed: flags, first-move windows and absences are judged.
     Tick,
 }

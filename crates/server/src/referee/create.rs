@@ -23,6 +23,10 @@ pub struct NewGame {
     pub me: Option<(usize, String)>,
     /// In the lobby's listings and the archive; `false` for a game shared by link only.
     pub listed: bool,
+    /// Who creates it: a digest of the client's address.
+    pub creator: Option<String>,
+    /// For a game of engines only, the hash of the token that may stop it.
+    pub owner_hash: Option<String>,
 }
 
 /// The options of `variant` that the server draws at random and keeps secret, with their
@@ -155,6 +159,8 @@ pub fn new_game(spec: NewGame, fresh: &Fresh) -> Result<NewGameRow, GameError> {
             active_ms: fresh.unix_ms,
             listed: spec.listed,
             rematch: None,
+            creator: spec.creator,
+            owner_hash: spec.owner_hash,
             seats,
             moves: Vec::new(),
         },

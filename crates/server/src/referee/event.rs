@@ -15,6 +15,8 @@ pub enum AbortReason {
     BeforeStart,
     /// A side did not make its first move in time (or did not come).
     NoFirstMove,
+    /// Whoever created a game of engines only stopped it.
+    ByOwner,
 }
 
 /// One event of a game (`{"t": type, "v": version, "d": data}` on the wire).

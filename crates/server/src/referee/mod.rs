@@ -65,6 +65,8 @@ struct Core {
     clock: Option<(ClockSpec, GameClock)>,
     pending: Pending,
     rematch: Option<String>,
+    creator: Option<String>,
+    owner_hash: Option<String>,
     /// The seat that made each ply.
     plies: Vec<usize>,
     /// Kept in memory only (a restart starts them afresh, as it does the clocks' turn).
@@ -182,6 +184,16 @@ impl Referee {
     /// The game's id.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// Who created the game (a digest of the client's address), if known.
+    pub fn creator(&self) -> Option<&str> {
+        self.core.creator.as_deref()
+    }
+
+    /// Whether every seat is an engine's.
+    pub fn engines_only(&self) -> bool {
+        self.core.seats.iter().all(|s| s.kind != SeatKind::Human)
     }
 
     /// The game's version: the number of its last event.
@@ -394,6 +406,7 @@ impl Referee {
                 action,
                 fresh,
             } => step.act(*seat, action, fresh)?,
+            Command::Stop { token_hash } => step.stop(token_hash)?,
             Command::Tick => step.tick(),
         }
         Ok(step.finish())
@@ -486,6 +499,8 @@ impl Core {
             clock,
             pending: row.pending.clone(),
             rematch: row.rematch.clone(),
+            creator: row.creator.clone(),
+            owner_hash: row.owner_hash.clone(),
             plies,
         };
         core.sync(table, now);
@@ -984,6 +999,18 @@ impl Step<'_> {
         self.judge(decisive);
     }
 
+    /// Ends a game of engines only for whoever holds its owner's token.
+    fn stop(&mut self, token_hash: &str) -> Result<(), GameError> {
+        if self.core.owner_hash.as_deref() != Some(token_hash) {
+            return Err(GameError::NotASeat);
+        }
+        if !self.core.is_live() {
+            return Err(GameError::Over);
+        }
+        self.abort(None, AbortReason::ByOwner);
+        Ok(())
+    }
+
     fn abort(&mut self, seat: Option<usize>, reason: AbortReason) {
         self.core.status = GameStatus::Aborted;
         if let Some((_, clock)) = &mut self.core.clock {
@@ -1323,6 +1350,8 @@ impl Step<'_> {
             seats,
             me: None,
             listed: self.core.listed,
+            creator: self.core.creator.clone(),
+            owner_hash: None,
         };
         let mut row = create::new_game(spec, fresh)?;
         for (seat, token) in row.game.seats.iter_mut().zip(tokens) {

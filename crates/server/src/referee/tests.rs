@@ -36,6 +36,8 @@ impl Game {
             seats: seats.to_vec(),
             me: None,
             listed: true,
+            creator: None,
+            owner_hash: None,
         })
     }
 
@@ -668,6 +670,8 @@ fn a_finished_position_is_refused_at_creation() {
                 seats: HUMANS.to_vec(),
                 me: None,
                 listed: true,
+                creator: None,
+                owner_hash: None,
             },
             &Fresh {
                 random: [1; 32],
@@ -697,6 +701,8 @@ fn a_rematch_is_an_offer_and_moves_everyone_to_a_game_with_the_colours_turned() 
         seats: HUMANS.to_vec(),
         me: Some((0, "token0".into())),
         listed: false,
+        creator: None,
+        owner_hash: None,
     });
     g.join(1, 0.0);
     assert_eq!(
@@ -895,6 +901,8 @@ fn a_replica_catches_up_with_the_moves_added_and_with_a_takeback() {
                 seats: HUMANS.to_vec(),
                 me: None,
                 listed: true,
+                creator: None,
+                owner_hash: None,
             },
             &Fresh {
                 random: [7; 32],
@@ -951,6 +959,8 @@ fn bughouse(options: &[&str], fen: Option<String>, clock: Option<ClockSpec>) -> 
         seats: vec![SeatKind::Human; 4],
         me: None,
         listed: true,
+        creator: None,
+        owner_hash: None,
     });
     g.everyone_here(0.0);
     g
@@ -980,6 +990,8 @@ fn bughouse_clocks_start_together_once_every_player_has_come() {
         ],
         me: None,
         listed: true,
+        creator: None,
+        owner_hash: None,
     });
     g.join(0, 0.0);
     assert!(

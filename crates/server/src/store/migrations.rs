@@ -69,6 +69,10 @@ pub const SQLITE: &[&str] = &[
     ALTER TABLE games ADD COLUMN active_ms INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET active_ms = created_ms;
     ALTER TABLE games ADD COLUMN rematch TEXT;",
+    // 7: who created a game (a digest of the client's address: its engine's turn among
+    // clients), and the hash of the token that may stop a game of engines only.
+    "ALTER TABLE games ADD COLUMN creator TEXT;
+    ALTER TABLE games ADD COLUMN owner_hash TEXT;",
 ];
 
 /// The same migrations for PostgreSQL, in order. Append only.
@@ -132,6 +136,9 @@ pub const POSTGRES: &[&str] = &[
     ALTER TABLE games ADD COLUMN active_ms BIGINT NOT NULL DEFAULT 0;
     UPDATE games SET active_ms = created_ms;
     ALTER TABLE games ADD COLUMN rematch TEXT;",
+    // 7: the creator's digest and the owner's token hash.
+    "ALTER TABLE games ADD COLUMN creator TEXT;
+    ALTER TABLE games ADD COLUMN owner_hash TEXT;",
 ];
 
 /// Applies the SQLite migrations not yet applied, each in its own transaction.

@@ -49,6 +49,11 @@ pub struct GameRow {
     pub listed: bool,
     /// The game its players went on to, once they agreed a rematch.
     pub rematch: Option<String>,
+    /// Who created it: a digest of the client's address (its engine's turn among clients).
+    pub creator: Option<String>,
+    /// The hash of the token that may stop it (games of engines only, which have no seat
+    /// to hold one).
+    pub owner_hash: Option<String>,
     /// The seats in order.
     pub seats: Vec<SeatRow>,
     /// The moves (turn parts) played, in order.
@@ -337,6 +342,8 @@ pub enum StoreError {
     Stale,
     /// The database failed; the message says how.
     Backend(String),
+    /// Another server writes this SQLite file.
+    InUse(std::path::PathBuf),
 }
 
 impl std::fmt::Display for StoreError {
@@ -344,6 +351,13 @@ impl std::fmt::Display for StoreError {
         match self {
             StoreError::Stale => f.write_str("the game was changed elsewhere; try again"),
             StoreError::Backend(message) => f.write_str(message),
+            StoreError::InUse(path) => write!(
+                f,
+                "another server is using {} (it holds {}); one SQLite file has one server: \
+                 run several servers on one PostgreSQL database (--db postgres://...)",
+                path.display(),
+                sqlite::lock_path(path).display()
+            ),
         }
     }
 }
@@ -583,6 +597,8 @@ mod tests {
             active_ms: now_ms(),
             listed: true,
             rematch: None,
+            creator: Some("c0ffee".into()),
+            owner_hash: Some("0a".into()),
             seats: vec![
                 SeatRow {
                     kind: SeatKind::Human,

@@ -342,8 +342,8 @@ fn insert_game(
         statements,
         tx,
         "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
-         created_ms, active_ms, listed, offers) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+         created_ms, active_ms, listed, offers, creator, owner_hash) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         &[
             &game.id,
             &game.variant,
@@ -357,6 +357,8 @@ fn insert_game(
             &game.active_ms,
             &game.listed,
             &to_json(&game.pending),
+            &game.creator,
+            &game.owner_hash,
         ],
     )?;
     for (n, seat) in game.seats.iter().enumerate() {
@@ -507,8 +509,8 @@ impl Backend for Postgres {
         self.with(|c| {
             let Some(r) = c.query_opt(
                 "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                 version, clock_state, created_ms, listed, offers, active_ms, rematch \
-                 FROM games WHERE id = $1",
+                 version, clock_state, created_ms, listed, offers, active_ms, rematch, \
+                 creator, owner_hash FROM games WHERE id = $1",
                 &[&id],
             )?
             else {
@@ -539,6 +541,8 @@ impl Backend for Postgres {
                 active_ms: r.get(14),
                 listed: r.get(12),
                 rematch: r.get(15),
+                creator: r.get(16),
+                owner_hash: r.get(17),
                 seats: Vec::new(),
                 moves: Vec::new(),
             };

@@ -6,15 +6,26 @@ use super::{
     StoreResult, StoredMove, Summary, migrations, now_ms,
 };
 use rusqlite::{Connection, OptionalExtension, params};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// How often the write-ahead log is copied into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+/// A log longer than this is copied whole and cut at the next checkpoint.
+pub const WAL_TRUNCATE_ABOVE_BYTES: u64 = 16 << 20;
+/// The size SQLite cuts the log back to when it starts it over.
+const WAL_KEPT_BYTES: i64 = 4 << 20;
+/// Read-only connections.
+const READERS: usize = 4;
 
-/// The embedded store: one SQLite connection shared by blocking tasks.
+/// The embedded store: one connection that writes, a few that read, shared by blocking
+/// tasks.
 pub struct Sqlite {
     connection: Arc<Mutex<Connection>>,
+    /// Read-only connections (none in memory, where the writer reads too).
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -27,13 +38,30 @@ impl Sqlite {
     /// Opens (creating and migrating) the database at `path`.
     pub fn open(path: &Path) -> StoreResult<Sqlite> {
         let connection = Connection::open(path)?;
-        let store = Self::prepare(connection)?;
-        // Checkpoints copy the log into the database. Left to SQLite, one runs inside the
-        // commit that fills the log, and that move's acknowledgement waits for it; here a
-        // thread of its own does them, on its own connection, while commits go on.
-        store.with(|c| Ok(c.pragma_update(None, "wal_autocheckpoint", 0)?))?;
+        let mut store = Self::prepare(connection)?;
+        // A log left long by a crash (or by an older server) is copied and cut at once.
+        store.with(|c| {
+            c.pragma_update(None, "journal_size_limit", WAL_KEPT_BYTES)?;
+            c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+            // Checkpoints copy the log into the database. Left to SQLite, one runs inside
+            // the commit that fills the log, and that move's acknowledgement waits for it;
+            // here a thread of its own does them, on its own connection, while commits go
+            // on.
+            Ok(c.pragma_update(None, "wal_autocheckpoint", 0)?)
+        })?;
+        // Readers have connections of their own: in WAL mode they never wait for the
+        // writer, nor it for them.
+        store.readers = (0..READERS)
+            .map(|_| {
+                let reader = Connection::open(path)?;
+                reader.busy_timeout(std::time::Duration::from_secs(5))?;
+                reader.pragma_update(None, "query_only", true)?;
+                Ok(Mutex::new(reader))
+            })
+            .collect::<StoreResult<_>>()?;
         let checkpoints = Connection::open(path)?;
         checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
+        let wal = wal_path(path);
         // The thread ends with the store.
         let alive = Arc::downgrade(&store.connection);
         std::thread::Builder::new()
@@ -44,9 +72,20 @@ impl Sqlite {
                     if alive.strong_count() == 0 {
                         return;
                     }
-                    // PASSIVE never waits for a writer; what it cannot copy now, the next
-                    // one will. A failure here costs only log size, never a commit.
-                    let _ = checkpoints.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                    // PASSIVE never waits for a writer, but under a steady stream of commits
+                    // it never catches up either (each commit adds to the log while it
+                    // copies), and the log grows without end. Past a size, TRUNCATE waits for
+                    // the commit in progress, copies everything and cuts the file: commits
+                    // wait for it, the log stays bounded.
+                    let long =
+                        std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_TRUNCATE_ABOVE_BYTES);
+                    let mode = if long { "TRUNCATE" } else { "PASSIVE" };
+                    // A failure here costs only log size, never a commit.
+                    let _ = checkpoints.query_row(
+                        &format!("PRAGMA wal_checkpoint({mode})"),
+                        [],
+                        |_| Ok(()),
+                    );
                 }
             })
             .map_err(|e| StoreError::Backend(format!("checkpoint thread: {e}")))?;
@@ -68,7 +107,27 @@ impl Sqlite {
         migrations::migrate_sqlite(&mut connection)?;
         Ok(Sqlite {
             connection: Arc::new(Mutex::new(connection)),
+            readers: Vec::new(),
+            next_reader: AtomicUsize::new(0),
         })
+    }
+
+    /// Runs `f` on a reader's connection (the writer's in memory): a free one if any, else
+    /// the next in turn.
+    fn read<T>(&self, f: impl FnOnce(&mut Connection) -> StoreResult<T>) -> StoreResult<T> {
+        if self.readers.is_empty() {
+            return self.with(f);
+        }
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        let n = self.readers.len();
+        let free = (0..n).find_map(|i| self.readers[(start + i) % n].try_lock().ok());
+        let mut guard = match free {
+            Some(guard) => guard,
+            None => self.readers[start % n]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        };
+        f(&mut guard)
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> StoreResult<T>) -> StoreResult<T> {
@@ -79,6 +138,40 @@ impl Sqlite {
             Err(poisoned) => poisoned.into_inner(),
         };
         f(&mut guard)
+    }
+}
+
+/// The write-ahead log of the database at `path`.
+fn wal_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
+}
+
+/// The file whose lock says a server writes the database at `path`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Takes the lock that makes a server the one writer of the database at `path`, held while
+/// the returned file is open (the system lets it go when the process ends, however it ends).
+pub fn lock_for_writing(path: &Path) -> StoreResult<std::fs::File> {
+    let lock = lock_path(path);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| StoreError::Backend(format!("cannot open {}: {e}", lock.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(path.to_path_buf())),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Backend(format!(
+            "cannot lock {}: {e}",
+            lock.display()
+        ))),
     }
 }
 
@@ -106,7 +199,8 @@ fn insert_game(
 ) -> StoreResult<()> {
     tx.prepare_cached(
         "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
-         created_ms, active_ms, listed, offers) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+         created_ms, active_ms, listed, offers, creator, owner_hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?
     .execute(params![
         game.id,
@@ -121,6 +215,8 @@ fn insert_game(
         game.active_ms,
         game.listed,
         to_json(&game.pending),
+        game.creator,
+        game.owner_hash,
     ])?;
     for (n, seat) in game.seats.iter().enumerate() {
         tx.prepare_cached(
@@ -229,7 +325,7 @@ impl Backend for Sqlite {
 
     /// A stored game with its seats and moves.
     fn load(&self, id: &str) -> StoreResult<Option<GameRow>> {
-        self.with(|c| {
+        self.read(|c| {
             type Columns = (
                 String,
                 String,
@@ -247,12 +343,14 @@ impl Backend for Sqlite {
                 Option<String>,
                 i64,
                 Option<String>,
+                Option<String>,
+                Option<String>,
             );
             let columns: Option<Columns> = c
                 .query_row(
                     "SELECT id, variant, options, fen, clock, status, result, quarters, reason, \
-                     version, clock_state, created_ms, listed, offers, active_ms, rematch \
-                     FROM games WHERE id = ?1",
+                     version, clock_state, created_ms, listed, offers, active_ms, rematch, \
+                     creator, owner_hash FROM games WHERE id = ?1",
                     params![id],
                     |r| {
                         Ok((
@@ -272,6 +370,8 @@ impl Backend for Sqlite {
                             r.get(13)?,
                             r.get(14)?,
                             r.get(15)?,
+                            r.get(16)?,
+                            r.get(17)?,
                         ))
                     },
                 )
@@ -293,6 +393,8 @@ impl Backend for Sqlite {
                 offers,
                 active_ms,
                 rematch,
+                creator,
+                owner_hash,
             )) = columns
             else {
                 return Ok(None);
@@ -316,6 +418,8 @@ impl Backend for Sqlite {
                 active_ms,
                 listed,
                 rematch,
+                creator,
+                owner_hash,
                 seats: seats(c, &id)?,
                 moves: Vec::new(),
                 id,
@@ -337,7 +441,7 @@ impl Backend for Sqlite {
 
     /// The events of a game after version `after`, in order.
     fn events_after(&self, id: &str, after: u64) -> StoreResult<Vec<EventRow>> {
-        self.with(|c| {
+        self.read(|c| {
             let mut statement = c.prepare_cached(
                 "SELECT v, t, data, only_seat FROM events WHERE game_id = ?1 AND v > ?2 ORDER BY v",
             )?;
@@ -357,7 +461,7 @@ impl Backend for Sqlite {
 
     /// Games for the lobby or the archive, at most `limit`, the newest first.
     fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
-        self.with(|c| {
+        self.read(|c| {
             let (filter, since) = match listing {
                 Listing::Open => (
                     "status = 'live' AND listed = 1 AND ?2 = 0 AND EXISTS (SELECT 1 FROM seats s \
@@ -415,7 +519,7 @@ impl Backend for Sqlite {
     }
 
     fn live_ids(&self, active_since_ms: i64) -> StoreResult<Vec<String>> {
-        self.with(|c| {
+        self.read(|c| {
             let mut statement = c.prepare_cached(
                 "SELECT id FROM games WHERE status = 'live' \
                  AND (clock IS NOT NULL OR active_ms >= ?1)",

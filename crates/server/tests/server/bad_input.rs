@@ -231,7 +231,16 @@ fn every_bad_request_is_refused_and_changes_nothing() {
 
 #[test]
 fn the_socket_refuses_bad_frames_and_floods() {
-    let server = Server::start("bad-socket");
+    let server = Server::start_with(
+        "bad-socket",
+        chaturanga_server::quota::Limits {
+            socket_messages: chaturanga_server::quota::Rate::new(
+                30,
+                std::time::Duration::from_millis(100),
+            ),
+            ..chaturanga_server::quota::Limits::generous()
+        },
+    );
     let (id, tokens) =
         server.game_with_seats("chess", json!([{"kind": "human"}, {"kind": "human"}]), &[]);
     let white = tokens[0].clone().unwrap();

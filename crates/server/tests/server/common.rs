@@ -8,11 +8,24 @@ use std::time::Duration;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
-/// A server running in a thread of the test process.
+/// A server running in a thread of the test process, stopped when dropped.
 pub struct Server {
     pub addr: SocketAddr,
     pub db: Database,
     agent: ureq::Agent,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The tests run on SQLite, or with `CHATURANGA_TEST_BACKEND=postgres` on PostgreSQL: a new
@@ -66,6 +79,31 @@ impl Server {
         Self::on(temp_db(name))
     }
 
+    /// Starts a server on a fresh database within `limits`.
+    pub fn start_with(name: &str, limits: chaturanga_server::quota::Limits) -> Server {
+        Self::with_limits(temp_db(name), limits)
+    }
+
+    /// Sends `request` as it is over a new connection and reads the answer until the server
+    /// closes the connection or `wait` passes: the answer's text, and whether it closed.
+    pub fn raw(&self, request: &[u8], wait: Duration) -> (String, bool) {
+        use std::io::{Read, Write};
+        let mut stream = TcpStream::connect(self.addr).expect("connect");
+        stream.set_read_timeout(Some(wait)).expect("timeout");
+        stream.write_all(request).expect("send");
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        let closed = loop {
+            match stream.read(&mut buffer) {
+                Ok(0) => break true,
+                Ok(n) => answer.extend_from_slice(&buffer[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break true,
+                Err(_) => break false,
+            }
+        };
+        (String::from_utf8_lossy(&answer).into_owned(), closed)
+    }
+
     /// The stored game `id`, read from the database itself (the test is the arbiter).
     pub fn stored(&self, id: &str) -> GameRow {
         let store = Store::open(&self.db).expect("open the store");
@@ -91,23 +129,46 @@ impl Server {
 
     /// Starts a server on `db` (an existing one is reopened).
     pub fn on(db: Database) -> Server {
+        Self::with_limits(db, chaturanga_server::quota::Limits::generous())
+    }
+
+    /// Stops this server and starts another on its database.
+    pub fn restart(self) -> Server {
+        let db = self.db.clone();
+        drop(self);
+        Self::on(db)
+    }
+
+    /// Starts a server on `db` within `limits`.
+    pub fn with_limits(db: Database, limits: chaturanga_server::quota::Limits) -> Server {
         let (tx, rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let config = chaturanga_server::Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             db: db.clone(),
             engine_threads: 2,
+            limits,
         };
-        std::thread::spawn(move || {
+        let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
                 .build()
                 .expect("runtime");
-            runtime
-                .block_on(chaturanga_server::serve(config, move |addr| {
+            let served = runtime.block_on(chaturanga_server::serve_until(
+                config,
+                move |addr| {
                     tx.send(addr).expect("address");
-                }))
-                .expect("server");
+                },
+                async {
+                    let _ = stopped.await;
+                },
+            ));
+            if let Err(e) = served {
+                eprintln!("server: {e}");
+            }
+            // The games' tasks and the engines' threads end with the runtime.
+            runtime.shutdown_timeout(Duration::from_secs(5));
         });
         let addr = rx
             .recv_timeout(Duration::from_secs(20))
@@ -117,7 +178,13 @@ impl Server {
             .timeout_global(Some(Duration::from_secs(30)))
             .build()
             .into();
-        Server { addr, db, agent }
+        Server {
+            addr,
+            db,
+            agent,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
     }
 
     fn url(&self, path: &str) -> String {

@@ -424,7 +424,7 @@ fn a_whole_turn_is_one_request_and_replays_part_by_part() {
     assert!(status == 422 || status == 400, "{status} {e}");
     assert_eq!(state(&server, &id, None)["ply"], 3);
     // The stored game replays in a new server on the same database.
-    let again = Server::on(server.db.clone());
+    let again = server.restart();
     let s = state(&again, &id, None);
     assert_eq!(s["moves"], json!(["e2e4", "d7d6", part]));
 }
@@ -578,13 +578,13 @@ fn real_time_bughouse_runs_both_boards_and_their_clocks_at_once() {
     let (a, b) = fen.split_once(" | B:").unwrap();
     assert!(a.contains("3P4"), "board A has d4: {fen}");
     assert!(b.contains("4P3"), "board B has e4: {fen}");
-    assert_a_restart_shows(&server, &id, &s);
+    assert_a_restart_shows(server, &id, &s);
 }
 
 /// Opens a second server on `server`'s database and checks that it shows game `id` as
 /// `running` shows it (clocks aside, which run on).
-fn assert_a_restart_shows(server: &Server, id: &str, running: &Value) {
-    let again = Server::on(server.db.clone());
+fn assert_a_restart_shows(server: Server, id: &str, running: &Value) {
+    let again = server.restart();
     let restored = state(&again, id, None);
     for key in ["fen", "boards", "moves", "to_move", "ply", "last_move"] {
         assert_eq!(restored[key], running[key], "{key} after a restart");

@@ -4,6 +4,7 @@
 mod bad_input;
 mod common;
 mod legend;
+mod limits;
 mod live;
 mod play;
 mod web;
