@@ -30,7 +30,8 @@ function freePort() {
 
 /**
  * Starts `chaturanga serve` (the release build, or CHATURANGA_BIN) on a fresh database, or
- * again on the port and database of an earlier start.
+ * again on the port and database of an earlier start, with generous limits per client (every
+ * browser of the tests comes from one address).
  * @param {{port: number, dir: string}} [again]
  * @returns {Promise<{base: string, port: number, dir: string, stop: () => Promise<void>}>}
  */
@@ -38,9 +39,13 @@ export async function startServer(again) {
   const bin = process.env.CHATURANGA_BIN ?? join(root, "target/release/chaturanga");
   const port = again?.port ?? (await freePort());
   const dir = again?.dir ?? mkdtempSync(join(tmpdir(), "chaturanga-web-"));
-  const child = spawn(bin, ["serve", "--listen", `127.0.0.1:${port}`, "--db", join(dir, "games.db")], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    bin,
+    ["serve", "--generous-limits", "--listen", `127.0.0.1:${port}`, "--db", join(dir, "games.db")],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {

@@ -34,6 +34,10 @@ pub enum Forwarded {
         ply: Option<usize>,
         /// How long the player says he thought, in milliseconds.
         think_ms: Option<u64>,
+        /// The network lag the first node measured on the move's connection, in
+        /// milliseconds (the forwarding adds its own, which is not the player's).
+        #[serde(default)]
+        lag_ms: Option<u64>,
     },
     /// An action.
     Action {

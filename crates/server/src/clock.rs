@@ -148,6 +148,11 @@ pub struct StoredTimes {
     pub lag_quota_ms: Vec<u64>,
 }
 
+/// What is forgiven beyond the network lag the server measured on a move's connection (none
+/// measured: this alone). A client may say it thought for no time at all; it is believed
+/// only as far as the server's own measure of its lag allows.
+pub const LAG_MARGIN: Duration = Duration::from_millis(100);
+
 /// The longest a flag waits past zero for a move in flight (see [`GameClock`]).
 pub const MAX_GRACE: Duration = Duration::from_secs(2);
 
@@ -355,20 +360,23 @@ impl GameClock {
     }
 
     /// Ends `seat`'s turn at `now`: `thought` is how long its client says it thought, if it
-    /// says (the rest is network lag, forgiven up to the quota). `Err(seat)` if its time ran
-    /// out (nothing changes then). A seat whose clock stands is left as it is.
+    /// says (the rest is network lag, forgiven up to the quota and to `measured_lag` plus
+    /// [`LAG_MARGIN`]). `Err(seat)` if its time ran out (nothing changes then). A seat whose
+    /// clock stands is left as it is.
     pub fn complete(
         &mut self,
         seat: usize,
         now: Instant,
         thought: Option<Duration>,
+        measured_lag: Option<Duration>,
     ) -> Result<(), usize> {
         let Some(since) = self.since.get(seat).copied().flatten() else {
             return Ok(());
         };
         let elapsed = now.saturating_duration_since(since);
         let lag = thought.map_or(Duration::ZERO, |t| elapsed.saturating_sub(t));
-        let forgiven = lag.min(self.quota[seat]);
+        let believed = measured_lag.unwrap_or(Duration::ZERO) + LAG_MARGIN;
+        let forgiven = lag.min(self.quota[seat]).min(believed);
         self.clock
             .complete_turn(seat, elapsed - forgiven)
             .map_err(|f| f.player)?;
@@ -447,7 +455,7 @@ mod tests {
         now: Instant,
         thought: Option<Duration>,
     ) -> Result<(), usize> {
-        clock.complete(seat, now, thought)?;
+        clock.complete(seat, now, thought, Some(Duration::from_secs(10)))?;
         clock.run(&[next], now);
         Ok(())
     }
@@ -542,7 +550,7 @@ mod tests {
         for turn in 0..10 {
             let at = t0 + secs(17 + turn);
             pass(&mut clock, 1, 0, at, None).unwrap();
-            clock.complete(0, at, None).unwrap();
+            clock.complete(0, at, None, None).unwrap();
             clock.run(&[1], at);
         }
         assert_eq!(clock.quota[1], secs(7));
@@ -590,7 +598,7 @@ mod tests {
         clock.run(&[0, 1], t0);
         assert_eq!(clock.running(), vec![0, 1]);
         // Seat 0 moves; seat 2 answers on its board while seat 1 still thinks.
-        clock.complete(0, t0 + secs(1), None).unwrap();
+        clock.complete(0, t0 + secs(1), None, None).unwrap();
         clock.run(&[1, 2], t0 + secs(1));
         assert_eq!(clock.show(t0 + secs(2))[1].ms, 3_000);
         assert_eq!(clock.show(t0 + secs(2))[2].ms, 4_000);

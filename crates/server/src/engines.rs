@@ -202,3 +202,95 @@ impl Lines {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::time::Instant;
+
+    /// A search that records when it started and how many of its lane ran with it.
+    fn search(
+        lane: &'static str,
+        log: Arc<Mutex<Vec<(&'static str, usize)>>>,
+        running: Arc<AtomicUsize>,
+    ) -> SearchTask {
+        SearchTask {
+            run: Box::new(move || {
+                let together = running.fetch_add(1, Ordering::SeqCst) + 1;
+                log.lock().unwrap().push((lane, together));
+                std::thread::sleep(Duration::from_millis(40));
+                running.fetch_sub(1, Ordering::SeqCst);
+                Some(lane.to_string())
+            }),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    #[test]
+    fn clients_take_turns_and_none_runs_more_than_its_share() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let pool = EnginePool::new(2, 1);
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let (a, b) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
+            // One client asks for six searches, then another for one.
+            for _ in 0..6 {
+                let done = done.clone();
+                pool.run("a", search("a", log.clone(), a.clone()), move |m| {
+                    let _ = done.send(m);
+                });
+            }
+            let started = Instant::now();
+            let done_b = done.clone();
+            pool.run("b", search("b", log.clone(), b.clone()), move |m| {
+                let _ = done_b.send(m);
+            });
+            let mut b_done_at = None;
+            for _ in 0..7 {
+                let found = finished.recv().await.unwrap();
+                if found.as_deref() == Some("b") {
+                    b_done_at = Some(started.elapsed());
+                }
+            }
+            let log = log.lock().unwrap();
+            // Client a never ran two at once, though two threads were there.
+            assert!(log.iter().all(|&(_, together)| together == 1), "{log:?}");
+            // Client b's one search started second, on the thread a could not take, and did
+            // not wait behind a's six.
+            assert_eq!(log[1].0, "b", "{log:?}");
+            assert!(
+                b_done_at.unwrap() < Duration::from_millis(200),
+                "{b_done_at:?}"
+            );
+            assert_eq!(pool.waiting(), 0);
+        });
+    }
+
+    #[test]
+    fn a_search_stopped_while_waiting_is_dropped() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let pool = EnginePool::new(1, 1);
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let running = Arc::new(AtomicUsize::new(0));
+            let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
+            let first = done.clone();
+            pool.run("a", search("a", log.clone(), running.clone()), move |m| {
+                let _ = first.send(m);
+            });
+            let stopped = search("x", log.clone(), running.clone());
+            stopped.stop.store(true, Ordering::Relaxed);
+            pool.run("x", stopped, |_| panic!("a stopped search answered"));
+            let last = done.clone();
+            pool.run("b", search("b", log.clone(), running), move |m| {
+                let _ = last.send(m);
+            });
+            finished.recv().await.unwrap();
+            finished.recv().await.unwrap();
+            let lanes: Vec<_> = log.lock().unwrap().iter().map(|&(l, _)| l).collect();
+            assert_eq!(lanes, ["a", "b"]);
+        });
+    }
+}

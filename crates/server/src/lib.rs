@@ -94,6 +94,7 @@ pub async fn serve_until(
     let state = AppState::new(store.clone(), engines, quotas.clone());
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     ready(listener.local_addr()?);
+    tokio::spawn(api::warm_variants());
     if store.cluster().is_some() {
         // The nodes share the live games: this one takes over those whose nodes died, and
         // follows the others when asked for them.

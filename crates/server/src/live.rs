@@ -207,6 +207,8 @@ pub enum Request {
         ply: Option<usize>,
         /// How long the player says he thought.
         thought: Option<Duration>,
+        /// The network lag the server measured on the move's connection.
+        measured_lag: Option<Duration>,
         /// What to answer with.
         answer: Answer,
         /// The state (with [`Answer::State`]) once stored.
@@ -630,10 +632,13 @@ impl LiveGame {
                 text,
                 ply,
                 thought,
+                measured_lag,
                 answer,
                 reply,
             } => {
-                let result = self.play(&who, text, ply, thought, answer).await;
+                let result = self
+                    .play(&who, text, ply, (thought, measured_lag), answer)
+                    .await;
                 let _ = reply.send(result);
             }
             Request::Act {
@@ -713,17 +718,18 @@ impl LiveGame {
         who: &Who,
         text: String,
         ply: Option<usize>,
-        thought: Option<Duration>,
+        (thought, measured_lag): (Option<Duration>, Option<Duration>),
         answer: Answer,
     ) -> Result<Option<Value>, LiveError> {
         let caller = self.caller(who)?;
         let seat = Self::seat_of(caller)?;
         let refusal = if self.follows() {
-            let think_ms = thought.map(|d| d.as_millis() as u64);
+            let millis = |d: Duration| d.as_millis() as u64;
             let command = Forwarded::Move {
                 text,
                 ply,
-                think_ms,
+                think_ms: thought.map(millis),
+                lag_ms: measured_lag.map(millis),
             };
             self.forward(Some(seat), command).await?;
             None
@@ -733,6 +739,7 @@ impl LiveGame {
                 text,
                 ply,
                 thought,
+                measured_lag,
             };
             self.run_command(command).await?
         };
@@ -797,6 +804,7 @@ impl LiveGame {
                     text,
                     ply,
                     think_ms,
+                    lag_ms,
                 },
                 Some(seat),
             ) => {
@@ -805,6 +813,7 @@ impl LiveGame {
                     text,
                     ply,
                     thought: think_ms.map(Duration::from_millis),
+                    measured_lag: lag_ms.map(Duration::from_millis),
                 };
                 self.run_command(command).await?
             }

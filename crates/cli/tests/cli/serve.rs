@@ -5,10 +5,18 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 /// Starts a server on a free local port with the database `db` (a path or a URL), and
-/// returns the process and the base URL it announces on its first line.
+/// returns the process and the base URL it announces on its first line. Its limits per
+/// client are generous: every client of these tests comes from one address (the public
+/// site's limits have tests of their own, and `scripts/soak` replays attacks on them).
 pub fn serve(db: impl AsRef<OsStr>) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chaturanga"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .args([
+            "serve",
+            "--generous-limits",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+        ])
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

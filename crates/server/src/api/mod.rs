@@ -1,10 +1,13 @@
 //! The HTTP API: JSON in, JSON out, errors as `{"error": "...", "code": "..."}` with a 4xx
 //! status (`error`: the one place statuses are chosen).
 
+mod compressed;
 pub mod error;
 pub mod socket;
 mod variants;
 pub mod web;
+
+pub use variants::warm as warm_variants;
 
 use crate::app::AppState;
 use crate::clock::ClockSpec;
@@ -459,6 +462,8 @@ async fn play(
             text: request.text,
             ply: request.ply,
             thought: request.think_ms.map(std::time::Duration::from_millis),
+            // Nothing is measured on a request of its own: the margin alone is forgiven.
+            measured_lag: None,
             answer: Answer::State,
             reply,
         })

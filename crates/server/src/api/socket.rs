@@ -23,6 +23,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::collections::VecDeque;
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
@@ -81,6 +82,57 @@ pub(super) async fn upgrade(
 /// The places a socket holds in its client's and its game's counts.
 type Slots = (Slot<ClientKey>, Slot<String>);
 
+/// Round trips measured on one socket with WebSocket pings (which browsers answer by
+/// themselves, as lila-ws measures its clients): what a move's lag may be forgiven up to.
+#[derive(Default)]
+struct LagMeter {
+    next: u64,
+    /// Pings not answered yet, oldest first.
+    sent: VecDeque<(u64, Instant)>,
+    /// The latest round trips, oldest first.
+    samples: VecDeque<Duration>,
+}
+
+/// Pings awaiting an answer that are remembered.
+const PINGS_KEPT: usize = 4;
+/// Round trips a measure is taken over.
+const SAMPLES_KEPT: usize = 5;
+
+impl LagMeter {
+    /// A ping to send at `now`: its payload.
+    fn ping(&mut self, now: Instant) -> Vec<u8> {
+        self.next += 1;
+        if self.sent.len() == PINGS_KEPT {
+            self.sent.pop_front();
+        }
+        self.sent.push_back((self.next, now));
+        self.next.to_be_bytes().to_vec()
+    }
+
+    /// A pong with `payload` came at `now`.
+    fn pong(&mut self, payload: &[u8], now: Instant) {
+        let Ok(id) = <[u8; 8]>::try_from(payload).map(u64::from_be_bytes) else {
+            return;
+        };
+        let Some(at) = self.sent.iter().position(|&(n, _)| n == id) else {
+            return;
+        };
+        let (_, sent) = self.sent[at];
+        // Older pings left unanswered are not waited for any more.
+        self.sent.drain(..=at);
+        if self.samples.len() == SAMPLES_KEPT {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(now.duration_since(sent));
+    }
+
+    /// The longest of the latest round trips: a move's time in transit (the way out of the
+    /// last state and the way back of the move) as this connection has shown it.
+    fn measured(&self) -> Option<Duration> {
+        self.samples.iter().max().copied()
+    }
+}
+
 fn error_frame(error: &ApiError, ack: Option<u64>) -> String {
     let mut frame = json!({ "t": "error", "d": error.message });
     if let Some(code) = error.code {
@@ -122,11 +174,23 @@ async fn run(
         }
     }
     let mut refused = 0u32;
+    let mut lag = LagMeter::default();
+    if matches!(caller, Caller::Seat(_))
+        && socket
+            .send(Message::Ping(lag.ping(Instant::now()).into()))
+            .await
+            .is_err()
+    {
+        return;
+    }
     let mut beat = tokio::time::interval_at(Instant::now() + BEAT, BEAT);
     loop {
         tokio::select! {
             _ = beat.tick(), if matches!(caller, Caller::Seat(_)) => {
                 let _ = game.try_send(Request::Seen { seat: class });
+                if socket.send(Message::Ping(lag.ping(Instant::now()).into())).await.is_err() {
+                    return;
+                }
             }
             update = updates.recv() => match update {
                 Ok(update) => {
@@ -160,6 +224,10 @@ async fn run(
                 let text = match message {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(Message::Pong(payload))) => {
+                        lag.pong(&payload, Instant::now());
+                        continue;
+                    }
                     Some(Ok(_)) => continue,
                 };
                 // The client's own rate, over all its sockets: a new connection starts with
@@ -173,7 +241,8 @@ async fn run(
                     let _ = socket.send(Message::Text(refusal("too many messages; slow down").into())).await;
                     continue;
                 }
-                if let Some(reply) = answer(&game, &who, text.as_str(), Some((quotas, client))).await
+                let quota = Some((quotas, client));
+                if let Some(reply) = answer(&game, &who, text.as_str(), quota, lag.measured()).await
                     && socket.send(Message::Text(reply.into())).await.is_err()
                 {
                     return;
@@ -194,7 +263,8 @@ pub async fn answer_message(
 ) -> Result<Option<String>, ApiError> {
     let who = who(token)?;
     let game = state.game(id).await?;
-    Ok(answer(&game, &who, text, Some((state.quotas(), Client::local().0))).await)
+    let quota = Some((state.quotas(), Client::local().0));
+    Ok(answer(&game, &who, text, quota, None).await)
 }
 
 /// A move message's data: the HTTP API's move, with the acknowledgement's number.
@@ -276,6 +346,7 @@ async fn answer(
     who: &Who,
     text: &str,
     quota: Option<(&Quotas, ClientKey)>,
+    measured_lag: Option<Duration>,
 ) -> Option<String> {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
@@ -295,6 +366,7 @@ async fn answer(
                     text,
                     ply,
                     thought: think_ms.map(Duration::from_millis),
+                    measured_lag,
                     answer: Answer::Ack,
                     reply,
                 })
@@ -329,6 +401,32 @@ async fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lag_meter_keeps_the_longest_of_the_latest_round_trips() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut meter = LagMeter::default();
+        assert_eq!(meter.measured(), None);
+        let first = meter.ping(t0);
+        let second = meter.ping(t0 + ms(10));
+        // A pong nobody asked for, or a garbled one, measures nothing.
+        meter.pong(&99u64.to_be_bytes(), t0 + ms(20));
+        meter.pong(b"x", t0 + ms(20));
+        assert_eq!(meter.measured(), None);
+        meter.pong(&second, t0 + ms(70));
+        assert_eq!(meter.measured(), Some(ms(60)));
+        // The first was given up when a later one came back.
+        meter.pong(&first, t0 + ms(500));
+        assert_eq!(meter.measured(), Some(ms(60)));
+        for i in 0..SAMPLES_KEPT as u64 {
+            let at = t0 + ms(1_000 * (i + 1));
+            let ping = meter.ping(at);
+            meter.pong(&ping, at + ms(20));
+        }
+        // The 60 ms trip has left the window.
+        assert_eq!(meter.measured(), Some(ms(20)));
+    }
 
     #[test]
     fn socket_moves_are_read_with_the_http_api_s_types() {

@@ -1,7 +1,10 @@
 //! `GET /api/variants`: every ruleset with its options, its board drawing and the legend of
-//! its men (style, names, moves), as data.
+//! its men (style, names, moves), as data; computed once, compressed, with an `ETag`.
 
-use axum::Json;
+use super::compressed::{Compressed, tag_of};
+use axum::body::Bytes;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use chaturanga_rules::scene::Viewer;
 use chaturanga_rules::{KindLegend, OptionValues};
 use chaturanga_session::{open_table, option_specs};
@@ -79,16 +82,31 @@ fn every_kind(id: &str, mut kinds: Vec<KindLegend>) -> Vec<KindLegend> {
     kinds
 }
 
-/// Every implemented ruleset, computed once.
-pub async fn list() -> Json<Value> {
-    static LIST: OnceLock<Value> = OnceLock::new();
-    let value = LIST.get_or_init(|| {
+/// Every implemented ruleset as JSON, compressed, computed once (the first time takes
+/// seconds: [`warm`] does it when the server starts).
+fn listing() -> &'static Compressed {
+    static LISTING: OnceLock<Compressed> = OnceLock::new();
+    LISTING.get_or_init(|| {
         let variants: Vec<Value> = CATALOGUE
             .iter()
             .filter(|v| v.implemented)
             .filter_map(|v| describe(v.id))
             .collect();
-        json!({ "variants": variants })
-    });
-    Json(value.clone())
+        let body = json!({ "variants": variants }).to_string();
+        let tag = tag_of(body.as_bytes());
+        Compressed::new(Bytes::from(body), "application/json", tag)
+    })
+}
+
+/// Computes the listing on a blocking thread, so that no visitor waits for it.
+pub async fn warm() {
+    let _ = tokio::task::spawn_blocking(listing).await;
+}
+
+/// `GET /api/variants`.
+pub async fn list(headers: HeaderMap) -> Response {
+    match tokio::task::spawn_blocking(listing).await {
+        Ok(listing) => listing.respond(&headers),
+        Err(_) => super::ApiError::internal("the ruleset listing failed").into_response(),
+    }
 }

@@ -2,12 +2,16 @@
 //! that all answer with its one page (`index.html`), whose scripts pick the view from the
 //! address.
 
+use super::compressed::Compressed;
 use super::error::ApiError;
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::Path;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::Response;
 use axum::routing::get;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
@@ -42,39 +46,32 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// The embedded file at `path`, if any.
-fn lookup(path: &str) -> Option<(&'static [u8], u64)> {
-    embedded::FILES
-        .iter()
-        .find(|(p, ..)| *p == path)
-        .map(|&(_, bytes, tag)| (bytes, tag))
+/// The file at `path`, compressed the first time it is asked for and kept.
+fn compressed(path: &str) -> Option<Arc<Compressed>> {
+    static KEPT: OnceLock<Mutex<HashMap<&'static str, Arc<Compressed>>>> = OnceLock::new();
+    let (name, bytes, tag) = embedded::FILES.iter().find(|(p, ..)| *p == path)?;
+    let kept = KEPT.get_or_init(Default::default);
+    if let Some(found) = kept.lock().unwrap_or_else(|p| p.into_inner()).get(name) {
+        return Some(found.clone());
+    }
+    // Compressed outside the lock: another request for the same file may do it too, once.
+    let made = Arc::new(Compressed::new(
+        Bytes::from_static(bytes),
+        content_type(path),
+        format!("{tag:016x}"),
+    ));
+    kept.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(name, made.clone());
+    Some(made)
 }
 
 fn serve(path: &str, headers: &HeaderMap) -> Result<Response, ApiError> {
-    let (bytes, tag) = lookup(path).ok_or_else(|| ApiError::not_found("no such file"))?;
-    let etag = format!("\"{tag:016x}\"");
-    let cached = headers
-        .get(header::IF_NONE_MATCH)
-        .is_some_and(|v| v.as_bytes() == etag.as_bytes());
-    let mut response = if cached {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        ([(header::CONTENT_TYPE, content_type(path))], bytes).into_response()
-    };
-    let h = response.headers_mut();
-    // Revalidated on every load: a new binary's files are seen at once, and unchanged ones
-    // cost a 304.
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if let Ok(value) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, value);
-    }
-    h.insert(
+    let file = compressed(path).ok_or_else(|| ApiError::not_found("no such file"))?;
+    let mut response = file.respond(headers);
+    response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
     );
     Ok(response)
 }

@@ -31,6 +31,9 @@ pub enum Command {
         ply: Option<usize>,
         /// How long the player says he thought (the rest of the turn is lag).
         thought: Option<Duration>,
+        /// The network lag the server measured on the move's connection, if it did: no
+        /// more than this (and a margin) is forgiven, whatever the client says.
+        measured_lag: Option<Duration>,
     },
     /// The engine's move for its seat, found in the position at `ply`.
     EngineMove {

@@ -386,11 +386,12 @@ impl Referee {
                 text,
                 ply,
                 thought,
+                measured_lag,
             } => {
                 if step.core.seat(*seat)?.kind != SeatKind::Human {
                     return Err(GameError::EngineMovesItself);
                 }
-                step.play(*seat, text, *ply, *thought)?;
+                step.play(*seat, text, *ply, *thought, *measured_lag)?;
             }
             Command::EngineMove { seat, ply, text } => {
                 if !matches!(step.core.seat(*seat)?.kind, SeatKind::Engine(_)) {
@@ -399,7 +400,7 @@ impl Referee {
                 if !step.core.all_arrived() {
                     return Err(GameError::WaitingForPlayers);
                 }
-                step.play(*seat, text, Some(*ply), None)?;
+                step.play(*seat, text, Some(*ply), None, None)?;
             }
             Command::Act {
                 seat,
@@ -836,6 +837,7 @@ impl Step<'_> {
         text: &str,
         ply: Option<usize>,
         thought: Option<Duration>,
+        measured_lag: Option<Duration>,
     ) -> Result<(), GameError> {
         self.check_live()?;
         if !self.core.started() {
@@ -871,7 +873,9 @@ impl Step<'_> {
         let canonical = self.table_mut().play_for(seat, text)?;
         let turn_over = !self.table().movers().contains(&seat);
         let out_of_time = match &mut self.core.clock {
-            Some((_, clock)) if turn_over => clock.complete(seat, self.now, thought).is_err(),
+            Some((_, clock)) if turn_over => clock
+                .complete(seat, self.now, thought, measured_lag)
+                .is_err(),
             _ => false,
         };
         if out_of_time {

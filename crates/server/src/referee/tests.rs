@@ -135,6 +135,7 @@ impl Game {
                 text: text.into(),
                 ply: None,
                 thought: None,
+                measured_lag: None,
             },
             secs,
         )
@@ -343,7 +344,8 @@ fn a_move_after_the_flag_is_refused_and_the_flag_stored() {
                 seat: 1,
                 text: "g8f6".into(),
                 ply: None,
-                thought: None
+                thought: None,
+                measured_lag: None
             },
             101.0
         ),
@@ -357,13 +359,15 @@ fn a_move_sent_in_time_that_arrives_late_is_saved_by_its_reported_thinking() {
     g.everyone_here(0.0);
     g.play(0, "d2d4", 1.0);
     g.play(1, "d7d5", 2.0);
-    // White's second arrives 1.1 s into his turn; he thought 0.9 s: the rest was lag.
+    // White's second arrives 1.1 s into his turn; he thought 0.9 s: the rest was lag, as
+    // the server measured on his connection.
     let saved = g.ok(
         Command::Move {
             seat: 0,
             text: "c2c4".into(),
             ply: Some(2),
             thought: Some(s(0.9)),
+            measured_lag: Some(s(0.15)),
         },
         3.1,
     );
@@ -373,6 +377,44 @@ fn a_move_sent_in_time_that_arrives_late_is_saved_by_its_reported_thinking() {
     let late = g.play(1, "e7e6", 4.2);
     assert_eq!(late.refusal, Some(GameError::TimeRanOut));
     assert_eq!(result_of(&g), (Reason::TimeForfeit, vec![4, 0]));
+}
+
+#[test]
+fn lag_is_forgiven_only_as_far_as_the_server_measured_it() {
+    let base = || {
+        let mut g = Game::new("chess", &HUMANS, fischer(60, 0));
+        g.everyone_here(0.0);
+        g.play(0, "d2d4", 1.0);
+        g.play(1, "d7d5", 2.0);
+        g
+    };
+    let white_after = |g: &Game| g.clock(0, 6.0).ms;
+    // White's move arrives 3 s into his turn and his client claims he thought no time at all.
+    let claim = |measured_lag: Option<Duration>| {
+        let mut g = base();
+        g.ok(
+            Command::Move {
+                seat: 0,
+                text: "c2c4".into(),
+                ply: Some(2),
+                thought: Some(Duration::ZERO),
+                measured_lag,
+            },
+            5.0,
+        );
+        g
+    };
+    let honest = {
+        let mut g = base();
+        g.play(0, "c2c4", 5.0);
+        white_after(&g)
+    };
+    // With 50 ms measured, 150 ms is forgiven, not the 3 s claimed; with nothing measured,
+    // the margin alone.
+    let measured = white_after(&claim(Some(s(0.05))));
+    let unmeasured = white_after(&claim(None));
+    assert_eq!(measured - honest, 150, "{measured} {honest}");
+    assert_eq!(unmeasured - honest, 100, "{unmeasured} {honest}");
 }
 
 fn result_of(g: &Game) -> (Reason, Vec<u8>) {
@@ -558,7 +600,8 @@ fn stale_and_misdirected_moves_are_refused() {
                 seat: 0,
                 text: "e2e4".into(),
                 ply: None,
-                thought: None
+                thought: None,
+                measured_lag: None
             },
             0.0
         ),
@@ -570,6 +613,7 @@ fn stale_and_misdirected_moves_are_refused() {
         text: "e2e4".into(),
         ply: Some(1),
         thought: None,
+        measured_lag: None,
     };
     assert_eq!(
         g.refused(stale, 1.0),
@@ -580,6 +624,7 @@ fn stale_and_misdirected_moves_are_refused() {
         text: "e7e5".into(),
         ply: Some(0),
         thought: None,
+        measured_lag: None,
     };
     assert!(matches!(g.refused(theirs, 1.0), GameError::NotYourTurn(_)));
     let illegal = Command::Move {
@@ -587,6 +632,7 @@ fn stale_and_misdirected_moves_are_refused() {
         text: "e2e5".into(),
         ply: Some(0),
         thought: None,
+        measured_lag: None,
     };
     assert!(matches!(g.refused(illegal, 1.0), GameError::Rules(_)));
     assert_eq!(
@@ -617,7 +663,8 @@ fn stale_and_misdirected_moves_are_refused() {
                 seat: 1,
                 text: "e7e5".into(),
                 ply: None,
-                thought: None
+                thought: None,
+                measured_lag: None
             },
             0.0
         ),
@@ -644,6 +691,7 @@ fn deciding_changes_nothing_until_the_decision_is_applied() {
                 text: "e4".into(),
                 ply: Some(0),
                 thought: None,
+                measured_lag: None,
             },
             g.at(1.0),
         )
@@ -1038,7 +1086,8 @@ fn bughouse_scenario_10_a_flag_on_board_b_ends_both_boards() {
                 seat: 0,
                 text: "g1f3".into(),
                 ply: None,
-                thought: None
+                thought: None,
+                measured_lag: None
             },
             185.0
         ),

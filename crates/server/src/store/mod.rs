@@ -624,6 +624,67 @@ mod tests {
         }
     }
 
+    /// The attack of issue 43, cut down: commits as fast as one writer makes them, while a
+    /// reader reads all along. With PASSIVE checkpoints alone the log never caught up and
+    /// grew by the size of every commit.
+    #[test]
+    fn the_sqlite_log_stays_bounded_under_a_stream_of_commits() {
+        let dir = std::env::temp_dir().join(format!("chaturanga-wal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let store = Store::open(&Database::Sqlite(path.clone())).unwrap();
+        store.create(&game("g1"), &[event(1)]).unwrap();
+        let wal = dir.join("games.db-wal");
+        let reading = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let reader = {
+            let (store, reading) = (store.clone(), reading.clone());
+            std::thread::spawn(move || {
+                while reading.load(std::sync::atomic::Ordering::Relaxed) {
+                    store.load("g1").unwrap();
+                }
+            })
+        };
+        let pad = "x".repeat(3_000);
+        let mut longest = 0;
+        let mut written = 0u64;
+        let started = std::time::Instant::now();
+        let mut version = 1;
+        // Five times the size past which the log is cut, in about as many seconds.
+        while written < 5 * sqlite::WAL_TRUNCATE_ABOVE_BYTES
+            || started.elapsed() < std::time::Duration::from_secs(2)
+        {
+            let change = Change {
+                events: vec![EventRow {
+                    v: version + 1,
+                    t: "pad".into(),
+                    data: format!("\"{pad}\""),
+                    only_seat: None,
+                }],
+                ..Change::default()
+            };
+            store.commit("g1", version, &change).unwrap();
+            version += 1;
+            written += 4 * 4096;
+            longest = longest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+            // About 10 MB of log a second: more than any real load, slow enough that the
+            // checkpoints, twice a second, see it grow.
+            std::thread::sleep(std::time::Duration::from_micros(1_500));
+        }
+        reading.store(false, std::sync::atomic::Ordering::Relaxed);
+        reader.join().unwrap();
+        let bound = sqlite::WAL_TRUNCATE_ABOVE_BYTES + (12 << 20);
+        assert!(longest < bound, "the log reached {longest} bytes");
+        std::thread::sleep(std::time::Duration::from_millis(1_200));
+        let settled = std::fs::metadata(&wal).map_or(0, |m| m.len());
+        assert!(
+            settled <= sqlite::WAL_TRUNCATE_ABOVE_BYTES,
+            "{settled} bytes at rest"
+        );
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_commit_with_a_stale_version_writes_nothing() {
         let store = test_store("stale");
