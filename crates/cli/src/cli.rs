@@ -228,6 +228,11 @@ pub enum Command {
         /// every client comes from one address); the caps in total stay.
         #[arg(long)]
         generous_limits: bool,
+        /// Clients come through a reverse proxy on this machine that appends their address
+        /// to X-Forwarded-For (nginx's $proxy_add_x_forwarded_for): the limits per client
+        /// read it.
+        #[arg(long)]
+        behind_proxy: bool,
     },
 }
 

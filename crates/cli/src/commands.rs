@@ -23,6 +23,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
             db,
             engine_only_games,
             generous_limits,
+            behind_proxy,
         } => {
             let mut limits = if generous_limits {
                 chaturanga_server::quota::Limits::generous()
@@ -34,6 +35,11 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
                 listen,
                 db,
                 limits,
+                peers: if behind_proxy {
+                    chaturanga_server::connections::Peers::BehindProxy
+                } else {
+                    chaturanga_server::connections::Peers::Direct
+                },
                 ..chaturanga_server::Config::default()
             };
             chaturanga_server::run(config).map_err(CliError::Serve)?;

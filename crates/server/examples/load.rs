@@ -198,6 +198,7 @@ fn main() {
                 db: db.clone(),
                 engine_threads: 1,
                 limits: chaturanga_server::quota::Limits::generous(),
+                peers: Default::default(),
             };
             tokio::spawn(async move {
                 let served = chaturanga_server::serve(config, move |a| {

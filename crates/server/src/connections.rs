@@ -74,9 +74,36 @@ pub fn connections_that_fit(wanted: usize) -> usize {
     }
 }
 
+/// Where a client's address comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Peers {
+    /// Clients connect directly: the peer's address.
+    #[default]
+    Direct,
+    /// Every connection comes from a reverse proxy on this machine, which appends the address
+    /// it saw to `X-Forwarded-For` (nginx's `$proxy_add_x_forwarded_for`): the last entry of
+    /// that header is the client, and the connection caps per client are the proxy's to keep.
+    BehindProxy,
+}
+
+/// The client of a request that came over a connection from `peer`.
+fn client_of(peer: ClientKey, headers: &axum::http::HeaderMap, peers: Peers) -> ClientKey {
+    match peers {
+        Peers::Direct => peer,
+        Peers::BehindProxy => headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .next_back()
+            .and_then(|last| last.trim().parse::<IpAddr>().ok())
+            .map_or(peer, ClientKey::of),
+    }
+}
+
 /// Serves `router` on `listener` until the process ends, within `quotas`' connection caps
 /// and with its header timeout.
-pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>) {
+pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>, peers: Peers) {
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(quotas.limits().header_timeout)
@@ -92,7 +119,12 @@ pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>) {
             }
         };
         let client = ClientKey::of(peer.ip());
-        let slot = match quotas.connections.take(client, "connections") {
+        // Behind a proxy every connection is the proxy's: only the total counts.
+        let counted = match peers {
+            Peers::Direct => client,
+            Peers::BehindProxy => ClientKey::of(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+        };
+        let slot = match quotas.connections.take(counted, "connections") {
             Ok(slot) => slot,
             Err(refusal) => {
                 tokio::spawn(refuse(stream, refusal));
@@ -102,6 +134,7 @@ pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>) {
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            let client = client_of(client, request.headers(), peers);
             request.extensions_mut().insert(Client(client));
             router.clone().oneshot(request.map(axum::body::Body::new))
         });
@@ -135,4 +168,32 @@ async fn refuse(mut stream: TcpStream, refusal: Refusal) {
         stream.shutdown().await
     })
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    #[test]
+    fn behind_a_proxy_the_client_is_the_last_forwarded_address() {
+        let proxy = ClientKey::of(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        let mut headers = HeaderMap::new();
+        // The client may send a header of its own; the proxy appends what it saw.
+        headers.insert(
+            "x-forwarded-for",
+            HeaderValue::from_static("6.6.6.6, 203.0.113.7"),
+        );
+        let client = ClientKey::of("203.0.113.7".parse().unwrap());
+        assert_eq!(client_of(proxy, &headers, Peers::BehindProxy), client);
+        // Directly connected, the header is the client's word and ignored.
+        assert_eq!(client_of(proxy, &headers, Peers::Direct), proxy);
+        // Garbage or nothing: the proxy.
+        headers.insert("x-forwarded-for", HeaderValue::from_static("nonsense"));
+        assert_eq!(client_of(proxy, &headers, Peers::BehindProxy), proxy);
+        assert_eq!(
+            client_of(proxy, &HeaderMap::new(), Peers::BehindProxy),
+            proxy
+        );
+    }
 }

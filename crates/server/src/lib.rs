@@ -43,6 +43,8 @@ pub struct Config {
     pub engine_threads: usize,
     /// What each client, and all of them together, may spend.
     pub limits: Limits,
+    /// Whether clients connect directly or through a reverse proxy.
+    pub peers: connections::Peers,
 }
 
 impl Default for Config {
@@ -52,6 +54,7 @@ impl Default for Config {
             db: Database::Sqlite("chaturanga.db".into()),
             engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             limits: Limits::default(),
+            peers: connections::Peers::Direct,
         }
     }
 }
@@ -113,7 +116,7 @@ pub async fn serve_until(
         });
     }
     tokio::select! {
-        () = connections::serve(listener, api::router(state), quotas) => {}
+        () = connections::serve(listener, api::router(state), quotas, config.peers) => {}
         () = stop => {}
     }
     Ok(())

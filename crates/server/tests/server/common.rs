@@ -148,6 +148,7 @@ impl Server {
             db: db.clone(),
             engine_threads: 2,
             limits,
+            peers: Default::default(),
         };
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()

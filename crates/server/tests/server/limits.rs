@@ -373,6 +373,7 @@ fn a_second_server_on_one_sqlite_file_refuses_to_start() {
         db: server.db.clone(),
         engine_threads: 1,
         limits: Limits::generous(),
+        peers: Default::default(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
