@@ -13,7 +13,7 @@ use crate::app::AppState;
 use crate::clock::ClockSpec;
 use crate::connections::Client;
 use crate::live::{self, Answer, Who};
-use crate::quota::{Refusal, Spend};
+use crate::quota::{Quotas, Refusal, Spend};
 use crate::referee::GameError;
 use crate::referee::{Fresh, NewGame, lifecycle};
 use crate::store::{Listing, SeatKind, Summary, now_ms};
@@ -479,6 +479,16 @@ pub struct ActionRequest {
     pub action: String,
 }
 
+/// Spends what an action costs its client: an action, and a new game where it may make one
+/// (a rematch is created by the offer or the answer that completes it).
+pub fn spend_on_action(quotas: &Quotas, client: Client, action: &str) -> Result<(), Refusal> {
+    quotas.spend(client.0, Spend::Action)?;
+    if matches!(action, "rematch-offer" | "rematch-accept") {
+        quotas.spend(client.0, Spend::Game)?;
+    }
+    Ok(())
+}
+
 /// Longest action name read.
 pub const MAX_ACTION: usize = 64;
 
@@ -489,7 +499,7 @@ async fn act(
     headers: HeaderMap,
     Body(request): Body<ActionRequest>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    state.quotas().spend(client.0, Spend::Action)?;
+    spend_on_action(state.quotas(), client, &request.action)?;
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
     let action: String = request.action.chars().take(MAX_ACTION).collect();

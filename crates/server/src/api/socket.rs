@@ -378,7 +378,7 @@ async fn answer(
         }
         ClientMessage::Action(action) => {
             if let Some((quotas, client)) = quota
-                && let Err(refusal) = quotas.spend(client, Spend::Action)
+                && let Err(refusal) = super::spend_on_action(quotas, Client(client), &action)
             {
                 return Some(error_frame(&ApiError::from(refusal), None));
             }

@@ -390,3 +390,41 @@ fn a_second_server_on_one_sqlite_file_refuses_to_start() {
     // The first goes on.
     assert_eq!(server.get("/api/games", None).0, 200);
 }
+
+#[test]
+fn a_rematch_is_a_new_game_and_spends_from_the_same_quota() {
+    let server = Server::start_with(
+        "limit-rematch",
+        Limits {
+            games: Rate::new(2, Duration::from_secs(60)),
+            ..Limits::generous()
+        },
+    );
+    let (status, created) = server.post(
+        "/api/games",
+        &json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "engine", "level": 1}], "me": 0}),
+        None,
+    );
+    assert_eq!(status, 201, "{created}");
+    let token = created["token"].as_str().unwrap().to_string();
+    let act = |id: &str, action: &str| {
+        server.post(
+            &format!("/api/games/{id}/actions"),
+            &json!({ "action": action }),
+            Some(&token),
+        )
+    };
+    let first = created["id"].as_str().unwrap().to_string();
+    assert_eq!(act(&first, "resign").0, 200);
+    // Against the engine a rematch is made at once: the second game of two.
+    let (status, state) = act(&first, "rematch-offer");
+    assert_eq!(status, 200, "{state}");
+    let second = server.stored(&first).rematch.expect("a rematch");
+    assert_eq!(act(&second, "resign").0, 200);
+    let (status, refusal) = act(&second, "rematch-offer");
+    assert_eq!(status, 429, "{refusal}");
+    assert!(
+        server.stored(&second).rematch.is_none(),
+        "the refused rematch was made"
+    );
+}
