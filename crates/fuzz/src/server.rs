@@ -224,6 +224,10 @@ fn settled(state: &Value) -> Value {
     let mut state = state.clone();
     if let Some(object) = state.as_object_mut() {
         object.remove("clocks");
+        // The first move's countdown runs with the wall clock too.
+        if let Some(first) = object.get_mut("first_move").and_then(Value::as_object_mut) {
+            first.remove("ms");
+        }
     }
     state
 }
