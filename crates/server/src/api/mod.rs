@@ -10,7 +10,7 @@ use crate::app::AppState;
 use crate::clock::ClockSpec;
 use crate::live::{self, Answer, Who};
 use crate::referee::GameError;
-use crate::referee::{Fresh, NewGame, lifecycle};
+use crate::referee::{NewGame, lifecycle};
 use crate::store::{Listing, SeatKind, Summary, now_ms};
 use axum::Router;
 use axum::body::Bytes;
@@ -197,12 +197,7 @@ async fn create_game(
         me: request.me.zip(token.as_deref().map(token_hash)),
         listed: request.listed.unwrap_or(true),
     };
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-    let fresh = Fresh {
-        random,
-        unix_ms: now_ms(),
-    };
+    let fresh = crate::live::fresh()?;
     let store = state.store().clone();
     let id = tokio::task::spawn_blocking(move || {
         let row = crate::referee::new_game(spec, &fresh)?;
