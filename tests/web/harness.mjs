@@ -218,19 +218,30 @@ export async function createInLobby(page, base, variant, how = {}) {
 }
 
 /**
- * The token of the seat a page holds, read from its local storage (what the page keeps,
- * not its scripts).
+ * The seats a page's browser holds in a game, the one it plays first, read from its local
+ * storage (what the page keeps, not its scripts).
+ * @param {import("playwright-core").Page} page
+ * @param {string} id
+ * @returns {Promise<{seat: number, token: string}[]>}
+ */
+export async function heldSeats(page, id) {
+  const raw = await page.evaluate((key) => localStorage.getItem(key), `chaturanga.seats.${id}`);
+  return raw ? JSON.parse(raw) : [];
+}
+
+/**
+ * The token of the seat a page plays, from what its browser keeps.
  * @param {import("playwright-core").Page} page
  * @param {string} id
  * @returns {Promise<string>}
  */
 export async function heldToken(page, id) {
-  const raw = await until(
-    () => page.evaluate((key) => localStorage.getItem(key), `chaturanga.seat.${id}`),
-    "the page to keep its seat",
-  );
-  const token = JSON.parse(raw).token;
-  if (typeof token !== "string") throw new Error(`no token kept for ${id}: ${raw}`);
+  const seats = await until(async () => {
+    const list = await heldSeats(page, id);
+    return list.length ? list : null;
+  }, "the page to keep its seat");
+  const token = seats[0].token;
+  if (typeof token !== "string") throw new Error(`no token kept for ${id}: ${JSON.stringify(seats)}`);
   return token;
 }
 

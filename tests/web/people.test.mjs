@@ -1,7 +1,8 @@
 // People playing each other in Chromium, one browser context per person: chess to
 // checkmate, three-player chess, bughouse (a capture arrives in the partner's pocket), a
-// reload mid-game, a dropped connection that catches up, and dark chess's fog in the DOM and
-// in every frame the page receives.
+// reload mid-game, a dropped connection that catches up, dark chess's fog in the DOM and in
+// every frame the page receives, and a browser holding two seats of a game (a link to the
+// other seat asks first).
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import {
   cellOf,
   clickMove,
   createInLobby,
+  heldSeats,
   heldToken,
   launch,
   outDir,
@@ -282,6 +284,97 @@ test("a man picked up stays in hand when a state arrives that leaves the turn as
   await white.locator('button[data-action="draw-accept"]').waitFor();
   await cellOf(white, 0, "f3").click();
   await until(async () => (await state(server.base, id, people[0].token)).moves[0] === "g1f3", "the knight's move");
+});
+
+test("a link to another seat asks first, keeps the seat held, and the page switches between both", async () => {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant: "chess",
+    seats: [{ kind: "human" }, { kind: "human" }],
+    me: 0,
+    listed: false,
+  });
+  const black = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  errors.push(watchErrors(page));
+  // White's seat as browsers kept one seat per game before: it is still this browser's.
+  await page.goto(`${server.base}/archive`);
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key, value),
+    [`chaturanga.seat.${made.id}`, JSON.stringify({ seat: 0, token: made.token })],
+  );
+  const gameUrl = `${server.base}/games/${made.id}`;
+  /** @param {import("playwright-core").Page} p @param {number} seat */
+  const plays = async (p, seat) => {
+    await p.locator(`.players.bottom .player[data-seat="${seat}"] .who`).filter({ hasText: /^you$/ }).waitFor();
+    assert.equal(await p.locator(".player .who", { hasText: /^you$/ }).count(), 1, "one seat played");
+  };
+  /**
+   * Plays `text` by clicking as `seat`'s page and waits for the server to have it.
+   * @param {import("playwright-core").Page} p
+   * @param {number} seat
+   * @param {string} text
+   */
+  const clickAs = async (p, seat, text) => {
+    const token = seat === 0 ? made.token : black.token;
+    const before = await state(server.base, made.id, token);
+    const move = before.legal.find((/** @type {any} */ m) => m.text === text);
+    assert.ok(move, `${text} is legal for seat ${seat}`);
+    await until(
+      async () => (await p.locator(".moves li[data-ply]").count()) === before.moves.length,
+      "the page is current",
+    );
+    await clickMove(p, move, seat);
+    await until(async () => (await state(server.base, made.id, null)).moves.length > before.moves.length, text);
+  };
+
+  // The link to Black's seat: asked over White's game, declined.
+  await page.goto(`${gameUrl}#seat=${black.token}`);
+  const question = page.locator(".seat-question:not([hidden])");
+  await question.waitFor();
+  assert.match(await question.innerText(), /This link is for Black's seat\./);
+  assert.match(await question.innerText(), /you play White/);
+  await plays(page, 0);
+  await question.locator('[data-answer="stay"]').click();
+  await page.locator(".seat-question").waitFor({ state: "hidden" });
+  await plays(page, 0);
+  await clickAs(page, 0, "e2e4");
+  assert.deepEqual(await heldSeats(page, made.id), [{ seat: 0, token: made.token }], "White's seat, alone");
+  assert.equal(await page.evaluate((key) => localStorage.getItem(key), `chaturanga.seat.${made.id}`), null);
+  assert.equal(await page.locator(".seat-switch").isHidden(), true, "nothing to switch between");
+
+  // The link again, in another tab: accepted, the page plays Black and White's seat stays.
+  const tab = await context.newPage();
+  errors.push(watchErrors(tab));
+  await tab.goto(`${gameUrl}#seat=${black.token}`);
+  await tab.locator('.seat-question:not([hidden]) [data-answer="switch"]').click();
+  await plays(tab, 1);
+  assert.equal(await tab.locator(".seat-question").isHidden(), true);
+  await clickAs(tab, 1, "e7e5");
+  assert.deepEqual(await heldSeats(tab, made.id), [
+    { seat: 1, token: black.token },
+    { seat: 0, token: made.token },
+  ]);
+  const switcher = tab.locator(".seat-switch:not([hidden])");
+  assert.equal(await switcher.locator('.seat-choice[data-seat="1"]').getAttribute("aria-pressed"), "true");
+
+  // Back to White on the same page, then a reload keeps the seat played last.
+  await switcher.locator('.seat-choice[data-seat="0"]').click();
+  await plays(tab, 0);
+  assert.equal(await switcher.locator('.seat-choice[data-seat="0"]').getAttribute("aria-pressed"), "true");
+  await clickAs(tab, 0, "g1f3");
+  await tab.reload();
+  await plays(tab, 0);
+  assert.equal(await tab.locator(".seat-switch .seat-choice").count(), 2);
+  assert.deepEqual(
+    (await heldSeats(tab, made.id)).map((seat) => seat.seat),
+    [0, 1],
+  );
+  // A link to a seat the browser holds plays it without asking.
+  await tab.goto(`${gameUrl}#seat=${black.token}`);
+  await plays(tab, 1);
+  assert.equal(await tab.locator(".seat-question").isHidden(), true);
+  await context.close();
 });
 
 test("dark chess: the page never holds a man its seat cannot see", async () => {

@@ -74,25 +74,67 @@ export function rulesPage(id) {
 
 /** @typedef {{seat: number, token: string}} Held */
 
-const PREFIX = "chaturanga.seat.";
+/** Every seat this browser holds in a game, the one it plays first: `chaturanga.seats.<game>`. */
+const PREFIX = "chaturanga.seats.";
+/** One seat per game, as browsers kept them before: read until the game's list is written. */
+const OLD_PREFIX = "chaturanga.seat.";
 
-/** The seats this browser plays, by game id, kept in local storage. */
+/**
+ * @param {string} key
+ * @returns {unknown}
+ */
+function stored(key) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {any} value
+ * @returns {value is Held}
+ */
+function isHeld(value) {
+  return typeof value?.token === "string" && Number.isInteger(value?.seat) && value.seat >= 0;
+}
+
+/** The seats this browser plays, by game and seat, kept in local storage. */
 export const held = {
-  /** @param {string} game @returns {Held | null} */
-  get(game) {
-    try {
-      const raw = localStorage.getItem(PREFIX + game);
-      if (!raw) return null;
-      const value = JSON.parse(raw);
-      return typeof value?.token === "string" && typeof value?.seat === "number" ? value : null;
-    } catch {
-      return null;
-    }
+  /**
+   * Every seat held in `game`, the one played last first.
+   * @param {string} game
+   * @returns {Held[]}
+   */
+  all(game) {
+    const list = stored(PREFIX + game);
+    const old = stored(OLD_PREFIX + game);
+    const found = Array.isArray(list) ? list.filter(isHeld) : isHeld(old) ? [old] : [];
+    return found
+      .filter((h, i) => found.findIndex((o) => o.seat === h.seat) === i)
+      .map(({ seat, token }) => ({ seat, token }));
   },
-  /** @param {string} game @param {number} seat @param {string} token */
+  /**
+   * The seat played in `game`, if any.
+   * @param {string} game
+   * @returns {Held | null}
+   */
+  get(game) {
+    return held.all(game)[0] ?? null;
+  },
+  /**
+   * Keeps a seat's token and plays that seat from now on; the other seats held stay (a seat
+   * has one token at a time, so a new one for a seat replaces only its old one).
+   * @param {string} game
+   * @param {number} seat
+   * @param {string} token
+   */
   set(game, seat, token) {
+    const list = [{ seat, token }, ...held.all(game).filter((h) => h.seat !== seat)];
     try {
-      localStorage.setItem(PREFIX + game, JSON.stringify({ seat, token }));
+      localStorage.setItem(PREFIX + game, JSON.stringify(list));
+      localStorage.removeItem(OLD_PREFIX + game);
     } catch {
       // Private windows may refuse storage: the seat then lasts as long as the page.
     }

@@ -1,5 +1,7 @@
 // The game page: `/games/{id}`, and `/games/{id}#seat=TOKEN` to play a seat. The board,
-// the clocks, the moves, the actions; every state comes from the server's socket.
+// the clocks, the moves, the actions; every state comes from the server's socket. The browser
+// keeps every seat it holds in a game (api.js `held`): a link to another seat asks before the
+// page plays it, and the page switches between the seats held.
 
 import { api, ApiError, held, variants } from "./api.js";
 import { BoardView, kindOf, legendList, lookOf, manSvg } from "./board.js";
@@ -30,27 +32,88 @@ import { play as playSound } from "./sound.js";
  */
 
 /**
- * Opens the game page.
+ * The game as `token` may see it; null where the server knows no such seat.
+ * @param {string} id
+ * @param {string | null} token
+ * @returns {Promise<State | null>}
+ */
+async function look(id, token) {
+  try {
+    const s = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
+    return token && s.you === null ? null : s;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && token) return null;
+    throw e;
+  }
+}
+
+/**
+ * What a `#seat=TOKEN` link does in a browser that plays `playing` (null: watches): it plays
+ * the link's seat where nothing is lost by it (no seat played, or one the browser holds), and
+ * asks first where the browser plays another seat of the game.
+ * @param {string} id
+ * @param {string} token
+ * @param {number | null} playing
+ * @returns {Promise<{play: State} | {ask: import("./api.js").Held} | null>} null: no seat's link
+ */
+async function followLink(id, token, playing) {
+  const linked = await look(id, token);
+  if (!linked || linked.you === null) return null;
+  const kept = held.all(id);
+  if (playing === null || kept.some((seat) => seat.seat === linked.you || seat.token === token)) {
+    return { play: linked };
+  }
+  return { ask: { seat: linked.you, token } };
+}
+
+/**
+ * The token of a `#seat=TOKEN` address, taken out of the address bar (it is a password).
+ * @returns {string | null}
+ */
+function linkToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  return token;
+}
+
+/**
+ * Opens the game page as the seat this browser played last in the game, or as a link's seat
+ * (see `followLink`).
  * @param {HTMLElement} app
  * @param {string} id
  */
 export async function gamePage(app, id) {
-  const fromAddress = new URLSearchParams(location.hash.slice(1)).get("seat");
-  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
-  let token = fromAddress ?? held.get(id)?.token ?? null;
-  /** @type {State} */
-  let state;
+  const fromAddress = linkToken();
+  /** @type {State | null} */
+  let state = null;
+  let token = null;
+  /** @type {import("./api.js").Held | null} a link's seat to ask about */
+  let offered = null;
   try {
-    state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 401 && fromAddress) {
-      toast("That seat's link is not valid; you are watching.", "error");
-      token = null;
-      state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
-    } else {
-      replace(app, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
-      return;
+    const kept = held.all(id);
+    for (const seat of kept) {
+      state = await look(id, seat.token);
+      if (state) {
+        token = seat.token;
+        break;
+      }
     }
+    if (kept.length && !state) toast("This browser's seat in this game is no longer valid.", "error");
+    if (fromAddress && fromAddress !== token) {
+      const link = await followLink(id, fromAddress, state?.you ?? null);
+      if (!link) {
+        toast(state ? "That seat's link is not valid." : "That seat's link is not valid; you are watching.", "error");
+      } else if ("play" in link) {
+        state = link.play;
+        token = fromAddress;
+      } else {
+        offered = link.ask;
+      }
+    }
+    state ??= /** @type {State} */ (await look(id, null));
+  } catch (e) {
+    replace(app, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
+    return;
   }
   if (token && state.you !== null) held.set(id, state.you, token);
   const variant = (await variants()).get(state.variant);
@@ -58,7 +121,7 @@ export async function gamePage(app, id) {
     replace(app, h("p", { class: "error" }, `unknown ruleset ${state.variant}`));
     return;
   }
-  new GamePage(app, variant, state, token).start();
+  new GamePage(app, variant, state, token, offered).start();
 }
 
 class GamePage {
@@ -67,12 +130,14 @@ class GamePage {
    * @param {any} variant
    * @param {State} state
    * @param {string | null} token
+   * @param {import("./api.js").Held | null} offered a link's seat the page asks about
    */
-  constructor(app, variant, state, token) {
+  constructor(app, variant, state, token, offered) {
     this.app = app;
     this.variant = variant;
     this.state = state;
     this.token = token;
+    this.offered = offered;
     /** @type {number | null} the ply shown when looking back; null: the game now */
     this.viewPly = null;
     /** @type {Map<number, Past>} */
@@ -119,6 +184,13 @@ class GamePage {
       top: h("div", { class: "players top" }),
       bottom: h("div", { class: "players bottom" }),
       chooser: h("div", { class: "chooser", hidden: true }),
+      question: h("div", {
+        class: "seat-question",
+        role: "dialog",
+        "aria-labelledby": "seat-question-title",
+        hidden: true,
+      }),
+      seats: h("div", { class: "seat-switch", role: "group", "aria-label": "your seats in this game", hidden: true }),
       banner: h("div", { class: "banner", hidden: true }),
       status: h("div", { class: "status", role: "status" }),
       note: h("div", { class: "note" }),
@@ -174,7 +246,7 @@ class GamePage {
           "section",
           { class: "play-area" },
           el.top,
-          h("div", { class: "board-area" }, el.boards, el.chooser),
+          h("div", { class: "board-area" }, el.boards, el.chooser, el.question),
           el.bottom,
         ),
         h(
@@ -188,6 +260,7 @@ class GamePage {
             el.connection,
           ),
           el.info,
+          el.seats,
           el.banner,
           el.status,
           el.note,
@@ -221,6 +294,31 @@ class GamePage {
     this.legend();
     this.onState(this.state);
     this.socket.connect(this.state.version);
+    this.renderQuestion();
+    // A seat's link opened over this page changes only what follows `#`: no new page.
+    window.addEventListener("hashchange", () => {
+      const token = linkToken();
+      if (token) void this.onLink(token);
+    });
+  }
+
+  /**
+   * A seat's link opened while the page is open.
+   * @param {string} token
+   */
+  async onLink(token) {
+    if (token === this.token) return;
+    try {
+      const link = await followLink(this.state.id, token, this.state.you);
+      if (!link) toast("That seat's link is not valid.", "error");
+      else if ("play" in link) await this.playSeat(token);
+      else {
+        this.offered = link.ask;
+        this.renderQuestion();
+      }
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), "error");
+    }
   }
 
   /** The seat looked from: the viewer's, or the first player's. */
@@ -276,10 +374,15 @@ class GamePage {
     else if (type === "gone" && me !== null && data?.seat !== me) toast("A player has left the game.");
     else if (type === "abort" && data?.reason === "no-first-move") toast("Aborted: a first move did not come in time.");
     else if (type === "rematch" && me !== null && this.token) {
-      // Everyone goes on to the new game, the same token on the other colour.
-      const seat = data.seats?.[me];
-      if (typeof seat === "number") {
-        held.set(data.game, seat, this.token);
+      // Everyone goes on to the new game, the same token on the other colour: every seat
+      // this browser holds, the one it plays last so that it is played there too.
+      const seats = /** @type {unknown[]} */ (data.seats ?? []);
+      const mine = held.all(this.state.id).reverse();
+      for (const kept of mine) {
+        const seat = seats[kept.seat];
+        if (typeof seat === "number") held.set(data.game, seat, kept.token);
+      }
+      if (typeof seats[me] === "number") {
         this.socket.close();
         location.assign(`/games/${encodeURIComponent(data.game)}`);
       }
@@ -307,6 +410,7 @@ class GamePage {
     this.renderActions();
     this.renderOffers();
     this.renderInvite();
+    this.renderSeats();
     this.renderChooser();
     this.el.note.textContent = (past ? past.note : s.note) ? `Drawn: ${past ? past.note : s.note}` : "";
   }
@@ -890,15 +994,123 @@ class GamePage {
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(this.state.id)}/seats/${seat}/join`);
       held.set(this.state.id, answer.seat, answer.token);
-      this.token = answer.token;
-      this.socket.close();
-      this.socket.token = answer.token;
-      this.state = await api("GET", `/api/games/${encodeURIComponent(this.state.id)}`, undefined, answer.token);
-      this.onState(this.state);
-      this.socket.connect(this.state.version);
+      await this.playSeat(answer.token);
     } catch (e) {
       toast(e instanceof Error ? e.message : String(e), "error");
     }
+  }
+
+  /**
+   * Plays the seat of `token` from now on, keeping every other seat the browser holds here:
+   * its state, its socket, and positions looked back at as it sees them.
+   * @param {string} token
+   */
+  async playSeat(token) {
+    const id = this.state.id;
+    try {
+      /** @type {State} */
+      const state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
+      if (state.you === null) throw new Error("That seat's link is not valid.");
+      held.set(id, state.you, token);
+      this.token = token;
+      this.socket.close();
+      this.socket.token = token;
+      // What was seen from the other seat (a hidden-information game shows each its own).
+      this.past.clear();
+      this.viewPly = null;
+      this.cancel();
+      this.onState(state);
+      this.socket.connect(state.version);
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), "error");
+    }
+  }
+
+  /** @param {number} seat */
+  seatName(seat) {
+    return capital(this.state.player_names[seat] ?? `player ${seat + 1}`);
+  }
+
+  /** The seats this browser holds in the game, to switch between when there are several. */
+  renderSeats() {
+    const s = this.state;
+    const mine = held.all(s.id).sort((a, b) => a.seat - b.seat);
+    const box = this.el.seats;
+    if (mine.length < 2) {
+      box.hidden = true;
+      replace(box);
+      return;
+    }
+    replace(
+      box,
+      h("span", { class: "seat-switch-label" }, "Your seats here:"),
+      mine.map((seat) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "seat-choice",
+            "data-seat": seat.seat,
+            "aria-pressed": String(seat.seat === s.you),
+            title: seat.seat === s.you ? "the seat you play now" : `play as ${this.seatName(seat.seat)}`,
+            onclick: () => {
+              if (seat.seat !== this.state.you) void this.playSeat(seat.token);
+            },
+          },
+          this.seatName(seat.seat),
+        ),
+      ),
+    );
+    box.hidden = false;
+  }
+
+  /**
+   * The question a link to another seat than the browser's asks, over the board: the page
+   * plays the browser's seat until the player chooses the link's.
+   */
+  renderQuestion() {
+    const box = this.el.question;
+    const offered = this.offered;
+    if (!offered) {
+      box.hidden = true;
+      replace(box);
+      return;
+    }
+    const s = this.state;
+    const theirs = this.seatName(offered.seat);
+    const mine = this.seatName(s.you ?? 0);
+    const answer = (/** @type {boolean} */ yes) => {
+      this.offered = null;
+      this.renderQuestion();
+      if (yes) void this.playSeat(offered.token);
+      else toast(`You are still playing ${mine}.`);
+    };
+    replace(
+      box,
+      h(
+        "div",
+        { class: "seat-question-box" },
+        h("p", { class: "seat-question-title", id: "seat-question-title" }, `This link is for ${theirs}'s seat.`),
+        h("p", {}, `In this browser you play ${mine} in this game. Play ${theirs} instead?`),
+        h(
+          "p",
+          { class: "seat-question-note" },
+          `This browser keeps ${mine}'s seat either way, so you can switch back.`,
+        ),
+        h(
+          "div",
+          { class: "seat-question-buttons" },
+          h(
+            "button",
+            { type: "button", class: "primary", "data-answer": "switch", onclick: () => answer(true) },
+            `Play ${theirs}`,
+          ),
+          h("button", { type: "button", "data-answer": "stay", onclick: () => answer(false) }, `Keep playing ${mine}`),
+        ),
+      ),
+    );
+    box.hidden = false;
+    box.querySelector("button")?.focus();
   }
 
   /** @param {string} action */
@@ -936,11 +1148,14 @@ class GamePage {
     const next = this.state.rematch;
     if (!next || !this.token) return;
     e.preventDefault();
-    try {
-      const state = await api("GET", `/api/games/${encodeURIComponent(next)}`, undefined, this.token);
-      if (state.you !== null) held.set(next, state.you, this.token);
-    } catch {
-      // Watch it, then.
+    // Every seat held here, the one played last so that it is played there too.
+    for (const kept of held.all(this.state.id).reverse()) {
+      try {
+        const state = await api("GET", `/api/games/${encodeURIComponent(next)}`, undefined, kept.token);
+        if (state.you !== null) held.set(next, state.you, kept.token);
+      } catch {
+        // Not a seat there: watch it, then.
+      }
     }
     location.assign(`/games/${encodeURIComponent(next)}`);
   }

@@ -50,7 +50,10 @@ export class GameSocket {
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.sendRaw({ t: "ping" }), 20_000);
     });
-    ws.addEventListener("message", (e) => this.message(String(e.data)));
+    // A socket being closed (the page took another seat) may still deliver its seat's view.
+    ws.addEventListener("message", (e) => {
+      if (this.ws === ws) this.message(String(e.data));
+    });
     ws.addEventListener("close", () => {
       clearInterval(this.pinger);
       if (this.ws !== ws) return;

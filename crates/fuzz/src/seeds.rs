@@ -87,9 +87,9 @@ fn choices(rng: &mut SplitMix64, n: usize) -> String {
 fn sample_values(spec: &OptionSpec) -> Vec<String> {
     match spec.values {
         OptionValues::Choice(words) => words.iter().map(|w| w.to_string()).collect(),
-        OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
-            vec![lo.to_string(), hi.to_string()]
-        }
+        OptionValues::Number(lo, hi) => vec![lo.to_string(), hi.to_string()],
+        // A number's ends, as games stored before keys have, and a key.
+        OptionValues::Seed => vec!["0".into(), u32::MAX.to_string(), "c0de".repeat(16)],
         OptionValues::TimeControl => vec!["3+2".into()],
         OptionValues::Duration => vec!["30s".into()],
     }

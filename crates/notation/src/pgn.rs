@@ -141,7 +141,7 @@ pub fn recorded_options(
 ) -> Vec<String> {
     specs
         .iter()
-        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed(..)))
+        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed))
         .filter_map(|spec| {
             let value = options.get(spec.name)?;
             (value != spec.default).then(|| format!("{}={value}", spec.name))
@@ -585,9 +585,12 @@ mod tests {
         }
         // Secrets only when asked.
         let chex = chaturanga_variants::chex::ChexPosition::option_specs();
-        let seeded = RuleOptions::parse(chex, &["draw-seed=7"]).unwrap();
-        assert_eq!(recorded_options(chex, &seeded, true), ["draw-seed=7"]);
-        assert!(recorded_options(chex, &seeded, false).is_empty());
+        let key = format!("draw-seed={}", "0123456789abcdef".repeat(4));
+        for secret in ["draw-seed=7", key.as_str()] {
+            let seeded = RuleOptions::parse(chex, &[secret]).unwrap();
+            assert_eq!(recorded_options(chex, &seeded, true), [secret]);
+            assert!(recorded_options(chex, &seeded, false).is_empty());
+        }
         assert_eq!(player_tag("black", 0, 2), "Black");
         assert_eq!(player_tag("white", 1, 2), "White");
         assert_eq!(player_tag("red", 0, 2), "White");

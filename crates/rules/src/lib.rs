@@ -26,7 +26,7 @@ pub use chaturanga_geometry as geometry;
 pub use clock::{Clock, FlagFall, TimeControl};
 pub use eval::{EvalTables, MoveValue, Tapered};
 pub use legend::{KindLegend, Legend, PieceStyle};
-pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions};
+pub use options::{OptionError, OptionSpec, OptionValues, RuleOptions, SeedValue};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Kind, Piece, PieceType, Player};
 pub use position::{

@@ -49,9 +49,63 @@ pub enum OptionValues {
     /// A duration with one unit (`24h`, `10m`, `30s`), any value
     /// [`parse_duration`](crate::clock::parse_duration) accepts.
     Duration,
-    /// A secret random number in this inclusive range: a server draws it when a game is
-    /// created and shows it to nobody until the game ends (Chex's draw order seed).
-    Seed(u32, u32),
+    /// A secret random state (Chex's draw order): a [`SeedValue`], 64 hex digits or a decimal
+    /// number up to `u32::MAX`. A server fills it with a fresh 256-bit key when a game is
+    /// created and shows it to nobody until the game ends; the numbers are what games stored
+    /// before keys carry, and what a ruleset's default may use for "none".
+    Seed,
+}
+
+/// The value of an [`OptionValues::Seed`] option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedValue {
+    /// A decimal number: a seed of 32 bits, what servers drew before keys; an attacker who sees
+    /// a few of its effects can try every one, so servers no longer draw them.
+    Number(u32),
+    /// 256 bits, written as 64 hex digits: a key for a cryptographic generator.
+    Key([u8; 32]),
+}
+
+impl SeedValue {
+    /// Hex digits of a key.
+    pub const KEY_DIGITS: usize = 64;
+
+    /// Reads 64 hex digits (either case) as a key, anything else as a decimal number.
+    ///
+    /// Length decides: a number has at most ten digits, so `000…07` of 64 digits is a key.
+    pub fn parse(text: &str) -> Option<SeedValue> {
+        if text.len() == Self::KEY_DIGITS {
+            let digit = |b: u8| char::from(b).to_digit(16);
+            let mut key = [0u8; 32];
+            for (byte, pair) in key.iter_mut().zip(text.as_bytes().chunks(2)) {
+                *byte = u8::try_from(digit(pair[0])? << 4 | digit(pair[1])?).ok()?;
+            }
+            return Some(SeedValue::Key(key));
+        }
+        text.parse().ok().map(SeedValue::Number)
+    }
+}
+
+impl From<u32> for SeedValue {
+    fn from(number: u32) -> Self {
+        SeedValue::Number(number)
+    }
+}
+
+impl From<[u8; 32]> for SeedValue {
+    fn from(key: [u8; 32]) -> Self {
+        SeedValue::Key(key)
+    }
+}
+
+/// A number in decimal, a key in 64 lower-case hex digits: what [`SeedValue::parse`] reads back.
+impl fmt::Display for SeedValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeedValue::Number(n) => write!(f, "{n}"),
+            SeedValue::Key(key) => key.iter().try_for_each(|b| write!(f, "{b:02x}")),
+        }
+    }
 }
 
 impl OptionValues {
@@ -59,9 +113,10 @@ impl OptionValues {
     pub fn accepts(&self, value: &str) -> bool {
         match self {
             OptionValues::Choice(words) => words.contains(&value),
-            OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
+            OptionValues::Number(lo, hi) => {
                 value.parse::<u32>().is_ok_and(|n| (*lo..=*hi).contains(&n))
             }
+            OptionValues::Seed => SeedValue::parse(value).is_some(),
             OptionValues::TimeControl => crate::clock::TimeControl::parse(value).is_ok(),
             OptionValues::Duration => crate::clock::parse_duration(value).is_ok(),
         }
@@ -71,7 +126,11 @@ impl OptionValues {
     pub fn describe(&self, separator: &str) -> String {
         match self {
             OptionValues::Choice(words) => words.join(separator),
-            OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => format!("{lo}..{hi}"),
+            OptionValues::Number(lo, hi) => format!("{lo}..{hi}"),
+            OptionValues::Seed => format!(
+                "64 hex digits (a 256-bit key) or 0..{} (a seed of games stored before keys)",
+                u32::MAX
+            ),
             OptionValues::TimeControl => "M+S (minutes + increment seconds)".to_string(),
             OptionValues::Duration => "a duration such as 24h, 10m, 30s".to_string(),
         }
@@ -187,8 +246,9 @@ impl RuleOptions {
             given.push(spec.name);
             if !spec.values.accepts(value) {
                 let accepted = match &spec.values {
-                    OptionValues::Number(lo, hi) | OptionValues::Seed(lo, hi) => {
-                        format!("a number from {lo} to {hi}")
+                    OptionValues::Number(lo, hi) => format!("a number from {lo} to {hi}"),
+                    OptionValues::Seed => {
+                        format!("64 hex digits, or a number from 0 to {}", u32::MAX)
                     }
                     other => other.describe(", "),
                 };
@@ -224,6 +284,11 @@ impl RuleOptions {
         self.get(name).and_then(|v| v.parse().ok())
     }
 
+    /// A seed option's value ([`OptionValues::Seed`]).
+    pub fn seed(&self, name: &str) -> Option<SeedValue> {
+        self.get(name).and_then(SeedValue::parse)
+    }
+
     /// All options with their values, in name order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
         self.values.iter().map(|(k, v)| (*k, v.as_str()))
@@ -253,6 +318,12 @@ mod tests {
             values: OptionValues::Duration,
             default: "24h",
             help: "deadline",
+        },
+        OptionSpec {
+            name: "secret",
+            values: OptionValues::Seed,
+            default: "0",
+            help: "secret",
         },
     ];
 
@@ -312,5 +383,47 @@ mod tests {
         assert_eq!(o.get("deadline"), Some("90s"));
         let o = RuleOptions::parse::<&str>(SPECS, &[]).unwrap();
         assert_eq!(o.get("clock"), Some("3+0"));
+    }
+
+    #[test]
+    fn a_seed_is_a_key_of_64_hex_digits_or_a_number() {
+        let key = "00ff10a0".repeat(8);
+        let o = RuleOptions::parse(SPECS, &[format!("secret={key}")]).unwrap();
+        let expected: [u8; 32] = std::array::from_fn(|i| [0x00, 0xff, 0x10, 0xa0][i % 4]);
+        assert_eq!(o.seed("secret"), Some(SeedValue::Key(expected)));
+        // Written back as it came; upper case reads as the same key.
+        assert_eq!(SeedValue::Key(expected).to_string(), key);
+        assert_eq!(
+            SeedValue::parse(&key.to_uppercase()),
+            Some(SeedValue::Key(expected))
+        );
+        // Numbers of games stored before keys, the default among them.
+        let o = RuleOptions::parse(SPECS, &["secret=4294967295"]).unwrap();
+        assert_eq!(o.seed("secret"), Some(SeedValue::Number(u32::MAX)));
+        assert_eq!(SeedValue::Number(7).to_string(), "7");
+        let o = RuleOptions::parse::<&str>(SPECS, &[]).unwrap();
+        assert_eq!(o.seed("secret"), Some(SeedValue::Number(0)));
+        // 64 digits are a key even when they are all decimal.
+        let zeros = format!("{}7", "0".repeat(63));
+        let mut seven = [0u8; 32];
+        seven[31] = 7;
+        assert_eq!(SeedValue::parse(&zeros), Some(SeedValue::Key(seven)));
+        for bad in [
+            "4294967296".to_string(),
+            "-1".to_string(),
+            "x".to_string(),
+            key[1..].to_string(),
+            format!("{key}0"),
+            format!("{}g", &key[1..]),
+            format!("+{}", &key[1..]),
+            format!("{}é", &key[2..]),
+        ] {
+            match RuleOptions::parse(SPECS, &[format!("secret={bad}")]) {
+                Err(OptionError::BadValue { accepted, .. }) => {
+                    assert!(accepted.contains("64 hex digits"), "{accepted}")
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
     }
 }

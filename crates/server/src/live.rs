@@ -394,15 +394,20 @@ pub fn start(
     })
 }
 
-/// Random bytes and the date, for what a command may create.
-fn fresh() -> Result<Fresh, LiveError> {
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random)
-        .map_err(|e| LiveError::Store(StoreError::Backend(format!("no randomness: {e}"))))?;
-    Ok(Fresh {
-        random,
+/// Random bytes from the operating system and the date, for what a command may create.
+pub(crate) fn fresh() -> Result<Fresh, LiveError> {
+    let mut fresh = Fresh {
+        id: [0; 12],
+        secrets: [[0; 32]; Fresh::SECRETS],
         unix_ms: now_ms(),
-    })
+    };
+    let no_randomness =
+        |e: getrandom::Error| LiveError::Store(StoreError::Backend(format!("no randomness: {e}")));
+    getrandom::fill(&mut fresh.id).map_err(no_randomness)?;
+    for key in &mut fresh.secrets {
+        getrandom::fill(key).map_err(no_randomness)?;
+    }
+    Ok(fresh)
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {

@@ -818,7 +818,7 @@ mod tests {
             let secret: Vec<String> = option_specs(info.id)
                 .unwrap()
                 .iter()
-                .filter(|s| matches!(s.values, chaturanga_rules::OptionValues::Seed(..)))
+                .filter(|s| matches!(s.values, chaturanga_rules::OptionValues::Seed))
                 .map(|s| format!("{}=7", s.name))
                 .collect();
             let mut table = open_table(info.id, &secret, None).unwrap();

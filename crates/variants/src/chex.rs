@@ -20,10 +20,16 @@
 //! unordered multiset), so its placements include the draw: `N@b2` for every distinct letter
 //! still in the mover's stack (the rules file, "Moves and perft from a FEN"). A live game
 //! starts from [`ChexPosition::live`] with a seed (or the rule option `draw-seed`, which the
-//! front ends pass on): each stack is shuffled by SplitMix64 from that seed (reproducible,
-//! recorded by the seed), a placement turn is a `draw` move that reveals the top tile (the
-//! same player stays to move) followed by a placement of that man only, and a king that cannot
-//! be placed on an unattacked cell ends the game in a draw.
+//! front ends pass on): each stack is shuffled from that seed (reproducible, recorded by the
+//! seed), a placement turn is a `draw` move that reveals the top tile (the same player stays to
+//! move) followed by a placement of that man only, and a king that cannot be placed on an
+//! unattacked cell ends the game in a draw.
+//!
+//! The seed is a [`SeedValue`]. A key (256 bits, what the game server draws from the operating
+//! system) keys ChaCha20, whose output does not give the key away. A number (32 bits) seeds
+//! SplitMix64, as every game did before keys: games stored with a number replay as they were
+//! played, but a player who sees a few draws can try every number, so nothing new should
+//! draw one where the order must stay hidden.
 //!
 //! # What a player knows of a live game
 //!
@@ -49,9 +55,12 @@
 //! - A drawn man waiting to be placed is part of the hash (the position after the draw differs
 //!   from the one before it, whose FEN is the same).
 //! - `draw-seed=N` read with a FEN shuffles the men its stacks hold; `draw-seed=0`, the
-//!   default, keeps the FEN's rule that a placement names its man.
+//!   default, keeps the FEN's rule that a placement names its man (`ChexPosition::live(0)`
+//!   is a live game like any other number's).
 
 use crate::family::KING_STEPS;
+use chacha20::ChaCha20Rng;
+use chacha20::rand_core::{Rng, SeedableRng};
 use chaturanga_geometry::{Geometry, GeometryBuilder};
 use chaturanga_rules::board::{no_more_fields, read_counters, read_turn};
 use chaturanga_rules::position::excerpt;
@@ -60,7 +69,7 @@ use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem
 use chaturanga_rules::zobrist::SplitMix64;
 use chaturanga_rules::{
     DrawRules, MoveValue, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
-    RuleOptions, Ruleset, ViewError,
+    RuleOptions, Ruleset, SeedValue, ViewError,
 };
 
 /// Kinds, in the FEN's stack order.
@@ -115,10 +124,12 @@ pub const START_FEN: &str = "- [KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - 0 1";
 /// The rule options: the seed of a live game's draws.
 const OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "draw-seed",
-    values: OptionValues::Seed(0, u32::MAX),
+    values: OptionValues::Seed,
     default: "0",
-    help: "a live game: each stack shuffled from this seed, a placement turn is `draw` and \
-           the revealed man's placement (0: no draw order, a placement names its man)",
+    help: "a live game: each stack shuffled from this seed, 64 hex digits (a ChaCha20 key, \
+           what the game server draws) or a number (SplitMix64, games stored before keys); a \
+           placement turn is `draw` and the revealed man's placement (0: no draw order, a \
+           placement names its man)",
 }];
 
 /// What a Chex move does.
@@ -205,11 +216,25 @@ pub struct ChexPosition {
     drawn_count: [u8; 2],
     /// The tile a live game's draw revealed, to be placed now.
     drawn: Option<u8>,
-    seed: Option<u64>,
+    seed: Option<SeedValue>,
     turn: Player,
     quiet_plies: u32,
     fullmove: u32,
     hash: u64,
+}
+
+/// A number in `0..n` (`n > 0`), every one equally likely: multiplying alone (SplitMix64's
+/// `below`) favours some by up to `n` in 2^64, which a keyed order has no reason to allow.
+fn uniform_below(rng: &mut ChaCha20Rng, n: u64) -> u64 {
+    // Products whose low half falls under 2^64 mod n are the surplus that would favour the
+    // small results; drawing again instead leaves exactly as many products for each.
+    let surplus = n.wrapping_neg() % n;
+    loop {
+        let product = u128::from(rng.next_u64()) * u128::from(n);
+        if product as u64 >= surplus {
+            return (product >> 64) as u64;
+        }
+    }
 }
 
 fn mix(key: u64) -> u64 {
@@ -247,7 +272,7 @@ impl ChexPosition {
 
     /// The seed of a live game's draws; `None` without a draw order and for a position
     /// drawn from a view (whose order came from the sampler's generator).
-    pub fn draw_seed(&self) -> Option<u64> {
+    pub fn draw_seed(&self) -> Option<SeedValue> {
         self.seed
     }
 
@@ -320,7 +345,7 @@ impl ChexPosition {
 
     /// A live game from the empty board: each stack shuffled by a generator seeded with
     /// `seed` (the same seed gives the same draws).
-    pub fn live(seed: u64) -> Self {
+    pub fn live(seed: impl Into<SeedValue>) -> Self {
         Self::from_fen(START_FEN)
             .expect("the start FEN is valid")
             .with_draw_order(seed)
@@ -329,15 +354,25 @@ impl ChexPosition {
     /// This position as a live game: the men left in each stack (less a drawn man waiting to
     /// be placed, who stays on top) shuffled by a generator seeded with `seed`. From the start
     /// position this is [`ChexPosition::live`].
-    pub fn with_draw_order(mut self, seed: u64) -> Self {
-        self.shuffle_undrawn(&mut SplitMix64::new(seed));
+    pub fn with_draw_order(mut self, seed: impl Into<SeedValue>) -> Self {
+        let seed = seed.into();
+        match seed {
+            SeedValue::Number(n) => {
+                let mut rng = SplitMix64::new(u64::from(n));
+                self.shuffle_undrawn(|n| rng.below(n));
+            }
+            SeedValue::Key(key) => {
+                let mut rng = ChaCha20Rng::from_seed(key);
+                self.shuffle_undrawn(|n| uniform_below(&mut rng, n));
+            }
+        }
         self.seed = Some(seed);
         self
     }
 
     /// Deals every player's undrawn tiles in a random order (the drawn man, if any, stays the
-    /// one drawn).
-    fn shuffle_undrawn(&mut self, rng: &mut SplitMix64) {
+    /// one drawn); `below(n)` gives a number in `0..n`.
+    fn shuffle_undrawn(&mut self, mut below: impl FnMut(u64) -> u64) {
         let mut order = [[0u8; 16]; 2];
         let mut drawn_count = [0u8; 2];
         for (player, tiles) in order.iter_mut().enumerate() {
@@ -360,7 +395,7 @@ impl ChexPosition {
             // Fisher-Yates.
             let undrawn = &mut tiles[first..n];
             for i in (1..undrawn.len()).rev() {
-                let j = rng.below(i as u64 + 1) as usize;
+                let j = below(i as u64 + 1) as usize;
                 undrawn.swap(i, j);
             }
         }
@@ -414,7 +449,7 @@ impl ChexPosition {
             }
             position.set_drawn(Some(kind));
         }
-        position.shuffle_undrawn(rng);
+        position.shuffle_undrawn(|n| rng.below(n));
         Ok(position)
     }
 
@@ -1162,9 +1197,9 @@ impl Ruleset for ChexPosition {
 
     fn from_fen_with(options: &RuleOptions, fen: &str) -> Result<Self, SetupError> {
         let position = Self::from_fen(fen)?;
-        Ok(match options.number("draw-seed") {
-            Some(seed) if seed > 0 => position.with_draw_order(u64::from(seed)),
-            _ => position,
+        Ok(match options.seed("draw-seed") {
+            None | Some(SeedValue::Number(0)) => position,
+            Some(seed) => position.with_draw_order(seed),
         })
     }
 }

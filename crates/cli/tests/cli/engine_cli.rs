@@ -274,7 +274,7 @@ fn chex_seeds_with_one_view() -> (u32, u32, Vec<String>) {
     use chaturanga_rules::{Game, Position};
     use chaturanga_variants::chex::ChexPosition;
     let tops = |seed: u32| {
-        let p = ChexPosition::live(u64::from(seed));
+        let p = ChexPosition::live(seed);
         let top = |player| p.undrawn(player).unwrap().chars().next().unwrap();
         (top(0), top(1))
     };
@@ -282,9 +282,9 @@ fn chex_seeds_with_one_view() -> (u32, u32, Vec<String>) {
     let second = (2..)
         .find(|&s| tops(s) == tops(first))
         .expect("two seeds agree");
-    let order = |seed: u32, player| ChexPosition::live(u64::from(seed)).undrawn(player);
+    let order = |seed: u32, player| ChexPosition::live(seed).undrawn(player);
     assert!(order(first, 0) != order(second, 0) || order(first, 1) != order(second, 1));
-    let mut game = Game::new(ChexPosition::live(u64::from(first)));
+    let mut game = Game::new(ChexPosition::live(first));
     let mut moves = Vec::new();
     for _ in 0..2 {
         for text in ["draw".to_string(), String::new()] {

@@ -12,7 +12,7 @@ use chaturanga_variants::chex::ChexPosition;
 type P = ChexPosition;
 
 /// A live game of `plies` random moves, or `None` if it ended before.
-fn random_game(seed: u64, rng: &mut SplitMix64, plies: usize) -> Option<P> {
+fn random_game(seed: u32, rng: &mut SplitMix64, plies: usize) -> Option<P> {
     let mut game = Game::new(P::live(seed));
     for _ in 0..plies {
         let legal = game.legal_moves();
@@ -49,7 +49,7 @@ fn the_move_depends_on_the_view_only() {
     let mut rng = SplitMix64::new(17);
     let mut pairs = 0;
     let mut told_apart = 0;
-    for round in 0..40u64 {
+    for round in 0..40u32 {
         let plies = 1 + (round as usize % 12) * 3;
         let Some(a) = random_game(round + 1, &mut rng, plies) else {
             continue;
@@ -85,7 +85,7 @@ fn the_move_depends_on_the_view_only() {
 fn every_move_is_legal_in_the_true_game() {
     let mut rng = SplitMix64::new(23);
     let mut searched = 0;
-    for round in 0..20u64 {
+    for round in 0..20u32 {
         let Some(position) = random_game(round + 50, &mut rng, 2 + round as usize * 4) else {
             continue;
         };

@@ -15,7 +15,7 @@ use crate::connections::Client;
 use crate::live::{self, Answer, Who};
 use crate::quota::{Quotas, Refusal, Spend};
 use crate::referee::GameError;
-use crate::referee::{Fresh, NewGame, lifecycle};
+use crate::referee::{NewGame, lifecycle};
 use crate::store::{Listing, SeatKind, Summary, now_ms};
 use axum::Router;
 use axum::body::Bytes;
@@ -323,12 +323,7 @@ async fn create_game(
         creator: Some(client.0.digest()),
         owner_hash: token.as_deref().filter(|_| engines_only).map(token_hash),
     };
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random).map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
-    let fresh = Fresh {
-        random,
-        unix_ms: now_ms(),
-    };
+    let fresh = crate::live::fresh()?;
     let store = state.store().clone();
     let id = tokio::task::spawn_blocking(move || {
         let row = crate::referee::new_game(spec, &fresh)?;

@@ -24,7 +24,7 @@ fn describe(id: &str) -> Option<Value> {
     let options: Vec<Value> = option_specs(id)
         .ok()?
         .iter()
-        .filter(|spec| !matches!(spec.values, OptionValues::Seed(..)))
+        .filter(|spec| !matches!(spec.values, OptionValues::Seed))
         .map(|spec| {
             let values = match spec.values {
                 OptionValues::Choice(words) => json!(words),

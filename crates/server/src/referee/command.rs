@@ -67,10 +67,19 @@ pub enum Command {
 /// itself: random bytes and the date.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fresh {
-    /// Random bytes (a new game's id and secret options).
-    pub random: [u8; 32],
+    /// Random bytes of a new game's id.
+    pub id: [u8; 12],
+    /// A key of 256 random bits for each secret option a new game draws (Chex's draw order),
+    /// in the ruleset's order. The operating system's randomness: a secret must not follow
+    /// from anything a player sees, and 32 bits could be found by trying them all.
+    pub secrets: [[u8; 32]; Fresh::SECRETS],
     /// Milliseconds since the Unix epoch.
     pub unix_ms: i64,
+}
+
+impl Fresh {
+    /// The most secret options a ruleset may have (Chex has one).
+    pub const SECRETS: usize = 2;
 }
 
 /// What a seat may do besides moving.

@@ -3,7 +3,7 @@
 use super::{Event, Fresh, GameError};
 use crate::clock::{ClockSpec, GameClock};
 use crate::store::{GameRow, GameStatus, NewGameRow, Pending, SeatKind, SeatRow};
-use chaturanga_rules::OptionValues;
+use chaturanga_rules::{OptionValues, SeedValue};
 use chaturanga_session::{open_table, option_specs};
 
 /// A new game as asked for.
@@ -29,15 +29,12 @@ pub struct NewGame {
     pub owner_hash: Option<String>,
 }
 
-/// The options of `variant` that the server draws at random and keeps secret, with their
-/// ranges.
-pub fn secret_option_specs(variant: &str) -> Result<Vec<(&'static str, u32, u32)>, GameError> {
+/// The names of the options of `variant` that the server draws at random and keeps secret.
+pub fn secret_option_specs(variant: &str) -> Result<Vec<&'static str>, GameError> {
     Ok(option_specs(variant)?
         .iter()
-        .filter_map(|spec| match spec.values {
-            OptionValues::Seed(lo, hi) => Some((spec.name, lo, hi)),
-            _ => None,
-        })
+        .filter(|spec| spec.values == OptionValues::Seed)
+        .map(|spec| spec.name)
         .collect())
 }
 
@@ -49,28 +46,30 @@ const ID_LETTERS: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ2345
 /// position where the game is already over. Its id and secret options come from `fresh`.
 pub fn new_game(spec: NewGame, fresh: &Fresh) -> Result<NewGameRow, GameError> {
     let secrets = secret_option_specs(&spec.variant)?;
-    if let Some(given) = spec.options.iter().find(|o| {
-        secrets
-            .iter()
-            .any(|(name, ..)| o.split('=').next() == Some(name))
-    }) {
+    if let Some(given) = spec
+        .options
+        .iter()
+        .find(|o| secrets.iter().any(|name| o.split('=').next() == Some(name)))
+    {
         return Err(GameError::BadGame(format!(
             "{} is drawn at random by the server and kept secret until the game ends",
             given.split('=').next().unwrap_or(given)
         )));
     }
-    // Four random bytes per secret, after the twelve of the id.
+    // A key of its own for each secret; never a number, which could be found by trying them
+    // all (numbers stay readable for the games stored with them). Too many secrets is
+    // unreachable while every ruleset fits, which a test checks.
+    if secrets.len() > fresh.secrets.len() {
+        return Err(GameError::BadGame(format!(
+            "{} has {} secret options, more than the server draws keys for",
+            spec.variant,
+            secrets.len()
+        )));
+    }
     let secret_options: Vec<String> = secrets
         .iter()
-        .enumerate()
-        .map(|(i, &(name, lo, hi))| {
-            let at = 12 + (4 * i) % 20;
-            let bytes: [u8; 4] = fresh.random[at..at + 4].try_into().unwrap_or([0; 4]);
-            let lo = lo.max(1);
-            let span = u64::from(hi.saturating_sub(lo)) + 1;
-            let value = u64::from(lo) + u64::from(u32::from_le_bytes(bytes)) % span;
-            format!("{name}={value}")
-        })
+        .zip(&fresh.secrets)
+        .map(|(name, &key)| format!("{name}={}", SeedValue::Key(key)))
         .collect();
     let options: Vec<String> = spec
         .options
@@ -121,7 +120,8 @@ pub fn new_game(spec: NewGame, fresh: &Fresh) -> Result<NewGameRow, GameError> {
         }
         None => None,
     };
-    let id: String = fresh.random[..12]
+    let id: String = fresh
+        .id
         .iter()
         .map(|&b| ID_LETTERS[b as usize % ID_LETTERS.len()] as char)
         .collect();

@@ -451,9 +451,7 @@ fn replay(table: &mut dyn Table, stored: &StoredMove) -> Result<String, SessionE
 
 /// The names of the options of `variant` the server draws at random and keeps secret.
 pub fn secret_names(variant: &str) -> Vec<&'static str> {
-    secret_option_specs(variant)
-        .map(|v| v.into_iter().map(|(name, ..)| name).collect())
-        .unwrap_or_default()
+    secret_option_specs(variant).unwrap_or_default()
 }
 
 impl Core {

@@ -17,6 +17,15 @@ struct Done {
     refusal: Option<GameError>,
 }
 
+/// What the world would give, every byte `byte`.
+fn fresh(byte: u8, unix_ms: i64) -> Fresh {
+    Fresh {
+        id: [byte; 12],
+        secrets: [[byte; 32]; Fresh::SECRETS],
+        unix_ms,
+    }
+}
+
 fn s(secs: f64) -> Duration {
     Duration::from_secs_f64(secs)
 }
@@ -43,11 +52,7 @@ impl Game {
 
     fn with(spec: NewGame) -> Game {
         let t0 = Instant::now();
-        let fresh = Fresh {
-            random: [7; 32],
-            unix_ms: 1_000,
-        };
-        let row = new_game(spec, &fresh).expect("a game");
+        let row = new_game(spec, &fresh(7, 1_000)).expect("a game");
         Game {
             referee: Referee::from_row(&row.game, t0).expect("it loads"),
             t0,
@@ -146,10 +151,7 @@ impl Game {
             Command::Act {
                 seat,
                 action: Action::parse(action),
-                fresh: Fresh {
-                    random: [9; 32],
-                    unix_ms: 2_000,
-                },
+                fresh: fresh(9, 2_000),
             },
             secs,
         )
@@ -721,10 +723,7 @@ fn a_finished_position_is_refused_at_creation() {
                 creator: None,
                 owner_hash: None,
             },
-            &Fresh {
-                random: [1; 32],
-                unix_ms: 0,
-            },
+            &fresh(1, 0),
         )
     };
     let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
@@ -801,6 +800,60 @@ fn a_rematch_is_an_offer_and_moves_everyone_to_a_game_with_the_colours_turned() 
         vec!["rematch-decline"]
     );
     assert!(g.referee.pending().rematch.is_empty());
+}
+
+// ---- secret options ---------------------------------------------------------------------
+
+#[test]
+fn a_secret_is_a_fresh_key_shown_only_once_the_game_is_over() {
+    let spec = NewGame {
+        variant: "chex".into(),
+        options: Vec::new(),
+        fen: None,
+        clock: None,
+        seats: HUMANS.to_vec(),
+        me: None,
+        listed: true,
+    };
+    let mut given = fresh(3, 1_000);
+    given.secrets[0] = std::array::from_fn(|i| (i * 8) as u8);
+    let row = new_game(spec.clone(), &given).unwrap();
+    // The key is the fresh bytes given for it, in full, as 64 hex digits.
+    let key = "0008101820283038404850586068707880889098a0a8b0b8c0c8d0d8e0e8f0f8";
+    assert_eq!(row.game.options, vec![format!("draw-seed={key}")]);
+    // The game's id is made of the id's bytes alone.
+    let mut other = given;
+    other.secrets[0][0] ^= 1;
+    let row_other = new_game(spec, &other).unwrap();
+    assert_eq!(row_other.game.id, row.game.id);
+    assert_ne!(row_other.game.options, row.game.options);
+
+    let t0 = Instant::now();
+    let mut g = Game {
+        referee: Referee::from_row(&row.game, t0).expect("it loads"),
+        t0,
+    };
+    g.everyone_here(0.0);
+    assert!(g.referee.options().is_empty());
+    g.act(0, "resign", 1.0).unwrap();
+    assert_eq!(g.referee.options(), vec![format!("draw-seed={key}")]);
+    // A rematch draws a new key from its own fresh bytes (every byte 9).
+    g.act(0, "rematch-offer", 2.0).unwrap();
+    let next = g.act(1, "rematch-accept", 3.0).unwrap();
+    let next = next.change.unwrap().rematch.unwrap().game;
+    assert_eq!(next.options, vec![format!("draw-seed={}", "09".repeat(32))]);
+}
+
+#[test]
+fn every_ruleset_s_secrets_get_keys_of_their_own() {
+    for info in chaturanga_variants::CATALOGUE
+        .iter()
+        .filter(|v| v.implemented)
+    {
+        let secrets = secret_option_specs(info.id).unwrap();
+        assert!(secrets.len() <= Fresh::SECRETS, "{}: {secrets:?}", info.id);
+    }
+    assert_eq!(secret_option_specs("chex").unwrap(), ["draw-seed"]);
 }
 
 #[test]
@@ -952,10 +1005,7 @@ fn a_replica_catches_up_with_the_moves_added_and_with_a_takeback() {
                 creator: None,
                 owner_hash: None,
             },
-            &Fresh {
-                random: [7; 32],
-                unix_ms: 1_000,
-            },
+            &fresh(7, 1_000),
         )
         .unwrap()
         .game;

@@ -400,6 +400,78 @@ fn a_dark_chess_seat_receives_nothing_it_may_not_see() {
 }
 
 #[test]
+fn a_chex_game_draws_from_a_fresh_key_that_nobody_sees_before_the_end() {
+    let server = Server::start("chex-key");
+    let (id, white, black) = two_humans(&server, "chex", None);
+    let (other, _, _) = two_humans(&server, "chex", None);
+    let key_of = |id: &str| {
+        let stored = server.stored(id).options;
+        assert_eq!(stored.len(), 1, "{stored:?}");
+        let key = stored[0]
+            .strip_prefix("draw-seed=")
+            .expect("the draw seed")
+            .to_string();
+        // 256 bits, never the 32-bit numbers of old games.
+        assert_eq!(key.len(), 64, "{key}");
+        assert!(
+            key.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{key}"
+        );
+        key
+    };
+    let key = key_of(&id);
+    assert_ne!(key, key_of(&other));
+    // The draws are the key's: the rules opened with it draw the same men.
+    let option = format!("draw-seed={key}");
+    let mut reference = open_table("chex", std::slice::from_ref(&option), None).unwrap();
+    let mut socket = server.socket(&id, Some(&black), None);
+    let mut seen: Vec<String> = socket
+        .recv_until(|m| m["t"] == "state")
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    for (token, seat) in [(&white, 0), (&black, 1), (&white, 0)] {
+        let s = mv(&server, &id, token, "draw");
+        reference.play_for(seat, "draw").unwrap();
+        let drawn = reference
+            .scene(Viewer::Player(seat))
+            .note
+            .expect("a drawn man");
+        assert_eq!(s["note"], json!(drawn), "{s}");
+        let place = s["legal"][0]["text"].as_str().unwrap().to_string();
+        mv(&server, &id, token, &place);
+        reference.play_for(seat, &place).unwrap();
+    }
+    seen.extend(
+        socket
+            .recv_until(|m| m["t"] == "state" && m["d"]["ply"] == json!(reference.ply()))
+            .iter()
+            .map(Value::to_string),
+    );
+    // While it goes on, no seat, spectator, socket message or record shows the key.
+    for token in [Some(white.as_str()), Some(black.as_str()), None] {
+        let s = state(&server, &id, token);
+        assert!(s["options"].as_array().unwrap().is_empty(), "{s}");
+        seen.push(s.to_string());
+        let (status, record) = server.get(&format!("/api/games/{id}/record"), token);
+        assert!(status == 200 || status == 403, "{status} {record}");
+        seen.push(record.to_string());
+    }
+    for text in &seen {
+        assert!(!text.contains(&key), "the key leaked: {text}");
+    }
+    // Once it is over everyone may check the draws.
+    let (status, s) = act(&server, &id, &black, "resign");
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["options"], json!([option]));
+    assert_eq!(state(&server, &id, None)["options"], json!([option]));
+    let (status, record) = server.get(&format!("/api/games/{id}/record"), None);
+    assert_eq!(status, 200, "{record}");
+    assert!(record.as_str().unwrap().contains(&option), "{record}");
+}
+
+#[test]
 fn a_whole_turn_is_one_request_and_replays_part_by_part() {
     let server = Server::start("turn");
     let (id, white, black) = two_humans(&server, "avalanche", None);

@@ -6,7 +6,7 @@ use chaturanga_session::{Decision, GameSession, open};
 use chaturanga_variants::chex::ChexPosition;
 
 /// A live Chex session with `seed` after `moves`.
-fn chex(seed: u64, moves: &[&str]) -> Box<dyn GameSession> {
+fn chex(seed: u32, moves: &[&str]) -> Box<dyn GameSession> {
     let mut session = open("chex", 1).expect("chex");
     session
         .set_rule_options(&[format!("draw-seed={seed}")])

@@ -16,7 +16,7 @@ fn secret_options(id: &str, seed: u64) -> Vec<String> {
     option_specs(id)
         .unwrap()
         .iter()
-        .filter(|s| matches!(s.values, OptionValues::Seed(..)))
+        .filter(|s| matches!(s.values, OptionValues::Seed))
         .map(|s| format!("{}={}", s.name, seed + 7))
         .collect()
 }

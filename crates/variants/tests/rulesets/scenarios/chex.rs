@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use chaturanga_rules::{Game, Position, Ruleset, perft};
+use chaturanga_rules::{Game, Position, Ruleset, SeedValue, perft};
 use chaturanga_variants::chex::{ChexAction, ChexMove, ChexPosition, START_FEN};
 use common::{game_after, legal_texts, options};
 
@@ -119,7 +119,7 @@ fn scenario_06_an_unplaceable_king() {
     // In a live game the drawn king ends the game in a draw: find a seed whose first white
     // tile is the queen and first black tile the king.
     let mut found = false;
-    for seed in 0..20_000u64 {
+    for seed in 0..20_000u32 {
         let mut game = Game::new(ChexPosition::live(seed));
         game.play_text("draw").unwrap();
         if game.position().drawn() != Some('Q') {
@@ -215,7 +215,7 @@ fn scenario_10_the_frame_grows() {
 fn live_games_draw_from_a_seeded_stack() {
     let a = ChexPosition::live(7);
     let b = ChexPosition::live(7);
-    assert_eq!(a.draw_seed(), Some(7));
+    assert_eq!(a.draw_seed(), Some(SeedValue::Number(7)));
     let mut ga = Game::new(a);
     let mut gb = Game::new(b);
     for _ in 0..6 {
@@ -321,7 +321,7 @@ fn positions_drawn_from_a_view_keep_everything_but_the_order() {
     let mut rng = SplitMix64::new(3);
     let mut compared = 0;
     let mut reordered = 0;
-    for seed in 1..25u64 {
+    for seed in 1..25u32 {
         let mut game = Game::new(ChexPosition::live(seed));
         // A random game of a few turns, stopping sometimes after a draw.
         for _ in 0..(seed % 13) * 2 + 1 {
@@ -400,7 +400,7 @@ fn the_draw_seed_option_starts_a_live_game() {
     let seeded = options::<ChexPosition>(&["draw-seed=7"]);
     let mut a = Game::new(ChexPosition::start_position(&seeded).unwrap());
     let mut b = Game::new(ChexPosition::live(7));
-    assert_eq!(a.position().draw_seed(), Some(7));
+    assert_eq!(a.position().draw_seed(), Some(SeedValue::Number(7)));
     for _ in 0..4 {
         for g in [&mut a, &mut b] {
             g.play_text("draw").unwrap();
@@ -423,6 +423,174 @@ fn the_draw_seed_option_starts_a_live_game() {
     assert_eq!(plain.draw_seed(), None);
     assert_eq!(legal_texts(&plain).len(), 6);
     assert!(ChexPosition::option_specs()[0].values.accepts("4294967295"));
+}
+
+/// SplitMix64 as published (Steele, Lea and Flood 2014; Vigna's `splitmix64.c`), written out
+/// again here so that the pins below do not lean on the code they check.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The ChaCha20 block function of RFC 8439 (section 2.3), written out again for the same
+/// reason: the sixteen words of block `counter` under `key` with a zero nonce.
+fn chacha20_block(key: &[u8; 32], counter: u32) -> [u32; 16] {
+    let mut start = [0u32; 16];
+    start[..4].copy_from_slice(&[0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574]);
+    for (word, bytes) in start[4..12].iter_mut().zip(key.chunks(4)) {
+        *word = u32::from_le_bytes(bytes.try_into().unwrap());
+    }
+    start[12] = counter;
+    let mut x = start;
+    let mut quarter = |a: usize, b: usize, c: usize, d: usize| {
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(16);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(12);
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(8);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(7);
+    };
+    for _ in 0..10 {
+        quarter(0, 4, 8, 12);
+        quarter(1, 5, 9, 13);
+        quarter(2, 6, 10, 14);
+        quarter(3, 7, 11, 15);
+        quarter(0, 5, 10, 15);
+        quarter(1, 6, 11, 12);
+        quarter(2, 7, 8, 13);
+        quarter(3, 4, 9, 14);
+    }
+    std::array::from_fn(|i| x[i].wrapping_add(start[i]))
+}
+
+/// The 64-bit numbers of ChaCha20's key stream under `key`: two words each, the first low.
+fn chacha20_numbers(key: [u8; 32]) -> impl FnMut() -> u64 {
+    let mut words = (0u32..).flat_map(move |block| chacha20_block(&key, block));
+    move || {
+        let lo = u64::from(words.next().unwrap());
+        lo | u64::from(words.next().unwrap()) << 32
+    }
+}
+
+/// Both stacks' draw orders as `docs/rules/chex.md` (decision 14) describes them: each side's
+/// sixteen men laid out K Q R R B B N N P P P P P P P P, then, for i from 15 down to 1, the man
+/// at i swapped with the man at j = `below(i + 1)`; White's stack first, then Black's, from
+/// one generator; the man at 0 is drawn first.
+fn documented_orders(mut below: impl FnMut(u64) -> u64) -> [String; 2] {
+    std::array::from_fn(|_| {
+        let mut men: Vec<char> = "KQRRBBNNPPPPPPPP".chars().collect();
+        for i in (1..men.len()).rev() {
+            men.swap(i, below(i as u64 + 1) as usize);
+        }
+        men.into_iter().collect()
+    })
+}
+
+/// The orders of a number seed: j is the top half of x(i + 1), x SplitMix64's next number
+/// from the seed.
+fn number_orders(seed: u32) -> [String; 2] {
+    let mut state = u64::from(seed);
+    documented_orders(|n| ((u128::from(splitmix64(&mut state)) * u128::from(n)) >> 64) as u64)
+}
+
+/// The orders of a key: j is the top half of x(i + 1), x ChaCha20's next number under the key
+/// (nonce 0, block counter from 0), drawn again while the low half is below 2^64 mod (i + 1).
+fn key_orders(key: [u8; 32]) -> [String; 2] {
+    let mut next = chacha20_numbers(key);
+    documented_orders(|n| {
+        loop {
+            let product = u128::from(next()) * u128::from(n);
+            if (product as u64) >= n.wrapping_neg() % n {
+                break (product >> 64) as u64;
+            }
+        }
+    })
+}
+
+/// The stacks' orders are `orders`, and the draws of a game from `position` follow them.
+fn assert_draws(position: ChexPosition, orders: &[String; 2], context: &str) {
+    let undrawn = [0, 1].map(|p| position.undrawn(p).unwrap());
+    assert_eq!(&undrawn, orders, "{context}");
+    let mut game = Game::new(position);
+    for turn in 0..12 {
+        game.play_text("draw").unwrap();
+        let expected = orders[turn % 2].chars().nth(turn / 2);
+        assert_eq!(game.position().drawn(), expected, "{context}: turn {turn}");
+        let first = legal_texts(game.position())[0].clone();
+        game.play_text(&first).unwrap();
+    }
+}
+
+#[test]
+fn a_number_seed_draws_as_it_always_has() {
+    // The generator and the shuffle are what the module has used since live games came:
+    // stored games of every number must replay their draws.
+    for seed in [1, 7, 11, 12_345, u32::MAX] {
+        let orders = number_orders(seed);
+        let context = format!("draw-seed={seed}");
+        let option = ChexPosition::start_position(&options::<ChexPosition>(&[&context])).unwrap();
+        assert_eq!(option.draw_seed(), Some(SeedValue::Number(seed)));
+        assert_draws(option, &orders, &context);
+        assert_draws(ChexPosition::live(seed), &orders, &context);
+    }
+    // The orders the code printed for seed 7 before keys came (commit c3d7153, `undrawn` of
+    // `ChexPosition::live(7)`), which the computation above must give too.
+    assert_eq!(
+        number_orders(7),
+        ["PPPRPPPQPBRBNPKN", "PPRPKBNPRQNPPBPP"].map(String::from)
+    );
+}
+
+#[test]
+fn a_key_draws_from_chacha20() {
+    // The generator is ChaCha20 itself: RFC 8439's test vector 1 of appendix A.1 (key and
+    // nonce zero, block 0).
+    let block: Vec<u8> = chacha20_block(&[0; 32], 0)
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let expected = "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7\
+                    da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586";
+    let hex: String = block.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, expected);
+
+    let counting: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let mut one_bit = counting;
+    one_bit[31] ^= 0x80;
+    let keys = [[0; 32], counting, one_bit, [0xff; 32]];
+    let mut seen = Vec::new();
+    for key in keys {
+        let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+        let orders = key_orders(key);
+        let context = format!("draw-seed={hex}");
+        let option = ChexPosition::start_position(&options::<ChexPosition>(&[&context])).unwrap();
+        assert_eq!(option.draw_seed(), Some(SeedValue::Key(key)));
+        assert_draws(option, &orders, &context);
+        // The same key, again and in capitals, gives the same draws.
+        let upper = format!("draw-seed={}", hex.to_uppercase());
+        let again = ChexPosition::start_position(&options::<ChexPosition>(&[&upper])).unwrap();
+        assert_draws(again, &orders, &upper);
+        assert_draws(ChexPosition::live(key), &orders, &context);
+        seen.push(orders);
+    }
+    // Different keys, one bit apart among them, give different orders.
+    for (i, a) in seen.iter().enumerate() {
+        for b in &seen[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    // A key of all decimal digits is a key, not the number it spells.
+    let digits = format!("{}7", "0".repeat(63));
+    let p =
+        ChexPosition::start_position(&options::<ChexPosition>(&[&format!("draw-seed={digits}")]))
+            .unwrap();
+    assert!(matches!(p.draw_seed(), Some(SeedValue::Key(_))));
+    assert_ne!(p.undrawn(0), ChexPosition::live(7).undrawn(0));
 }
 
 #[test]
