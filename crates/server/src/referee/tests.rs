@@ -814,6 +814,8 @@ fn a_secret_is_a_fresh_key_shown_only_once_the_game_is_over() {
         seats: HUMANS.to_vec(),
         me: None,
         listed: true,
+        creator: None,
+        owner_hash: None,
     };
     let mut given = fresh(3, 1_000);
     given.secrets[0] = std::array::from_fn(|i| (i * 8) as u8);
