@@ -3,7 +3,7 @@
 //! tagged with its [`Client`]. Over the cap, a connection gets a JSON 503 or 429 and is
 //! closed before anything of it is read.
 
-use crate::quota::{ClientKey, Quotas, Refusal};
+use crate::quota::{ClientKey, Quotas, Refusal, Slot};
 use axum::Router;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -43,6 +43,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
             .copied()
             .unwrap_or_else(Client::local))
     }
+}
+
+/// The place a connection holds in the connection caps, shared with its requests: a
+/// websocket upgraded from the connection keeps it while the socket lives (the connection's
+/// own task ends at the upgrade).
+#[derive(Clone)]
+pub struct Held {
+    _slot: Arc<Slot<ClientKey>>,
 }
 
 /// Raises the soft open-files limit to the hard one and returns how many connections fit
@@ -132,18 +140,20 @@ pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>, p
             }
         };
         let _ = stream.set_nodelay(true);
+        let held = Held {
+            _slot: Arc::new(slot),
+        };
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             let client = client_of(client, request.headers(), peers);
             request.extensions_mut().insert(Client(client));
+            request.extensions_mut().insert(held.clone());
             router.clone().oneshot(request.map(axum::body::Body::new))
         });
         let connection = http
             .serve_connection(TokioIo::new(stream), service)
             .with_upgrades();
         tokio::spawn(async move {
-            // Held while the connection (and a websocket upgraded from it) lives.
-            let _slot = slot;
             let _ = connection.await;
         });
     }

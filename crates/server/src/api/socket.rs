@@ -14,7 +14,7 @@
 use super::error::ApiError;
 use super::{ActionRequest, MAX_ACTION, who};
 use crate::app::AppState;
-use crate::connections::Client;
+use crate::connections::{Client, Held};
 use crate::live::{Answer, GameHandle, LiveError, Request, Subscription, Who};
 use crate::quota::{ClientKey, Quotas, Slot, Spend};
 use crate::referee::Caller;
@@ -46,6 +46,7 @@ pub(super) struct SocketQuery {
 pub(super) async fn upgrade(
     State(state): State<AppState>,
     client: Client,
+    held: Option<axum::Extension<Held>>,
     Path(id): Path<String>,
     Query(query): Query<SocketQuery>,
     ws: WebSocketUpgrade,
@@ -53,11 +54,20 @@ pub(super) async fn upgrade(
     let who = who(query.token.as_deref())?;
     let game = state.game(&id).await?;
     let quotas = state.quotas_shared();
+    // The cap on one game's sockets is its spectators': a player's own socket is never
+    // refused for a crowd watching him.
+    let per_game = match who {
+        Who::Spectator => Some(
+            quotas
+                .sockets_per_game
+                .take(id.clone(), "spectators' sockets on this game")?,
+        ),
+        _ => None,
+    };
     let slots: Slots = (
         quotas.sockets_per_client.take(client.0, "sockets")?,
-        quotas
-            .sockets_per_game
-            .take(id.clone(), "sockets on this game")?,
+        per_game,
+        held.map(|axum::Extension(h)| h),
     );
     let subscription = game
         .ask(|reply| Request::Subscribe {
@@ -79,8 +89,9 @@ pub(super) async fn upgrade(
         }))
 }
 
-/// The places a socket holds in its client's and its game's counts.
-type Slots = (Slot<ClientKey>, Slot<String>);
+/// The places a socket holds: in its client's count, its game's (a spectator's), and the
+/// connection caps (the connection it was upgraded from).
+type Slots = (Slot<ClientKey>, Option<Slot<String>>, Option<Held>);
 
 /// Round trips measured on one socket with WebSocket pings (which browsers answer by
 /// themselves, as lila-ws measures its clients): what a move's lag may be forgiven up to.

@@ -176,6 +176,36 @@ fn sockets_are_capped_per_client_and_per_game() {
 }
 
 #[test]
+fn a_crowd_of_spectators_never_keeps_a_player_out_and_a_socket_counts_as_a_connection() {
+    let server = Server::start_with(
+        "limit-crowd",
+        Limits {
+            sockets_per_game: 2,
+            connections_per_client: 4,
+            ..Limits::generous()
+        },
+    );
+    let (_, created) = server.post("/api/games", &chess_against_a_person(), None);
+    let (id, token) = (
+        created["id"].as_str().unwrap(),
+        created["token"].as_str().unwrap(),
+    );
+    let _crowd = [server.socket(id, None, None), server.socket(id, None, None)];
+    let mut player = server.socket(id, Some(token), None);
+    assert_eq!(player.recv()["t"], "state");
+    // Three sockets and their three connections: one connection is left, then none.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(server.get("/api/games", None).0, 200);
+    let _idle = std::net::TcpStream::connect(server.addr).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let (answer, _) = server.raw(
+        b"GET /api/games HTTP/1.1\r\nhost: x\r\n\r\n",
+        Duration::from_secs(5),
+    );
+    assert_eq!(parse(&answer).0, 429, "{answer}");
+}
+
+#[test]
 fn connections_are_capped_and_the_refused_get_json() {
     let server = Server::start_with(
         "limit-connections",
