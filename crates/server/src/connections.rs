@@ -128,11 +128,11 @@ pub async fn serve(listener: TcpListener, router: Router, quotas: Arc<Quotas>, p
         };
         let client = ClientKey::of(peer.ip());
         // Behind a proxy every connection is the proxy's: only the total counts.
-        let counted = match peers {
-            Peers::Direct => client,
-            Peers::BehindProxy => ClientKey::of(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+        let taken = match peers {
+            Peers::Direct => quotas.connections.take(client, "connections"),
+            Peers::BehindProxy => quotas.connections.take_within_total(client, "connections"),
         };
-        let slot = match quotas.connections.take(counted, "connections") {
+        let slot = match taken {
             Ok(slot) => slot,
             Err(refusal) => {
                 tokio::spawn(refuse(stream, refusal));

@@ -386,6 +386,16 @@ impl<K: Eq + Hash + Clone> Gauge<K> {
 
     /// Takes a place for `key`, or says which cap is reached.
     pub fn take(&self, key: K, what: &'static str) -> Result<Slot<K>, Refusal> {
+        self.take_capped(key, what, self.per_key)
+    }
+
+    /// Takes a place for `key` within the total alone (behind a proxy, whose connections are
+    /// everyone's).
+    pub fn take_within_total(&self, key: K, what: &'static str) -> Result<Slot<K>, Refusal> {
+        self.take_capped(key, what, usize::MAX)
+    }
+
+    fn take_capped(&self, key: K, what: &'static str, per_key: usize) -> Result<Slot<K>, Refusal> {
         let mut state = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         if state.total >= self.total {
             return Err(Refusal::TooMany {
@@ -395,10 +405,10 @@ impl<K: Eq + Hash + Clone> Gauge<K> {
             });
         }
         let held = state.held.entry(key.clone()).or_insert(0);
-        if *held >= self.per_key {
+        if *held >= per_key {
             return Err(Refusal::TooMany {
                 what,
-                cap: self.per_key,
+                cap: per_key,
                 total: false,
             });
         }
@@ -567,6 +577,10 @@ mod tests {
         );
         drop(a1);
         assert_eq!(gauge.held(&client(1)), 1);
+        // Within the total alone, a key may hold more than its own cap.
+        let _a3 = gauge.take_within_total(client(1), "connections").unwrap();
+        assert!(gauge.take_within_total(client(1), "connections").is_err());
+        drop(_a3);
         assert_eq!(gauge.total(), 2);
         gauge.take(client(3), "connections").unwrap();
     }
