@@ -43,17 +43,17 @@ const PROBE_MAX: Duration = Duration::from_secs(2);
 /// The write-ahead log: the server truncates it past 16 MiB, looking every 500 ms, so it may
 /// grow by what commits add in half a second beyond that. The most the run saw added in
 /// 100 ms is 6-8 MiB, when 200 games are created at once (the burst of the site's total);
-/// the flood of moves adds about 1 MiB in 100 ms; and a truncating checkpoint holds the
-/// commits while it copies. 32 MiB is 16 MiB, the burst and a half second of the flood, with
+/// the flood of moves adds 1.2 MiB in 100 ms at the median; and a truncating checkpoint
+/// holds the commits while it copies. 32 MiB is 16 MiB, the burst and a half second of the flood, with
 /// room to spare.
 const WAL_MAX: u64 = 32 << 20;
-/// The database file: the run stores about 700 games and 25,000 moves, 2-3 MiB.
+/// The database file: the run stores about 850 games and 21,000 moves, 3.4 MiB.
 const DB_MAX: u64 = 32 << 20;
 /// Resident memory may grow between the warm-up and the end of the attacks: the allocator
 /// keeps much of what it was given at the peak, and what the attacks made the server hold
 /// at once sets the peak. This much for the engine pool: two searches at once (its threads),
-/// each a level-8 Chu shogi search of 40-45 MiB as the run measures it (its 8 MiB table and
-/// the search's own); besides [`RSS_PER_CONNECTION_KIB`] for each connection and websocket
+/// each a level-8 Chu shogi search, with which the server grows by 40-50 MiB as the run
+/// measures it (its 8 MiB table and the search's own); besides [`RSS_PER_CONNECTION_KIB`] for each connection and websocket
 /// held at once at the most and [`RSS_PER_GAME_KIB`] for each game created (live games stay
 /// in memory until they end).
 const RSS_FIXED_KIB: u64 = 2 * 48 * 1024;
