@@ -279,11 +279,8 @@ async fn create_game(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let quotas = state.quotas();
-    quotas.spend(client.0, Spend::Game)?;
     let engines_only = !seats.is_empty() && seats.iter().all(|s| *s != SeatKind::Human);
-    if seats.iter().any(|s| *s != SeatKind::Human) {
-        quotas.spend(client.0, Spend::EngineGame)?;
-    }
+    // A game the server will not make spends nothing: the refusals come first.
     if engines_only {
         let cap = quotas.limits().engine_only_games;
         if cap == 0 {
@@ -305,6 +302,10 @@ async fn create_game(
                 total: true,
             }));
         }
+    }
+    quotas.spend(client.0, Spend::Game)?;
+    if seats.iter().any(|s| *s != SeatKind::Human) {
+        quotas.spend(client.0, Spend::EngineGame)?;
     }
     // The token of the seat its creator takes, or, for a game of engines only, the one
     // that may stop it.

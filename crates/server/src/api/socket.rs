@@ -16,7 +16,7 @@ use super::{ActionRequest, MAX_ACTION, who};
 use crate::app::AppState;
 use crate::connections::{Client, Held};
 use crate::live::{Answer, GameHandle, LiveError, Request, Subscription, Who};
-use crate::quota::{ClientKey, Quotas, Slot, Spend};
+use crate::quota::{ClientKey, Quotas, Refusal, Slot, Spend};
 use crate::referee::Caller;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -60,7 +60,16 @@ pub(super) async fn upgrade(
         Who::Spectator => Some(
             quotas
                 .sockets_per_game
-                .take(id.clone(), "spectators' sockets on this game")?,
+                .take(id.clone(), "spectators' sockets on this game")
+                // The game's cap is everyone's, not this client's.
+                .map_err(|refusal| match refusal {
+                    Refusal::TooMany { what, cap, .. } => Refusal::TooMany {
+                        what,
+                        cap,
+                        total: true,
+                    },
+                    other => other,
+                })?,
         ),
         _ => None,
     };

@@ -163,9 +163,10 @@ fn sockets_are_capped_per_client_and_per_game() {
     let _first = server.socket(a, None, None);
     let _second = server.socket(a, None, None);
     let (answer, _) = server.raw(upgrade(a).as_bytes(), Duration::from_secs(2));
+    // The game's cap is everyone's: the site's answer, not the client's.
     let (status, refusal) = parse(&answer);
-    assert_eq!(status, 429, "{answer}");
-    assert_eq!(refusal["code"], "too-many", "{refusal}");
+    assert_eq!(status, 503, "{answer}");
+    assert_eq!(refusal["code"], "server-busy", "{refusal}");
     let _third = server.socket(b, None, None);
     let (answer, _) = server.raw(upgrade(b).as_bytes(), Duration::from_secs(2));
     assert_eq!(parse(&answer).0, 429, "{answer}");
@@ -347,12 +348,22 @@ fn games_of_engines_only_are_capped_and_whoever_created_one_can_stop_it() {
         "limit-engines-off",
         Limits {
             engine_only_games: 0,
+            engine_games: Rate::new(2, Duration::from_secs(60)),
             ..Limits::generous()
         },
     );
-    let (status, refusal) = off.post("/api/games", &engines, None);
-    assert_eq!(status, 403, "{refusal}");
-    assert_eq!(refusal["code"], "engines-only-off");
+    // Refused, and spending nothing: a game against the engine can be made after.
+    for _ in 0..3 {
+        let (status, refusal) = off.post("/api/games", &engines, None);
+        assert_eq!(status, 403, "{refusal}");
+        assert_eq!(refusal["code"], "engines-only-off");
+    }
+    let (status, created) = off.post(
+        "/api/games",
+        &json!({"variant": "chess", "seats": [{"kind": "human"}, {"kind": "engine", "level": 1}], "me": 0}),
+        None,
+    );
+    assert_eq!(status, 201, "{created}");
     let server = Server::start_with(
         "limit-engines",
         Limits {
