@@ -158,7 +158,18 @@ fn acknowledged_moves_and_clocks_survive_sigkill() {
                 }
             })
         };
-        std::thread::sleep(Duration::from_millis(20 + rng.below(200)));
+        // The kill comes after a random number of acknowledged moves and a random moment
+        // more, so every round plays, however slow the machine (a fixed window played too
+        // few moves on a loaded CI runner).
+        let wanted = acknowledged.lock().unwrap().len() + 1 + rng.below(16) as usize;
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while acknowledged.lock().unwrap().len() < wanted
+            && !mover.is_finished()
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(rng.below(15)));
         child.0.kill().expect("SIGKILL");
         child.0.wait().unwrap();
         mover.join().unwrap();
