@@ -2630,7 +2630,7 @@ async fn ping_flood(run: Arc<Run>) {
                         Some("pong") => tally.accepted += 1,
                         Some("error") => {
                             tally.refused += 1;
-                            *tally.refusals.entry(v["d"].to_string()).or_default() += 1;
+                            *tally.refusals.entry(v["code"].to_string()).or_default() += 1;
                         }
                         _ => {}
                     }
@@ -2658,7 +2658,7 @@ async fn ping_flood(run: Arc<Run>) {
         "600 pings a connection, reconnecting 3 times",
         from.to_string(),
         "socket messages 60 + 20/s per client, across reconnects",
-        "error frame, closed after 50",
+        "error frame `rate-limited`, closed after 50",
         &tally,
         format!("{pings} sent; {closed} of 3 connections closed by the server; {secs:.2} s"),
     );

@@ -153,6 +153,11 @@ pub struct StoredTimes {
 /// only as far as the server's own measure of its lag allows.
 pub const LAG_MARGIN: Duration = Duration::from_millis(100);
 
+/// The longest round trip believed of a connection: a client that answers the server's pings
+/// late measures long, and one turn's forgiveness stays within this plus [`LAG_MARGIN`]
+/// whatever it did (its total stays within the lag quota, as on lichess).
+pub const MAX_BELIEVED_LAG: Duration = Duration::from_millis(1_000);
+
 /// The longest a flag waits past zero for a move in flight (see [`GameClock`]).
 pub const MAX_GRACE: Duration = Duration::from_secs(2);
 
@@ -360,8 +365,8 @@ impl GameClock {
     }
 
     /// Ends `seat`'s turn at `now`: `thought` is how long its client says it thought, if it
-    /// says (the rest is network lag, forgiven up to the quota and to `measured_lag` plus
-    /// [`LAG_MARGIN`]). `Err(seat)` if its time ran out (nothing changes then). A seat whose
+    /// says (the rest is network lag, forgiven up to the quota and to `measured_lag`, at most
+    /// [`MAX_BELIEVED_LAG`], plus [`LAG_MARGIN`]). `Err(seat)` if its time ran out (nothing changes then). A seat whose
     /// clock stands is left as it is.
     pub fn complete(
         &mut self,
@@ -375,7 +380,7 @@ impl GameClock {
         };
         let elapsed = now.saturating_duration_since(since);
         let lag = thought.map_or(Duration::ZERO, |t| elapsed.saturating_sub(t));
-        let believed = measured_lag.unwrap_or(Duration::ZERO) + LAG_MARGIN;
+        let believed = measured_lag.unwrap_or(Duration::ZERO).min(MAX_BELIEVED_LAG) + LAG_MARGIN;
         let forgiven = lag.min(self.quota[seat]).min(believed);
         self.clock
             .complete_turn(seat, elapsed - forgiven)
@@ -455,7 +460,7 @@ mod tests {
         now: Instant,
         thought: Option<Duration>,
     ) -> Result<(), usize> {
-        clock.complete(seat, now, thought, Some(Duration::from_secs(10)))?;
+        clock.complete(seat, now, thought, Some(MAX_BELIEVED_LAG))?;
         clock.run(&[next], now);
         Ok(())
     }
@@ -543,10 +548,10 @@ mod tests {
         pass(&mut clock, 1, 0, t0 + secs(6), None).unwrap();
         assert_eq!(clock.show(t0 + secs(6))[1].ms, 599_000);
         assert_eq!(clock.quota[1], secs(4));
-        // Claimed lag beyond the quota is charged.
+        // Claimed lag beyond what a connection may have is charged.
         pass(&mut clock, 0, 1, t0 + secs(16), Some(Duration::ZERO)).unwrap();
-        assert_eq!(clock.show(t0 + secs(16))[0].ms, 595_400 - 10_000 + 3_600);
-        assert_eq!(clock.quota[0], secs(1));
+        assert_eq!(clock.show(t0 + secs(16))[0].ms, 595_400 - 10_000 + 1_100);
+        assert_eq!(clock.quota[0], ms(3_500));
         for turn in 0..10 {
             let at = t0 + secs(17 + turn);
             pass(&mut clock, 1, 0, at, None).unwrap();
@@ -554,6 +559,36 @@ mod tests {
             clock.run(&[1], at);
         }
         assert_eq!(clock.quota[1], secs(7));
+    }
+
+    #[test]
+    fn a_client_answering_pings_late_keeps_no_more_than_the_quota() {
+        // 1+0: gain 0.39 s, quota 1.17 s. Every turn takes 1 s and the client says it
+        // thought for none, on a connection that measured 5 s (it held its pongs back).
+        let control = ClockSpec::Fischer {
+            base: 60,
+            increment: 0,
+        }
+        .control()
+        .unwrap();
+        let mut clock = GameClock::new(control, 2);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        let mut kept = Duration::ZERO;
+        for turn in 1..=8 {
+            let before = clock.clock.time(0).main;
+            clock
+                .complete(0, t0 + secs(turn), Some(Duration::ZERO), Some(secs(5)))
+                .unwrap();
+            let charged = before - clock.clock.time(0).main;
+            let forgiven = secs(1) - charged;
+            assert!(forgiven <= MAX_BELIEVED_LAG + LAG_MARGIN, "{forgiven:?}");
+            kept += forgiven;
+            clock.run(&[0], t0 + secs(turn));
+        }
+        // Three gains to start with and one a turn: 1.17 s + 8 x 0.39 s.
+        assert!(kept <= ms(1_170 + 8 * 390), "{kept:?}");
+        assert!(kept >= ms(3_000), "the quota is there to be used: {kept:?}");
     }
 
     #[test]

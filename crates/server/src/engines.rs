@@ -24,6 +24,13 @@ use std::time::Duration;
 /// Transposition table of one engine move, in MiB.
 pub const HASH_MB: usize = 8;
 
+/// A search limited to this much time or more is long (levels 6-8; node limits are short).
+pub const LONG_SEARCH: Duration = Duration::from_millis(200);
+
+fn is_long(limits: &Limits) -> bool {
+    limits.move_time.is_some_and(|t| t >= LONG_SEARCH)
+}
+
 /// The limits of one move at `level` (1-8; out-of-range levels are clamped).
 pub fn level_limits(level: u8) -> Limits {
     let mut limits = Limits::default();
@@ -43,8 +50,10 @@ pub fn level_limits(level: u8) -> Limits {
 /// Runs searches on at most as many threads as it was given, fairly between clients: each
 /// client's games (its *lane*) wait in their own line, the lines take turns for a free
 /// thread, and no lane runs more than its share at once, so one client's many games never
-/// hold back another's engine. The waiting lines hold at most one search per live engine
-/// game (a game stops its search before it starts another).
+/// hold back another's engine. Long searches (a time limit of [`LONG_SEARCH`] or more) never
+/// take the last thread: a search is never preempted, so without it a short reply would wait
+/// for whole seconds behind others' long ones. The waiting lines hold at most one search per
+/// live engine game (a game stops its search before it starts another).
 #[derive(Clone)]
 pub struct EnginePool {
     inner: Arc<Mutex<Lines>>,
@@ -54,6 +63,7 @@ type Done = Box<dyn FnOnce(Option<String>) + Send>;
 
 struct Waiting {
     task: SearchTask,
+    long: bool,
     done: Done,
 }
 
@@ -61,6 +71,8 @@ struct Lines {
     threads: usize,
     per_lane: usize,
     running: usize,
+    /// Long searches among those running.
+    running_long: usize,
     running_per_lane: HashMap<String, usize>,
     waiting: HashMap<String, VecDeque<Waiting>>,
     /// Lanes with searches waiting, in the order they get their next turn.
@@ -75,6 +87,7 @@ impl EnginePool {
                 threads: threads.max(1),
                 per_lane: per_lane.max(1),
                 running: 0,
+                running_long: 0,
                 running_per_lane: HashMap::new(),
                 waiting: HashMap::new(),
                 turns: VecDeque::new(),
@@ -82,12 +95,14 @@ impl EnginePool {
         }
     }
 
-    /// Runs `task` for `lane` when its turn comes and hands its move to `done`. A task whose
-    /// stop flag is set before it starts is dropped without an answer (its game moved on).
+    /// Runs `task` (searching within `limits`) for `lane` when its turn comes and hands its
+    /// move to `done`. A task whose stop flag is set before it starts is dropped without an
+    /// answer (its game moved on).
     pub fn run(
         &self,
         lane: &str,
         task: SearchTask,
+        limits: &Limits,
         done: impl FnOnce(Option<String>) + Send + 'static,
     ) {
         {
@@ -95,6 +110,7 @@ impl EnginePool {
             let line = lines.waiting.entry(lane.to_string()).or_default();
             line.push_back(Waiting {
                 task,
+                long: is_long(limits),
                 done: Box::new(done),
             });
             if line.len() == 1 {
@@ -122,6 +138,7 @@ impl EnginePool {
             let running = Running {
                 pool: self.clone(),
                 lane,
+                long: job.long,
             };
             tokio::task::spawn_blocking(move || {
                 let best = (job.task.run)();
@@ -132,10 +149,11 @@ impl EnginePool {
         }
     }
 
-    fn finished(&self, lane: &str) {
+    fn finished(&self, lane: &str, long: bool) {
         {
             let mut lines = self.lock();
             lines.running -= 1;
+            lines.running_long -= usize::from(long);
             if let Some(n) = lines.running_per_lane.get_mut(lane) {
                 *n -= 1;
                 if *n == 0 {
@@ -155,11 +173,12 @@ impl EnginePool {
 struct Running {
     pool: EnginePool,
     lane: String,
+    long: bool,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        self.pool.finished(&self.lane);
+        self.pool.finished(&self.lane, self.long);
     }
 }
 
@@ -185,11 +204,13 @@ impl Lines {
                 self.waiting.remove(&lane);
                 continue;
             }
-            if running >= self.per_lane {
+            let long_full = self.threads > 1 && self.running_long + 1 >= self.threads;
+            if running >= self.per_lane || (long_full && line.front().is_some_and(|w| w.long)) {
                 self.turns.push_back(lane);
                 continue;
             }
             let job = line.pop_front()?;
+            self.running_long += usize::from(job.long);
             if line.is_empty() {
                 self.waiting.remove(&lane);
             } else {
@@ -208,6 +229,15 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize};
     use std::time::Instant;
+
+    const SHORT: Limits = Limits {
+        depth: Some(1),
+        nodes: None,
+        move_time: None,
+        clock: None,
+        infinite: false,
+        overhead: Duration::ZERO,
+    };
 
     /// A search that records when it started and how many of its lane ran with it.
     fn search(
@@ -238,13 +268,13 @@ mod tests {
             // One client asks for six searches, then another for one.
             for _ in 0..6 {
                 let done = done.clone();
-                pool.run("a", search("a", log.clone(), a.clone()), move |m| {
+                pool.run("a", search("a", log.clone(), a.clone()), &SHORT, move |m| {
                     let _ = done.send(m);
                 });
             }
             let started = Instant::now();
             let done_b = done.clone();
-            pool.run("b", search("b", log.clone(), b.clone()), move |m| {
+            pool.run("b", search("b", log.clone(), b.clone()), &SHORT, move |m| {
                 let _ = done_b.send(m);
             });
             let mut b_done_at = None;
@@ -277,20 +307,70 @@ mod tests {
             let running = Arc::new(AtomicUsize::new(0));
             let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
             let first = done.clone();
-            pool.run("a", search("a", log.clone(), running.clone()), move |m| {
-                let _ = first.send(m);
-            });
+            pool.run(
+                "a",
+                search("a", log.clone(), running.clone()),
+                &SHORT,
+                move |m| {
+                    let _ = first.send(m);
+                },
+            );
             let stopped = search("x", log.clone(), running.clone());
             stopped.stop.store(true, Ordering::Relaxed);
-            pool.run("x", stopped, |_| panic!("a stopped search answered"));
+            pool.run("x", stopped, &SHORT, |_| {
+                panic!("a stopped search answered")
+            });
             let last = done.clone();
-            pool.run("b", search("b", log.clone(), running), move |m| {
+            pool.run("b", search("b", log.clone(), running), &SHORT, move |m| {
                 let _ = last.send(m);
             });
             finished.recv().await.unwrap();
             finished.recv().await.unwrap();
             let lanes: Vec<_> = log.lock().unwrap().iter().map(|&(l, _)| l).collect();
             assert_eq!(lanes, ["a", "b"]);
+        });
+    }
+
+    #[test]
+    fn long_searches_leave_the_last_thread_to_short_ones() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        runtime.block_on(async {
+            let pool = EnginePool::new(2, 2);
+            let log = Arc::new(Mutex::new(Vec::new()));
+            // How many long searches run together, and how many short.
+            let (long_running, short_running) = (Arc::default(), Arc::default());
+            let long = Limits {
+                move_time: Some(LONG_SEARCH),
+                ..SHORT
+            };
+            let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
+            // Three clients' long searches, then a fourth's short one.
+            for lane in ["a", "b", "c"] {
+                let done = done.clone();
+                let task = search(lane, log.clone(), Arc::clone(&long_running));
+                pool.run(lane, task, &long, move |m| {
+                    let _ = done.send(m);
+                });
+            }
+            let short = done.clone();
+            pool.run(
+                "d",
+                search("d", log.clone(), short_running),
+                &SHORT,
+                move |m| {
+                    let _ = short.send(m);
+                },
+            );
+            for _ in 0..4 {
+                finished.recv().await.unwrap();
+            }
+            let log = log.lock().unwrap();
+            // One long search at a time, though two threads were there; the short one
+            // started on the other at once, beside the first long one.
+            assert!(log.iter().all(|&(_, together)| together == 1), "{log:?}");
+            let mut started: Vec<_> = log.iter().map(|&(lane, _)| lane).collect();
+            started[..2].sort_unstable();
+            assert_eq!(started, ["a", "d", "b", "c"], "{log:?}");
         });
     }
 }

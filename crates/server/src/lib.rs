@@ -95,7 +95,7 @@ pub async fn serve_until(
     let engines = EnginePool::new(config.engine_threads, limits.searches_per_client);
     let quotas = Arc::new(Quotas::new(limits));
     let state = AppState::new(store.clone(), engines, quotas.clone());
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let listener = connections::listen(config.listen)?;
     ready(listener.local_addr()?);
     tokio::spawn(api::warm_variants());
     if store.cluster().is_some() {

@@ -956,7 +956,7 @@ impl LiveGame {
         let results = self.engine_results.clone();
         let (seat, ply) = (turn.seat, turn.ply);
         let not_before = tokio::time::Instant::from_std(turn.not_before);
-        self.engines.run(&self.lane, task, move |text| {
+        self.engines.run(&self.lane, task, &limits, move |text| {
             // The move is shown no sooner than a person would show it.
             tokio::spawn(async move {
                 tokio::time::sleep_until(not_before).await;

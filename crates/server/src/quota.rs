@@ -118,6 +118,9 @@ pub struct Limits {
     pub body_timeout: Duration,
     /// Time a request has to be answered.
     pub answer_timeout: Duration,
+    /// The longest a connection may leave what is written to it unread (an answer, a
+    /// socket's frames) before it is closed.
+    pub write_timeout: Duration,
 }
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -143,6 +146,7 @@ impl Default for Limits {
             header_timeout: SECOND * 15,
             body_timeout: SECOND * 15,
             answer_timeout: SECOND * 30,
+            write_timeout: SECOND * 30,
         }
     }
 }

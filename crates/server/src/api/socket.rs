@@ -6,7 +6,7 @@
 //! `{"t":"move","d":{"move":TEXT,"ply":N,"ack":K,"think_ms":T}}` (answered `{"t":"ack","d":K}`
 //! once the move is stored), `{"t":"action","d":{"action":NAME}}` or `{"t":NAME}` for an
 //! action, and `{"t":"ping"}`. A refused message is answered
-//! `{"t":"error","d":"...","code":"..."}`. Frames are capped at [`MAX_FRAME`] bytes and each
+//! `{"t":"error","d":"...","code":"..."}` (with `retry_after_ms` when waiting helps). Frames are capped at [`MAX_FRAME`] bytes and each
 //! connection at a rate of messages (a token bucket, as lila-ws limits its sockets); a
 //! connection that keeps flooding is closed. While a seat's socket is open, it tells the game
 //! every [`BEAT`] that its player is there.
@@ -18,7 +18,7 @@ use crate::connections::{Client, Held};
 use crate::live::{Answer, GameHandle, LiveError, Request, Subscription, Who};
 use crate::quota::{ClientKey, Quotas, Refusal, Slot, Spend};
 use crate::referee::Caller;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
@@ -161,11 +161,10 @@ fn error_frame(error: &ApiError, ack: Option<u64>) -> String {
     if let Some(ack) = ack {
         frame["ack"] = json!(ack);
     }
+    if let Some(wait) = error.retry_after {
+        frame["retry_after_ms"] = json!(wait.as_millis() as u64);
+    }
     frame.to_string()
-}
-
-fn refusal(message: &str) -> String {
-    error_frame(&ApiError::bad_request(message), None)
 }
 
 async fn run(
@@ -252,13 +251,17 @@ async fn run(
                 };
                 // The client's own rate, over all its sockets: a new connection starts with
                 // what the last one left.
-                if quotas.spend(client, Spend::SocketMessage).is_err() {
+                if let Err(limited) = quotas.spend(client, Spend::SocketMessage) {
                     refused += 1;
+                    let error = ApiError::from(limited);
+                    let _ = socket.send(Message::Text(error_frame(&error, None).into())).await;
                     if refused > MAX_REFUSED {
-                        let _ = socket.send(Message::Text(refusal("too many messages; closing").into())).await;
+                        let _ = socket.send(Message::Close(Some(CloseFrame {
+                            code: close_code::POLICY,
+                            reason: "too many messages".into(),
+                        }))).await;
                         return;
                     }
-                    let _ = socket.send(Message::Text(refusal("too many messages; slow down").into())).await;
                     continue;
                 }
                 let quota = Some((quotas, client));

@@ -17,6 +17,9 @@ pub enum AbortReason {
     NoFirstMove,
     /// Whoever created a game of engines only stopped it.
     ByOwner,
+    /// Its open seats waited for a player while those who had claimed theirs were away
+    /// (a seek nobody took).
+    NobodyCame,
 }
 
 /// One event of a game (`{"t": type, "v": version, "d": data}` on the wire).

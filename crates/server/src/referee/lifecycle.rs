@@ -1,6 +1,7 @@
 //! The times of a live game's lifecycle (docs/server.md, "Lifecycle"): how long a side has
 //! for its first move, when an absent player counts as gone, how an engine paces its moves,
-//! when a game without a clock is adjourned, and how many actions a seat may take.
+//! when a game without a clock is adjourned, how long open seats wait, and how many actions a
+//! seat may take.
 
 use crate::clock::ClockSpec;
 use std::time::{Duration, Instant};
@@ -11,6 +12,23 @@ pub const FIRST_MOVE: Duration = Duration::from_secs(30);
 /// How long a game without a clock may go without a move or a claimed seat before it is
 /// adjourned: out of the live listing, and not loaded at startup, but not lost.
 pub const ADJOURN_AFTER: Duration = Duration::from_secs(30 * 60);
+
+/// How long a game's open seats wait for players while those who claimed theirs are away (no
+/// socket, no action) before it is aborted: lichess's seeks go with their creator's page, and
+/// a friend's link should not wait for ever.
+pub const SEEK_WAITS: Duration = Duration::from_secs(15 * 60);
+
+/// [`SEEK_WAITS`] in correspondence, where a day away is nothing.
+pub const CORRESPONDENCE_SEEK_WAITS: Duration = Duration::from_secs(14 * 86_400);
+
+/// How long the open seats of a game under `spec` (or without a clock) wait for players while
+/// nobody who claimed a seat is there.
+pub fn seek_waits(spec: Option<&ClockSpec>) -> Duration {
+    match spec {
+        Some(spec) if spec.is_correspondence() => CORRESPONDENCE_SEEK_WAITS,
+        _ => SEEK_WAITS,
+    }
+}
 
 /// The longest an engine waits before it shows its move, so that it plays at a person's pace.
 pub const MAX_PACE: Duration = Duration::from_secs(3);
@@ -136,6 +154,9 @@ mod tests {
         assert_eq!(pace(&blitz, s(60)), s(2));
         assert_eq!(pace(&blitz, s(180)), MAX_PACE);
         assert_eq!(pace(&days, s(86_400)), Duration::ZERO);
+        assert_eq!(seek_waits(Some(&blitz)), SEEK_WAITS);
+        assert_eq!(seek_waits(None), SEEK_WAITS);
+        assert_eq!(seek_waits(Some(&days)), CORRESPONDENCE_SEEK_WAITS);
     }
 
     #[test]

@@ -316,7 +316,10 @@ impl Referee {
             .and_then(|(_, clock)| clock.deadline());
         let opening = core.opening_deadline(table).map(|(_, at)| at);
         let gone = core.gone_deadline(table);
-        [flag, opening, gone].into_iter().flatten().min()
+        [flag, opening, gone, core.seek_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The engine seat that should be thinking now, if any: engines move only once every
@@ -635,6 +638,20 @@ impl Core {
             .collect();
         let began = awaited.iter().filter_map(|&m| self.turn_began[m]).min()?;
         Some((awaited, began + lifecycle::first_move_window(spec)))
+    }
+
+    /// When a game still waiting for players is given up: [`lifecycle::seek_waits`] after the
+    /// last sign of life of those who claimed a seat (of the game's loading, if nobody did).
+    fn seek_deadline(&self) -> Option<Instant> {
+        if !self.is_live() || self.started() {
+            return None;
+        }
+        let claimed = (0..self.seats.len())
+            .filter(|&s| self.is_human(s) && self.seats[s].token_hash.is_some())
+            .map(|s| self.last_socket[s].map_or(self.last_seen[s], |b| b.max(self.last_seen[s])))
+            .max();
+        let since = claimed.or_else(|| self.last_seen.iter().copied().min())?;
+        Some(since + lifecycle::seek_waits(self.clock.as_ref().map(|(spec, _)| spec)))
     }
 
     /// When the next player with a socket counts as gone, while the game can be claimed.
@@ -1037,6 +1054,9 @@ impl Step<'_> {
             && self.now >= at
         {
             return self.abort(None, AbortReason::NoFirstMove);
+        }
+        if self.core.seek_deadline().is_some_and(|at| self.now >= at) {
+            return self.abort(None, AbortReason::NobodyCame);
         }
         if let Some(after) = self.core.abandonment_after(self.table()) {
             for seat in 0..self.core.seats.len() {

@@ -236,6 +236,59 @@ fn games_without_a_clock_are_never_aborted_by_the_server() {
 }
 
 #[test]
+fn a_seek_nobody_takes_is_aborted_once_its_creator_is_away() {
+    let mut g = Game::new("chess", &HUMANS, fischer(180, 2));
+    g.join(0, 0.0);
+    let waits = lifecycle::SEEK_WAITS.as_secs_f64();
+    assert_eq!(g.referee.next_deadline(), Some(g.at(waits)));
+    // The creator's page is open: each beat of its socket keeps the seek.
+    g.ok(
+        Command::Seen {
+            seat: 0,
+            socket: true,
+        },
+        waits - 1.0,
+    );
+    assert!(g.tick(waits).events.is_empty());
+    assert_eq!(g.referee.next_deadline(), Some(g.at(2.0 * waits - 1.0)));
+    let done = g.tick(2.0 * waits - 1.0);
+    assert_eq!(done.events, vec!["abort"]);
+    assert_eq!(g.referee.status(), GameStatus::Aborted);
+    assert_eq!(done.change.unwrap().ending, None, "no result");
+    assert_eq!(
+        g.refused(
+            Command::Join {
+                seat: 1,
+                token_hash: "late".into()
+            },
+            2.0 * waits
+        ),
+        GameError::Over
+    );
+
+    // A claimed seat is not waited for; nor, once it is taken, is anything but the first move.
+    let mut g = Game::new("chess", &HUMANS, fischer(180, 2));
+    g.join(0, 0.0);
+    g.join(1, 60.0);
+    let (_, first_move_by) = g
+        .referee
+        .first_move_deadline()
+        .expect("a first move's window");
+    assert_eq!(g.referee.next_deadline(), Some(first_move_by));
+    assert!(first_move_by < g.at(waits));
+
+    // A game nobody has claimed a seat in waits from its loading; correspondence for days.
+    let mut g = Game::new("chess", &HUMANS, None);
+    assert_eq!(g.referee.next_deadline(), Some(g.at(waits)));
+    assert_eq!(g.tick(waits).events, vec!["abort"]);
+    let mut g = Game::new("chess", &HUMANS, Some(ClockSpec::Days { days: 3 }));
+    g.join(1, 0.0);
+    let days = lifecycle::CORRESPONDENCE_SEEK_WAITS.as_secs_f64();
+    assert!(g.tick(days - 1.0).events.is_empty());
+    assert_eq!(g.tick(days).events, vec!["abort"]);
+}
+
+#[test]
 fn engines_wait_until_every_person_has_come() {
     let mut g = Game::new(
         "chess",

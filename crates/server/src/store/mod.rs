@@ -647,6 +647,8 @@ mod tests {
         };
         let pad = "x".repeat(3_000);
         let mut longest = 0;
+        // Shown, not asserted (timings belong to benchmarks): what the cut costs a commit.
+        let mut slowest_commit = std::time::Duration::ZERO;
         let mut written = 0u64;
         let started = std::time::Instant::now();
         let mut version = 1;
@@ -663,7 +665,9 @@ mod tests {
                 }],
                 ..Change::default()
             };
+            let commit_started = std::time::Instant::now();
             store.commit("g1", version, &change).unwrap();
+            slowest_commit = slowest_commit.max(commit_started.elapsed());
             version += 1;
             written += 4 * 4096;
             longest = longest.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
@@ -673,6 +677,7 @@ mod tests {
         }
         reading.store(false, std::sync::atomic::Ordering::Relaxed);
         reader.join().unwrap();
+        eprintln!("log at most {longest} bytes; slowest commit {slowest_commit:?}");
         let bound = sqlite::WAL_TRUNCATE_ABOVE_BYTES + (12 << 20);
         assert!(longest < bound, "the log reached {longest} bytes");
         std::thread::sleep(std::time::Duration::from_millis(1_200));

@@ -14,6 +14,10 @@ use std::sync::{Arc, Mutex};
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
 /// A log longer than this is copied whole and cut at the next checkpoint.
 pub const WAL_TRUNCATE_ABOVE_BYTES: u64 = 16 << 20;
+/// How long a cut of the log waits for readers, as a rule (readers' transactions are short).
+const READERS_WAITED: std::time::Duration = std::time::Duration::from_millis(25);
+/// Past this the cut waits for readers to move on rather than try again later.
+const WAL_WAIT_ABOVE_BYTES: u64 = 4 * WAL_TRUNCATE_ABOVE_BYTES;
 /// The size SQLite cuts the log back to when it starts it over.
 const WAL_KEPT_BYTES: i64 = 4 << 20;
 /// Read-only connections.
@@ -60,7 +64,6 @@ impl Sqlite {
             })
             .collect::<StoreResult<_>>()?;
         let checkpoints = Connection::open(path)?;
-        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
         let wal = wal_path(path);
         // The thread ends with the store.
         let alive = Arc::downgrade(&store.connection);
@@ -72,20 +75,9 @@ impl Sqlite {
                     if alive.strong_count() == 0 {
                         return;
                     }
-                    // PASSIVE never waits for a writer, but under a steady stream of commits
-                    // it never catches up either (each commit adds to the log while it
-                    // copies), and the log grows without end. Past a size, TRUNCATE waits for
-                    // the commit in progress, copies everything and cuts the file: commits
-                    // wait for it, the log stays bounded.
-                    let long =
-                        std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_TRUNCATE_ABOVE_BYTES);
-                    let mode = if long { "TRUNCATE" } else { "PASSIVE" };
+                    let size = std::fs::metadata(&wal).map_or(0, |m| m.len());
                     // A failure here costs only log size, never a commit.
-                    let _ = checkpoints.query_row(
-                        &format!("PRAGMA wal_checkpoint({mode})"),
-                        [],
-                        |_| Ok(()),
-                    );
+                    let _ = checkpoint(&checkpoints, size);
                 }
             })
             .map_err(|e| StoreError::Backend(format!("checkpoint thread: {e}")))?;
@@ -139,6 +131,30 @@ impl Sqlite {
         };
         f(&mut guard)
     }
+}
+
+/// Copies the write-ahead log (`size` bytes long now) into the database, and cuts it when it
+/// is long.
+///
+/// PASSIVE never waits for a writer, but under a steady stream of commits it never catches up
+/// either (each commit adds to the log while it copies, and SQLite starts the log over only
+/// once all of it is copied): the log grows without end. Past [`WAL_TRUNCATE_ABOVE_BYTES`]
+/// a TRUNCATE follows at once, which holds the commits while it copies what the PASSIVE
+/// left (little) and cuts the file. It waits for readers to move on only briefly (that wait
+/// holds the commits too), [`READERS_WAITED`], and then tries again on the next round,
+/// unless the log is past [`WAL_WAIT_ABOVE_BYTES`], when it waits as long as it takes.
+fn checkpoint(connection: &Connection, size: u64) -> rusqlite::Result<()> {
+    connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+    if size <= WAL_TRUNCATE_ABOVE_BYTES {
+        return Ok(());
+    }
+    let wait = if size > WAL_WAIT_ABOVE_BYTES {
+        std::time::Duration::from_secs(5)
+    } else {
+        READERS_WAITED
+    };
+    connection.busy_timeout(wait)?;
+    connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
 }
 
 /// The write-ahead log of the database at `path`.

@@ -3,6 +3,7 @@
 
 use crate::common::Server;
 use serde_json::{Value, json};
+use tungstenite::protocol::frame::coding::CloseCode;
 
 fn snapshot(server: &Server, id: &str) -> (Value, Value) {
     let (_, s) = server.get(&format!("/api/games/{id}"), None);
@@ -264,15 +265,30 @@ fn the_socket_refuses_bad_frames_and_floods() {
             break;
         }
     }
-    let mut limited = false;
+    let (mut limited, mut closed_for_flooding) = (false, false);
     while let Ok(message) = socket.socket.read() {
-        if let tungstenite::Message::Text(text) = message
-            && text.contains("too many messages")
-        {
-            limited = true;
+        match message {
+            tungstenite::Message::Text(text) => {
+                let frame: Value = serde_json::from_str(&text).unwrap();
+                if frame["code"] == "rate-limited" {
+                    assert!(
+                        frame["d"]
+                            .as_str()
+                            .unwrap()
+                            .contains("too many socket messages")
+                    );
+                    assert!(frame["retry_after_ms"].as_u64().is_some(), "{frame}");
+                    limited = true;
+                }
+            }
+            tungstenite::Message::Close(Some(close)) => {
+                closed_for_flooding = close.code == CloseCode::Policy;
+            }
+            _ => {}
         }
     }
     assert!(limited, "no rate limit");
+    assert!(closed_for_flooding, "the flood was not cut off");
     // A frame over the cap closes the connection.
     let mut socket = server.socket(&id, Some(&white), None);
     socket.recv();

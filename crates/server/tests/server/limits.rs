@@ -277,6 +277,86 @@ fn a_body_announced_too_long_is_refused_before_it_is_read() {
 }
 
 #[test]
+fn requests_too_malformed_to_reach_the_api_get_its_json_errors() {
+    let server = Server::start("limit-malformed");
+    let huge_header = format!(
+        "GET /api/games HTTP/1.1\r\nhost: x\r\nx-pad: {}\r\n\r\n",
+        "y".repeat(40 * 1024)
+    );
+    let long_uri = format!("GET /{} HTTP/1.1\r\nhost: x\r\n\r\n", "a".repeat(70_000));
+    for (request, status, code) in [
+        (huge_header.as_bytes(), 431, "head-too-large"),
+        (long_uri.as_bytes(), 431, "head-too-large"),
+        (&b"GARBAGE\r\n\r\n"[..], 400, "bad-request"),
+        (
+            &b"GET / HTTP/9.9\r\nhost: x\r\n\r\n"[..],
+            400,
+            "bad-request",
+        ),
+    ] {
+        let (answer, closed) = server.raw(request, Duration::from_secs(10));
+        let (got, error) = parse(&answer);
+        assert_eq!(got, status, "{answer}");
+        assert_eq!(error["code"], code, "{answer}");
+        assert!(error["error"].as_str().is_some_and(|e| !e.is_empty()));
+        assert_eq!(header(&answer, "content-type"), Some("application/json"));
+        assert!(closed);
+    }
+    // The API's own answers are untouched: a 400 of its own keeps its message.
+    let (status, error) = server.post("/api/games", &json!({"variant": 5}), None);
+    assert_eq!(status, 400, "{error}");
+    assert_ne!(error["code"], "bad-request", "{error}");
+}
+
+#[test]
+fn a_client_that_never_reads_its_answers_is_cut_off() {
+    use std::io::{Read, Write};
+    let server = Server::start_with(
+        "limit-unread",
+        Limits {
+            write_timeout: Duration::from_secs(1),
+            ..Limits::generous()
+        },
+    );
+    // Two hundred requests for the variants (hundreds of KiB each, uncompressed) at once,
+    // and nothing read: the answers fill both sides' buffers, then the server waits.
+    let mut stream = std::net::TcpStream::connect(server.addr).expect("connect");
+    let request = b"GET /api/variants HTTP/1.1\r\nhost: x\r\n\r\n";
+    const REQUESTS: usize = 200;
+    stream.write_all(&request.repeat(REQUESTS)).expect("send");
+    std::thread::sleep(Duration::from_secs(4));
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answers = 0;
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut tail = Vec::new();
+    let ended = loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => break true,
+            Ok(n) => {
+                tail.extend_from_slice(&buffer[..n]);
+                answers += tail
+                    .windows(17)
+                    .filter(|w| w == b"HTTP/1.1 200 OK\r\n")
+                    .count();
+                let keep = tail.len().saturating_sub(16);
+                tail.drain(..keep);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break true,
+            Err(_) => break false,
+        }
+    };
+    assert!(
+        ended,
+        "the connection was still open after {answers} answers"
+    );
+    assert!(answers < REQUESTS, "every answer came: nothing was cut off");
+    // The server serves others all along.
+    assert_eq!(server.get("/api/games", None).0, 200);
+}
+
+#[test]
 fn a_body_sent_too_slowly_is_refused() {
     let server = Server::start_with(
         "limit-slow-body",
