@@ -373,6 +373,7 @@ class GamePage {
     else if (type === "rematch-offer" && me !== null && data?.seat !== me) toast("A rematch is offered.");
     else if (type === "gone" && me !== null && data?.seat !== me) toast("A player has left the game.");
     else if (type === "abort" && data?.reason === "no-first-move") toast("Aborted: a first move did not come in time.");
+    else if (type === "abort" && data?.reason === "nobody-came") toast("Aborted: nobody took the open seat in time.");
     else if (type === "rematch" && me !== null && this.token) {
       // Everyone goes on to the new game, the same token on the other colour: every seat
       // this browser holds, the one it plays last so that it is played there too.
