@@ -135,3 +135,87 @@ test("a drag plays the shortest path to the cell dropped on", () => {
   assert.deepEqual(new Picker(legal).drag(at("5e"), at("5d")), { kind: "play", move: legal[0] });
   assert.equal(new Picker(legal).drag(at("5e"), at("1a")).kind, "none");
 });
+
+test("a lion's leap clicked as two steps through an empty cell (a route the server lists)", () => {
+  // The chu shogi case: the lion on 7j, 7i empty; 6h is a leap, or 7i then 6h.
+  const legal = [
+    { text: "7j7i", from: "7j", to: "7i", routes: [["6i"], ["8i"]] },
+    { text: "7j6h", from: "7j", to: "6h", routes: [["7i"], ["6i"]] },
+    { text: "7j7i7j", from: "7j", via: ["7i"], to: "7j", routes: [["6i"], ["8i"]] },
+  ];
+  const p = new Picker(legal);
+  p.cell(at("7j"));
+  assert.equal(p.cell(at("7i")).kind, "select", "the path may go on");
+  assert.deepEqual(
+    p
+      .marks(() => false)
+      .dests?.map((d) => d.cell)
+      .sort(),
+    ["6h", "7i", "7j"],
+    "on to 6h, back home (the pass), or stop at 7i",
+  );
+  assert.deepEqual(p.cell(at("6h")), { kind: "play", move: legal[1] });
+  // The pass through another empty neighbour; the plain leap still takes one click.
+  p.cell(at("7j"));
+  p.cell(at("6i"));
+  assert.deepEqual(p.cell(at("7j")), { kind: "play", move: legal[2] });
+  p.cell(at("7j"));
+  assert.deepEqual(p.cell(at("6h")), { kind: "play", move: legal[1] });
+});
+
+test("only the mover's own hand is picked from, though the other holds the same piece", () => {
+  const legal = [{ text: "B*5e", drop: "B", to: "5e" }];
+  const p = new Picker(legal, 0);
+  assert.equal(p.hand(0, 1, "B").kind, "none", "the opponent's bishop");
+  assert.equal(p.origin, null);
+  assert.equal(p.hand(0, 0, "B").kind, "select");
+});
+
+test("a man picked up stays in hand through a state that leaves its move legal", () => {
+  const before = new Picker([{ text: "e2e4", from: "e2", to: "e4" }], 0);
+  before.cell(at("e2"));
+  // Bughouse: a move on the other board, and the same move is still there.
+  const kept = Picker.carrying(
+    before,
+    [
+      { text: "e2e4", from: "e2", to: "e4" },
+      { text: "P@f3", drop: "P", to: "f3" },
+    ],
+    0,
+  );
+  assert.equal(kept.origin?.from, "e2");
+  assert.deepEqual(kept.cell(at("e4")).kind, "play");
+  // A state where it is gone lets it go.
+  before.cell(at("e2"));
+  before.cell(at("e2"));
+  assert.equal(Picker.carrying(before, [{ text: "d2d4", from: "d2", to: "d4" }], 0).origin, null);
+});
+
+test("the move list numbers turns, not moves: a compound turn is one turn; bughouse's boards count apart", async () => {
+  const { numberTurns } = await import("../../web/js/turns.js");
+  const one = () => 0;
+  const two = () => [0, 1];
+  // Progressive chess: f3 | e5 Bc5 | a3 b4 Ra2.
+  assert.deepEqual(numberTurns([0, 1, 1, 0, 0, 0], one, two, 1), [
+    { label: "1.", seat: 0, plies: [1] },
+    { label: "", seat: 1, plies: [2, 3] },
+    { label: "2.", seat: 0, plies: [4, 5, 6] },
+  ]);
+  // Chex: a draw and its placement are one turn.
+  assert.deepEqual(
+    numberTurns([0, 0, 1, 1], one, two, 1).map((t) => t.label),
+    ["1.", ""],
+  );
+  // Three players: a number for each round.
+  assert.deepEqual(
+    numberTurns([0, 1, 2, 0], one, () => [0, 1, 2], 1).map((t) => t.label),
+    ["1.", "", "", "2."],
+  );
+  // Bughouse: players 0 and 1 on board A, 2 and 3 on board B, each board numbered apart.
+  const board = (/** @type {number} */ seat) => (seat < 2 ? 0 : 1);
+  const players = (/** @type {number} */ b) => (b === 0 ? [0, 1] : [2, 3]);
+  assert.deepEqual(
+    numberTurns([0, 2, 1, 3, 0], board, players, 2).map((t) => t.label),
+    ["1A.", "1B.", "1a.", "1b.", "2A."],
+  );
+});

@@ -93,14 +93,14 @@ async function turn(id, people, choose) {
   const move = choose(mine.legal, mine);
   assert.ok(move, "a move to play");
   await until(
-    async () => (await mover.page.locator(".moves li[data-ply]").count()) === mine.moves.length,
+    async () => (await mover.page.locator(".moves [data-ply]").count()) === mine.moves.length,
     "the mover's page is current",
   );
   await clickMove(mover.page, move, mover.seat);
   const ply = mine.moves.length + 1;
   for (const p of people) {
     await until(
-      async () => (await p.page.locator(".moves li[data-ply]").count()) >= ply,
+      async () => (await p.page.locator(".moves [data-ply]").count()) >= ply,
       `every page to show move ${ply}`,
     );
   }
@@ -119,7 +119,7 @@ test("two people play chess to checkmate", async () => {
     await p.page.locator('.banner[data-result="0-1"]').waitFor();
     assert.match(await p.page.locator(".banner").innerText(), /checkmate/);
   }
-  assert.equal(await people[0].page.locator('.moves li[data-ply="4"]').innerText(), "Qh4#", "moves in SAN");
+  assert.equal(await people[0].page.locator('.moves [data-ply="4"]').innerText(), "Qh4#", "moves in SAN");
   const s = await state(server.base, id, null);
   assert.equal(s.status, "finished");
   assert.equal(s.result, "0-1");
@@ -145,7 +145,7 @@ test("two people play chess to checkmate", async () => {
   assert.equal(await page.locator(`.archive-list li[data-game="${id}"]`).count(), 0, "unlisted");
   await page.goto(`${server.base}/games/${id}`);
   await page.locator('.banner[data-result="0-1"]').waitFor();
-  await page.locator('.moves li[data-ply="2"]').click();
+  await page.locator('.moves [data-ply="2"]').click();
   // After 1... e5 the queen is still at home and the page says which move it shows.
   await until(
     async () => (await cellOf(page, 0, "d8").locator(".man").getAttribute("data-piece")) === "Q",
@@ -244,7 +244,7 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   await turn(id, people, byText("e7e5"));
   const [white, black] = people;
   await white.page.reload();
-  await white.page.locator('.moves li[data-ply="2"]').waitFor();
+  await white.page.locator('.moves [data-ply="2"]').waitFor();
   assert.equal(await cellOf(white.page, 0, "e4").locator(".man").getAttribute("data-piece"), "P");
   await turn(id, people, byText("g1f3"));
   // The server goes away and comes back on the same database; black moves before the
@@ -254,11 +254,11 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   server = await startServer({ port: server.port, dir: server.dir });
   const s = await state(server.base, id, black.token);
   await api(server.base, "POST", `/api/games/${id}/moves`, { move: "b8c6", ply: s.ply }, black.token);
-  await white.page.locator('.moves li[data-ply="4"]').waitFor({ timeout: 20_000 });
+  await white.page.locator('.moves [data-ply="4"]').waitFor({ timeout: 20_000 });
   assert.equal(await cellOf(white.page, 0, "c6").locator(".man").getAttribute("data-piece"), "N");
   await white.page.locator(".connection:not(.offline)").waitFor();
   // A move typed in the ruleset's notation (SAN here) is read by the server.
-  await until(async () => (await white.page.locator(".moves li[data-ply]").count()) === 4, "white's page is current");
+  await until(async () => (await white.page.locator(".moves [data-ply]").count()) === 4, "white's page is current");
   await white.page.locator("input.keyboard").fill("Bc4");
   await white.page.locator("input.keyboard").press("Enter");
   await until(async () => (await state(server.base, id, white.token)).moves[4] === "f1c4", "the typed move");
@@ -321,7 +321,7 @@ test("a link to another seat asks first, keeps the seat held, and the page switc
     const move = before.legal.find((/** @type {any} */ m) => m.text === text);
     assert.ok(move, `${text} is legal for seat ${seat}`);
     await until(
-      async () => (await p.locator(".moves li[data-ply]").count()) === before.moves.length,
+      async () => (await p.locator(".moves [data-ply]").count()) === before.moves.length,
       "the page is current",
     );
     await clickMove(p, move, seat);
@@ -412,7 +412,7 @@ test("dark chess: the page never holds a man its seat cannot see", async () => {
       return w.ply > s.ply ? w : null;
     }, "the move");
     await until(
-      async () => (await page.locator(".moves li[data-ply]").count()) === white.moves.length,
+      async () => (await page.locator(".moves [data-ply]").count()) === white.moves.length,
       "the page to show it",
     );
     // Black's men that White cannot see, from black's own view.

@@ -86,7 +86,7 @@ async function playOne(page, id, token, seat, n, want) {
   const move = wanted.length ? wanted[n % wanted.length] : pick(before.legal, n);
   // The page shows the same state before it is clicked.
   await until(
-    async () => (await page.locator(".moves li[data-ply]").count()) === before.moves.length,
+    async () => (await page.locator(".moves [data-ply]").count()) === before.moves.length,
     "the page to show the state",
   );
   await clickMove(page, move, seat);
@@ -157,7 +157,7 @@ describe("every ruleset in the browser", () => {
       // The page shows what the server holds: every man on its cell.
       await until(async () => {
         const seen = await state(server.base, gameId, token);
-        if ((await page.locator(".moves li[data-ply]").count()) !== seen.moves.length) return false;
+        if ((await page.locator(".moves [data-ply]").count()) !== seen.moves.length) return false;
         for (const [b, board] of seen.boards.entries()) {
           const onPage = await page.locator(`svg[data-board="${b}"] [data-cell]:has(.man)`).count();
           if (onPage !== board.men.length) return false;

@@ -11,8 +11,8 @@ import { manMarkup, pointsAtOpponent } from "./pieces.js";
  * @typedef {{lattice: string, width: number, height: number, colours: string[], cells: Cell[], regions: Region[]}} Drawing
  * @typedef {{cell: string, piece: string, owner: number, height?: number}} Man
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
- * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], drawing?: Drawing}} SceneBoard
- * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], text?: string}} Shape
+ * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, drawing?: Drawing}} SceneBoard
+ * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
  * @typedef {{symbol: string, name: string, moves: string}} Kind
  * @typedef {{style: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
@@ -386,15 +386,17 @@ export class BoardView {
   }
 
   /**
-   * Drawings have the first player at the bottom and the others at equal turns around
-   * the board, so the n-th of k players looks from n/k of a full turn.
+   * Drawings have the first player at the bottom (or the one the scene names: Gess's White)
+   * and the others at equal turns around the board, so the n-th of k players from there
+   * looks from n/k of a full turn.
    * @param {number} b
    * @param {number} player
    */
   degreesFor(b, player) {
     const owners = this.ownersOn(b);
-    const n = Math.max(owners.indexOf(player), 0);
     const k = owners.length > 1 ? owners.length : 2;
+    const first = Math.max(owners.indexOf(this.scene[b]?.bottom ?? owners[0]), 0);
+    const n = (Math.max(owners.indexOf(player), 0) - first + k) % k;
     return (360 * n) / k;
   }
 

@@ -10,6 +10,7 @@ import { h, replace, toast } from "./dom.js";
 import { choiceLabel, Picker } from "./input.js";
 import { GameSocket } from "./socket.js";
 import { play as playSound } from "./sound.js";
+import { numberTurns } from "./turns.js";
 
 /**
  * @typedef {import("./board.js").Shape} Shape
@@ -23,7 +24,7 @@ import { play as playSound } from "./sound.js";
  *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
  *   players: number, player_names: string[], teams: number[], side_to_move: number,
  *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
- *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], clocks: import("./clock.js").Clocks | null,
+ *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], movers?: number[], clocks: import("./clock.js").Clocks | null,
  *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null, rematch?: number[]},
  *   you: number | null, legal?: Legal[], actions?: string[], claims?: string[],
  *   first_move?: {seats: number[], ms: number}, rematch?: string
@@ -331,8 +332,13 @@ class GamePage {
     const before = this.state;
     const takenBack = s.moves.length < before.moves.length;
     if (takenBack || s.id !== before.id) this.past.clear();
-    if (s.moves.length !== before.moves.length) this.cancelChoice();
     this.state = s;
+    // A chooser stays open while its moves are still to be had (bughouse: a move on the other
+    // board).
+    if (this.choosing && s.moves.length !== before.moves.length) {
+      const still = new Set(this.myLegal().map((m) => m.text));
+      if (!this.choosing.every((m) => still.has(m.text))) this.cancelChoice();
+    }
     this.received = performance.now();
     // When this page's turn began, for the thinking time its move reports: the server
     // forgives the rest of the turn's time as network lag, up to a quota.
@@ -347,7 +353,7 @@ class GamePage {
       s.moves.length === before.moves.length &&
       s.you === before.you &&
       legalTexts(s) === legalTexts(before);
-    if (!sameTurn) this.picker = new Picker(this.myLegal());
+    if (!sameTurn) this.picker = Picker.carrying(this.picker, this.myLegal(), s.you);
     if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
     this.render();
     this.tryPremove();
@@ -724,27 +730,41 @@ class GamePage {
   renderMoves() {
     const s = this.state;
     const list = this.el.moves;
-    const two = s.players === 2;
-    const items = s.moves.map((coordinate, i) => {
-      const text = s.notation?.[i] ?? coordinate;
-      const ply = i + 1;
-      const current = (this.viewPly ?? s.moves.length) === ply;
-      const item = h(
+    const boardOf = (/** @type {number} */ seat) => {
+      for (let b = 0; b < s.boards.length; b++) if (this.board.ownersOn(b).includes(seat)) return b;
+      return 0;
+    };
+    const turns = numberTurns(
+      s.moves.map((_, i) => s.movers?.[i] ?? i % s.players),
+      boardOf,
+      (b) => this.board.ownersOn(b),
+      s.boards.length,
+    );
+    const now = this.viewPly ?? s.moves.length;
+    const items = turns.map((turn) =>
+      h(
         "li",
-        {
-          class: `move${current ? " current" : ""}${text === null ? " hidden-move" : ""}`,
-          "data-ply": ply,
-          "data-move": coordinate,
-          "data-number": two ? (i % 2 === 0 ? `${i / 2 + 1}.` : "") : `${ply}.`,
-          onclick: () => this.view(ply),
-        },
-        text ?? "?",
-      );
-      if (text !== coordinate && coordinate) item.title = coordinate;
-      return item;
-    });
+        { class: "turn", "data-number": turn.label, "data-seat": turn.seat },
+        ...turn.plies.map((ply) => {
+          const coordinate = s.moves[ply - 1];
+          const text = s.notation?.[ply - 1] ?? coordinate;
+          const item = h(
+            "span",
+            {
+              class: `move${now === ply ? " current" : ""}${text === null ? " hidden-move" : ""}`,
+              "data-ply": ply,
+              "data-move": coordinate,
+              onclick: () => this.view(ply),
+            },
+            text ?? "?",
+          );
+          if (text !== coordinate && coordinate) item.title = coordinate;
+          return item;
+        }),
+      ),
+    );
     replace(list, items);
-    list.classList.toggle("two-columns", two);
+    list.classList.toggle("two-columns", s.players === 2 && s.boards.length === 1);
     const current = list.querySelector(".current");
     if (current && this.viewPly === null) list.parentElement?.scrollTo({ top: list.scrollHeight });
   }
@@ -765,7 +785,7 @@ class GamePage {
       }
     }
     if (this.viewPly !== ply) return;
-    this.picker = new Picker(this.myLegal());
+    this.picker = new Picker(this.myLegal(), s.you);
     this.render();
   }
 

@@ -1,5 +1,6 @@
 // Picking a move from the server's `legal` list by clicks: the man (or a hand's piece),
-// then each cell of its path (a lion's first step, a monkey's landings), then the end; a
+// then each cell of its path (a lion's first step, a monkey's landings, or another route the
+// server lists), then the end; a
 // chooser where several moves share the path (promotions, Makarenko splits). It knows no
 // rules: every choice offered is a legal move the server listed.
 
@@ -19,15 +20,48 @@ export function steps(move) {
   return [...(move.via ?? []), ...(move.to !== undefined ? [move.to] : [])];
 }
 
+/**
+ * Every way to click a move after its start: its own steps, then its other routes (a lion's
+ * leap taken as two steps through an empty cell).
+ * @param {Shape} move
+ * @returns {string[][]}
+ */
+export function ways(move) {
+  const end = move.to !== undefined ? [move.to] : [];
+  return [steps(move), ...(move.routes ?? []).map((route) => [...route, ...end])];
+}
+
 /** The state of one move being picked. */
 export class Picker {
-  /** @param {Legal[]} legal */
-  constructor(legal) {
+  /**
+   * @param {Legal[]} legal
+   * @param {number | null} [mover] the player these moves are for: only his hand is his to pick from
+   */
+  constructor(legal, mover = null) {
     this.legal = legal;
+    this.mover = mover;
     /** @type {{board: number, from?: string, drop?: string, owner?: number} | null} */
     this.origin = null;
     /** @type {string[]} cells picked after the origin */
     this.path = [];
+  }
+
+  /**
+   * A picker for `legal` that keeps what `before` had picked while its moves are still legal:
+   * a state that changes something else (a move on bughouse's other board) leaves a man
+   * picked up in hand.
+   * @param {Picker} before
+   * @param {Legal[]} legal
+   * @param {number | null} mover
+   */
+  static carrying(before, legal, mover) {
+    const next = new Picker(legal, mover);
+    if (before.origin && before.mover === mover) {
+      next.origin = before.origin;
+      next.path = [...before.path];
+      if (!next.candidates().length) next.clear();
+    }
+    return next;
   }
 
   /** Moves that a person starts by clicking no man and no hand (Chex's draw, a pass). */
@@ -35,16 +69,20 @@ export class Picker {
     return this.legal.filter((m) => m.from === undefined && m.drop === undefined && m.to === undefined);
   }
 
+  /**
+   * The ways of `move` that begin with what has been picked.
+   * @param {Shape} move
+   */
+  open(move) {
+    return ways(move).filter((way) => way.length >= this.path.length && this.path.every((cell, i) => way[i] === cell));
+  }
+
   /** @returns {Legal[]} the moves still possible with what has been picked */
   candidates() {
     const o = this.origin;
     if (!o) return [];
     return this.legal.filter(
-      (m) =>
-        (m.board ?? 0) === o.board &&
-        m.from === o.from &&
-        m.drop === o.drop &&
-        this.path.every((cell, i) => steps(m)[i] === cell),
+      (m) => (m.board ?? 0) === o.board && m.from === o.from && m.drop === o.drop && this.open(m).length > 0,
     );
   }
 
@@ -64,8 +102,7 @@ export class Picker {
     if (!o) return {};
     const next = new Set();
     for (const m of this.candidates()) {
-      const cell = steps(m)[this.path.length];
-      if (cell !== undefined) next.add(cell);
+      for (const way of this.open(m)) if (way.length > this.path.length) next.add(way[this.path.length]);
     }
     // A path that may end here can be finished by clicking its last cell again.
     if (this.path.length && this.finishing().length) next.add(this.path[this.path.length - 1]);
@@ -79,9 +116,9 @@ export class Picker {
     };
   }
 
-  /** Moves whose path is exactly what has been picked. */
+  /** Moves one of whose ways is exactly what has been picked. */
   finishing() {
-    return this.candidates().filter((m) => steps(m).length === this.path.length);
+    return this.candidates().filter((m) => this.open(m).some((way) => way.length === this.path.length));
   }
 
   /**
@@ -96,10 +133,11 @@ export class Picker {
         const done = this.finishing();
         if (done.length) return this.finish(done);
       }
-      const next = this.candidates().filter((m) => steps(m)[this.path.length] === spot.cell);
+      const at = this.path.length;
+      const next = this.candidates().filter((m) => this.open(m).some((way) => way[at] === spot.cell));
       if (next.length) {
         this.path.push(spot.cell);
-        const longer = next.filter((m) => steps(m).length > this.path.length);
+        const longer = next.filter((m) => this.open(m).some((way) => way.length > this.path.length));
         if (!longer.length) return this.finish(next);
         return { kind: "select" };
       }
@@ -133,8 +171,10 @@ export class Picker {
    * @returns {Outcome}
    */
   hand(board, owner, piece) {
-    const drops = this.legal.filter((m) => (m.board ?? 0) === board && m.drop === piece && m.from === undefined);
     this.clear();
+    // The other side's hand holds the same pieces, and is not the mover's to drop from.
+    if (this.mover !== null && owner !== this.mover) return { kind: "none" };
+    const drops = this.legal.filter((m) => (m.board ?? 0) === board && m.drop === piece && m.from === undefined);
     if (!drops.length) return { kind: "none" };
     this.origin = { board, drop: piece, owner };
     const anywhere = drops.filter((m) => m.to === undefined);

@@ -18,7 +18,16 @@ async function route() {
     else if (path === "/archive") await archivePage(app);
     else if (path === "/rules") await rulesIndex(app);
     else if (rules) await rulesPageView(app, decodeURIComponent(rules[1]));
-    else replace(app, h("p", { class: "error" }, "No such page."));
+    else
+      replace(
+        app,
+        h(
+          "div",
+          { class: "not-found" },
+          h("p", { class: "error" }, "No such page."),
+          h("p", {}, h("a", { href: "/" }, "Go to the lobby")),
+        ),
+      );
   } catch (e) {
     replace(app, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)));
   }

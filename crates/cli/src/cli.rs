@@ -299,8 +299,9 @@ pub enum TuneCommand {
 /// A ruleset's game: a start position and moves.
 #[derive(Debug, Clone, Default, Args)]
 pub struct GameArgs {
-    /// Start position (one quoted argument) [default: the ruleset's start position].
-    #[arg(long, value_name = "FEN")]
+    /// Start position (one quoted argument) [default: the ruleset's start position]. It may
+    /// begin with `-` (Chex's start: `- [KQRRBBNN...] w - 0 1`).
+    #[arg(long, value_name = "FEN", allow_hyphen_values = true)]
     pub fen: Option<String>,
     /// Start from a record file's first game (PGN, KIF, CSA or BPGN) under the rule options
     /// it records; `--moves` go on from there.
@@ -641,6 +642,16 @@ mod tests {
         assert_eq!(game.moves, ["C2=5", "--=4", "-R+1", "h10g8"]);
         assert_eq!(game.options, ["a=b"]);
         assert!(usage_error("fen chess --bogus").contains("--bogus"));
+    }
+
+    #[test]
+    fn a_fen_may_begin_with_a_hyphen() {
+        let mut line = args("fen chex --fen");
+        line.push("- [KQRRBBNNPPPPPPPP] w - 0 1".to_string());
+        let Ok(Some(Command::Fen { game, .. })) = parse(&line) else {
+            panic!("not fen");
+        };
+        assert_eq!(game.fen.as_deref(), Some("- [KQRRBBNNPPPPPPPP] w - 0 1"));
     }
 
     #[test]

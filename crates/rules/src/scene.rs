@@ -144,6 +144,10 @@ pub struct MoveShape {
     /// The cells that move with the picked one (Gess's 3x3 footprint around its centre),
     /// for a client to highlight; empty where only the picked man moves.
     pub area: Vec<String>,
+    /// Other cells a person may click through, in order, before `to`, to make this same move
+    /// (a lion's leap or step taken as two steps through an empty cell, its pass through any
+    /// empty neighbour); empty where `via` is the only way.
+    pub routes: Vec<Vec<String>>,
 }
 
 /// The standard scene of a position on one board: every occupied cell, then the hands.

@@ -5,8 +5,8 @@
 use crate::referee::{Caller, Referee, viewer_of};
 use crate::store::{EventRow, GameStatus, SeatKind};
 use crate::wire::{
-    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveNotation, MoveTexts, OffersView,
-    SeatClock, SeatView, Shape, StateView, check_cells, state_message,
+    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveMovers, MoveNotation, MoveTexts,
+    OffersView, SeatClock, SeatView, Shape, StateView, check_cells, state_message,
 };
 use chaturanga_session::RecordFormat;
 use serde_json::{Value, json};
@@ -117,6 +117,7 @@ fn with_state<R>(
         last_move: last_move.as_ref().map(Shape),
         moves: MoveTexts(&seen),
         notation: MoveNotation(&seen),
+        movers: MoveMovers(&seen),
         clocks: referee.clocks(now).map(|(control, seats)| Clocks {
             control,
             seats: seats

@@ -40,11 +40,14 @@ fn shape_entries<M: SerializeMap>(map: &mut M, shape: &MoveShape) -> Result<(), 
     if !shape.area.is_empty() {
         map.serialize_entry("area", &shape.area)?;
     }
+    if !shape.routes.is_empty() {
+        map.serialize_entry("routes", &shape.routes)?;
+    }
     Ok(())
 }
 
 /// A move's shape: `board` (when not the first), `from`, `to`, `via`, `drop`, `promotion`,
-/// `part`, `split`, `area`, each only where it applies.
+/// `part`, `split`, `area`, `routes`, each only where it applies.
 pub struct Shape<'a>(pub &'a MoveShape);
 
 impl Serialize for Shape<'_> {
@@ -119,6 +122,9 @@ impl Serialize for Board<'_> {
             map.serialize_entry("fog", &board.fog)?;
         }
         map.serialize_entry("check", &board.check)?;
+        if let Some(bottom) = board.bottom {
+            map.serialize_entry("bottom", &bottom)?;
+        }
         if let BoardShape::Built(geometry) = &board.shape {
             // Only a board that grows (Chex) is drawn anew with its scene.
             let drawing: Value = serde_json::from_str(&geometry.to_json()).unwrap_or(Value::Null);
@@ -128,8 +134,9 @@ impl Serialize for Board<'_> {
     }
 }
 
-/// A scene's boards (each with its men, hands, fog, check cells and, where it is built with
-/// the scene, its drawing).
+/// A scene's boards (each with its men, hands, fog, check cells, the player at the drawing's
+/// bottom where it is not the board's first, and, where it is built with the scene, its
+/// drawing).
 pub struct Boards<'a>(pub &'a [SceneBoard]);
 
 impl Serialize for Boards<'_> {
@@ -241,6 +248,15 @@ impl Serialize for MoveNotation<'_> {
     }
 }
 
+/// Who made each move played (a compound turn is several moves by one player).
+pub struct MoveMovers<'a>(pub &'a [SeenMove]);
+
+impl Serialize for MoveMovers<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Each(self.0, |m: &SeenMove| m.mover).serialize(serializer)
+    }
+}
+
 /// Legal moves with their shapes.
 pub struct LegalMoves<'a>(pub &'a [LegalMove]);
 
@@ -281,6 +297,7 @@ pub struct StateView<'a> {
     pub last_move: Option<Shape<'a>>,
     pub moves: MoveTexts<'a>,
     pub notation: MoveNotation<'a>,
+    pub movers: MoveMovers<'a>,
     pub clocks: Option<Clocks<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_move: Option<FirstMove>,

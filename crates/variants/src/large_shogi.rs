@@ -612,6 +612,45 @@ impl<const W: usize, const K: usize, R: LargeShogi> LargeShogiPosition<W, K, R> 
         }
     }
 
+    /// The empty cells a person may also pass through to make `mv` in two clicks: for a
+    /// lion, any empty neighbour next to its step's or leap's end, or for its pass any empty
+    /// neighbour; for lion power along a line, the empty cell a leap passes over, or for its
+    /// pass any other empty first cell of those lines. A path through a man is another move.
+    fn routes(&self, mv: &LargeMove) -> Vec<Cell> {
+        let mover = self.piece_at(mv.from);
+        if mover.is_none() {
+            return Vec::new();
+        }
+        let (kind, us) = (mover.kind(), mover.player());
+        let empty = |c: Cell| self.piece_at(c).is_none();
+        let pass = mv.to == mv.from && mv.via().is_some_and(empty);
+        let plain = mv.via().is_none() && mv.to != mv.from;
+        if !pass && !plain {
+            return Vec::new();
+        }
+        if self.is_lion(kind) {
+            let near = self.data.neighbours[mv.from.index()];
+            return near
+                .into_iter()
+                .filter(|&x| empty(x) && x != mv.to && Some(x) != mv.via())
+                .filter(|&x| pass || self.data.neighbours[x.index()].contains(mv.to))
+                .collect();
+        }
+        let mut through = Vec::new();
+        for &(dx, dy) in self.lion_lines(kind, us) {
+            let Some(a) = self.offset(mv.from, dx, dy) else {
+                continue;
+            };
+            if !empty(a) || Some(a) == mv.via() {
+                continue;
+            }
+            if pass || self.offset(mv.from, 2 * dx, 2 * dy) == Some(mv.to) {
+                through.push(a);
+            }
+        }
+        through
+    }
+
     /// The pieces a move captures, first victim first.
     fn victims(&self, mv: &LargeMove) -> Victims {
         let mut v = Victims::default();
@@ -994,6 +1033,11 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
                 .into_iter()
                 .collect(),
             promotion: mv.promote.then(|| "+".to_string()),
+            routes: self
+                .routes(&mv)
+                .into_iter()
+                .map(|c| vec![g.label(c).to_string()])
+                .collect(),
             ..MoveShape::default()
         }
     }

@@ -51,7 +51,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/positions/{ply}", get(position))
         .route("/api/games/{id}/socket", get(socket::upgrade))
         .merge(web::router())
-        .fallback(|| async { ApiError::not_found("no such page") })
+        .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             limits.body_timeout,

@@ -7,7 +7,7 @@ use super::error::ApiError;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::Path;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use axum::routing::get;
 use std::collections::HashMap;
@@ -82,4 +82,23 @@ async fn page(headers: HeaderMap) -> Result<Response, ApiError> {
 
 async fn file(Path(path): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     serve(&path, &headers)
+}
+
+/// An address nothing answers: a person's browser gets the page (status 404), which says
+/// there is no such page and leads back to the lobby; a program, and anything under `/api/`,
+/// gets the API's JSON error.
+pub async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Result<Response, ApiError> {
+    let wants_page = headers
+        .get(header::ACCEPT)
+        .and_then(|a| a.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"));
+    if method != Method::GET || !wants_page || uri.path().starts_with("/api/") {
+        return Err(ApiError::not_found("no such page"));
+    }
+    // The page without a conditional answer: a 304 would hide the 404.
+    let mut plain = headers.clone();
+    plain.remove(header::IF_NONE_MATCH);
+    let mut response = serve("index.html", &plain)?;
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    Ok(response)
 }

@@ -755,3 +755,44 @@ fn falcon_or_eagle_threatening_both_royals() {
     assert!(!is_legal(eagle, "1e1d"));
     assert!(is_legal(eagle, "6k5k"));
 }
+
+#[test]
+fn a_lion_move_may_be_clicked_as_two_steps_through_an_empty_cell() {
+    let fen = "g5k5/12/12/12/6p5/6N5/12/12/12/12/12/5K6 b - 1";
+    let position = pos(fen, &[]);
+    let routes = |text: &str| -> Vec<String> {
+        let mv = position.parse_move(text).unwrap();
+        let mut routes: Vec<String> = position
+            .move_shape(mv)
+            .routes
+            .into_iter()
+            .map(|route| route.join(","))
+            .collect();
+        routes.sort();
+        routes
+    };
+    // A leap two away: through each empty neighbour next to its end; not through the pawn
+    // on 6e, where two steps are another move (igui's capture on the way).
+    assert_eq!(routes("6f4d"), ["5e"]);
+    assert_eq!(routes("6f8f"), ["7e", "7f", "7g"]);
+    // A step: through the empty cells next to both.
+    assert_eq!(routes("6f7f"), ["6g", "7e", "7g"]);
+    // The pass: out through any empty neighbour and back.
+    let pass = from_cell(fen, "6f")
+        .into_iter()
+        .find(|m| m.len() == 6 && m.ends_with("6f") && m != "6f6e6f")
+        .expect("a pass");
+    assert_eq!(
+        routes(&pass).len(),
+        6,
+        "{pass}: seven empty neighbours, one its own way"
+    );
+    // Through a man there is no other way: igui and the double capture are their own moves.
+    assert!(routes("6f6e6f").is_empty());
+    assert!(routes("6f6e6d").is_empty());
+    // Lion power along a line: the falcon's leap over the empty first cell.
+    let falcon = "g5k5/12/12/12/12/6+H5/12/12/12/12/12/5K6 b - 1";
+    let position = pos(falcon, &[]);
+    let mv = position.parse_move("6f6d").unwrap();
+    assert_eq!(position.move_shape(mv).routes, [vec!["6e".to_string()]]);
+}

@@ -1,0 +1,182 @@
+// The defects a player met (issue 44), each played in Chromium as he met it: every test
+// fails without its fix.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { api, cellOf, heldToken, launch, outDir, startServer, state, until, watchErrors } from "./harness.mjs";
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import("playwright-core").Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A game of two people made over the API; both seats' tokens.
+ * @param {string} variant
+ * @param {string} [fen]
+ */
+async function twoPeople(variant, fen) {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant,
+    fen,
+    seats: [{ kind: "human" }, { kind: "human" }],
+    me: 0,
+  });
+  const joined = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`, {});
+  return { id: made.id, tokens: [made.token, joined.token] };
+}
+
+/**
+ * A page holding `token`'s seat of game `id`, its board drawn.
+ * @param {string} id
+ * @param {string} token
+ * @param {{width: number, height: number}} [viewport]
+ */
+async function seatPage(id, token, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.base}/games/${id}#seat=${token}`);
+  await page.locator("svg[data-board] [data-cell]").first().waitFor();
+  await page.locator(".connection:not(.offline)").waitFor();
+  assert.equal(await heldToken(page, id), token);
+  return { page, errors, close: () => context.close() };
+}
+
+/**
+ * The mean height on the screen of the men of `owner`.
+ * @param {import("playwright-core").Page} page
+ * @param {number} owner
+ */
+async function meanY(page, owner) {
+  const boxes = await page
+    .locator(`svg[data-board="0"] .man[data-owner="${owner}"]`)
+    .evaluateAll((men) => men.map((m) => m.getBoundingClientRect().y));
+  assert.ok(boxes.length > 0, `men of player ${owner}`);
+  return boxes.reduce((a, b) => a + b, 0) / boxes.length;
+}
+
+test("gess: each player's own stones are at the bottom, by his own name", async () => {
+  const { id, tokens } = await twoPeople("gess");
+  for (const seat of [0, 1]) {
+    const { page, errors, close } = await seatPage(id, tokens[seat]);
+    const mine = await meanY(page, seat);
+    const theirs = await meanY(page, 1 - seat);
+    assert.ok(mine > theirs, `seat ${seat}: own stones at y ${mine}, the other's at ${theirs}`);
+    await page.screenshot({ path: join(outDir, "screens", `gess-seat-${seat}.png`) });
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test("shogi: the opponent's hand is not the player's to drop from", async () => {
+  // A bishop in each hand, Black (sente) to move.
+  const { id, tokens } = await twoPeople("shogi", "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/7R1/LNSGKGSNL b Bb 1");
+  const { page, errors, close } = await seatPage(id, tokens[0]);
+  const theirs = page.locator('.hand-man[data-hand="1"]');
+  await theirs.first().click();
+  assert.equal(await page.locator(".cell.dest").count(), 0, "no drop cells for the opponent's bishop");
+  assert.equal(await page.locator(".hand-man.selected").count(), 0);
+  await page.locator('.hand-man[data-hand="0"]').first().click();
+  assert.ok((await page.locator(".cell.dest").count()) > 40, "the own bishop's drops");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("chu shogi: the lion's leap clicked as two steps through an empty cell", async () => {
+  // The issue's position: after the pawn's 7i7h the lion on 7j has 7i empty before it, and
+  // 7i then 6h is its leap to 6h.
+  const { id, tokens } = await twoPeople("chushogi");
+  const { page, errors, close } = await seatPage(id, tokens[0]);
+  const open = await state(server.base, id, tokens[0]);
+  const opening = open.legal.find((/** @type {any} */ m) => m.from === "7i" && m.to === "7h");
+  assert.ok(opening, "the pawn on 7i steps to 7h");
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: opening.text }, tokens[0]);
+  const reply = (await state(server.base, id, tokens[1])).legal[0];
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: reply.text }, tokens[1]);
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 2, "both moves shown");
+  await cellOf(page, 0, "7j").click();
+  await cellOf(page, 0, "7i").click();
+  assert.match((await cellOf(page, 0, "6h").getAttribute("class")) ?? "", /dest/, "6h is offered after 7i");
+  await cellOf(page, 0, "6h").click();
+  await until(async () => (await state(server.base, id, null)).moves[2] === "7j6h", "the lion's leap to 6h");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("bughouse: a man picked up stays in hand while the other board plays", async () => {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant: "bughouse",
+    seats: [{ kind: "human" }, { kind: "human" }, { kind: "human" }, { kind: "human" }],
+    me: 0,
+  });
+  const tokens = [made.token];
+  for (const seat of [1, 2, 3]) {
+    tokens.push((await api(server.base, "POST", `/api/games/${made.id}/seats/${seat}/join`, {})).token);
+  }
+  // Everyone comes, so that the clocks and the boards go.
+  for (const token of tokens.slice(1)) await state(server.base, made.id, token);
+  const { page, errors, close } = await seatPage(made.id, tokens[0]);
+  await cellOf(page, 0, "g1").click();
+  assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/);
+  // Board B's White (seat 1) moves.
+  await api(server.base, "POST", `/api/games/${made.id}/moves`, { move: "B:e2e4" }, tokens[1]);
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 1, "board B's move shown");
+  assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/, "still in hand");
+  await cellOf(page, 0, "f3").click();
+  await until(async () => (await state(server.base, made.id, null)).moves.includes("A:g1f3"), "the knight's move");
+  // The move list names the board of each move.
+  await until(async () => (await page.locator(".moves li").count()) === 2, "two turns listed");
+  const labels = await page.locator(".moves li").evaluateAll((items) => items.map((li) => li.getAttribute("data-number")));
+  assert.deepEqual(labels, ["1B.", "1A."]);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("progressive chess: the move list numbers turns, each series one turn", async () => {
+  const { id, tokens } = await twoPeople("progressive");
+  const { page, errors, close } = await seatPage(id, tokens[0]);
+  for (const [seat, move] of [
+    [0, "f2f3"],
+    [1, "e7e5"],
+    [1, "f8c5"],
+  ]) {
+    await api(server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[Number(seat)]);
+  }
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 3, "three moves shown");
+  const turns = await page
+    .locator(".moves li")
+    .evaluateAll((items) => items.map((li) => [li.getAttribute("data-number"), li.querySelectorAll("[data-ply]").length]));
+  assert.deepEqual(turns, [
+    ["1.", 1],
+    ["", 2],
+  ]);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test("an unknown address shows the site's page, not raw JSON", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const answer = await page.goto(`${server.base}/no/such/page`);
+  assert.equal(answer?.status(), 404);
+  await page.getByText("No such page.").waitFor();
+  await page.getByRole("link", { name: "Go to the lobby" }).click();
+  await page.waitForURL(`${server.base}/`);
+  // Programs still get JSON.
+  const r = await fetch(`${server.base}/api/nothing`);
+  assert.equal(r.status, 404);
+  assert.equal((await r.json()).error, "no such page");
+  await context.close();
+});
