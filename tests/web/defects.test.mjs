@@ -131,11 +131,11 @@ test("bughouse: a man picked up stays in hand while the other board plays", asyn
   await cellOf(page, 0, "g1").click();
   assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/);
   // Board B's White (seat 1) moves.
-  await api(server.base, "POST", `/api/games/${made.id}/moves`, { move: "B:e2e4" }, tokens[1]);
+  await api(server.base, "POST", `/api/games/${made.id}/moves`, { move: "e2e4" }, tokens[1]);
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 1, "board B's move shown");
   assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/, "still in hand");
   await cellOf(page, 0, "f3").click();
-  await until(async () => (await state(server.base, made.id, null)).moves.includes("A:g1f3"), "the knight's move");
+  await until(async () => (await state(server.base, made.id, null)).moves[1] === "g1f3", "the knight's move");
   // The move list names the board of each move.
   await until(async () => (await page.locator(".moves li").count()) === 2, "two turns listed");
   const labels = await page.locator(".moves li").evaluateAll((items) => items.map((li) => li.getAttribute("data-number")));

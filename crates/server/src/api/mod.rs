@@ -121,11 +121,11 @@ async fn safety_headers(mut response: Response) -> Response {
 /// method a route does not take) are plain text or empty. Found by the `server` fuzz target.
 async fn json_refusals(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if is_json || !(status.is_client_error() || status.is_server_error()) {
+    // JSON already, or the page itself for a browser at an unknown address.
+    let typed = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| {
+        v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
+    });
+    if typed || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
     let (mut parts, body) = response.into_parts();
