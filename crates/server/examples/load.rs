@@ -213,6 +213,16 @@ fn main() {
         }
         let addr = addrs[0].clone();
         let other = addrs.last().cloned().unwrap_or_else(|| addr.clone());
+        // The ruleset listing, computed once a server starts, is in memory before the games
+        // are counted (it is not theirs).
+        for node in &addrs {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut stream = tokio::net::TcpStream::connect(node).await.expect("connect");
+            let request = format!("GET /api/variants HTTP/1.1\r\nHost: {node}\r\nConnection: close\r\n\r\n");
+            stream.write_all(request.as_bytes()).await.expect("write");
+            let mut listing = Vec::new();
+            stream.read_to_end(&mut listing).await.expect("read");
+        }
         let before = resident_kib();
         let mut ids = Vec::new();
         for _ in 0..games {

@@ -122,9 +122,12 @@ async fn safety_headers(mut response: Response) -> Response {
 async fn json_refusals(response: Response) -> Response {
     let status = response.status();
     // JSON already, or the page itself for a browser at an unknown address.
-    let typed = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| {
-        v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
-    });
+    let typed = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
+        });
     if typed || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
