@@ -138,7 +138,9 @@ test("bughouse: a man picked up stays in hand while the other board plays", asyn
   await until(async () => (await state(server.base, made.id, null)).moves[1] === "g1f3", "the knight's move");
   // The move list names the board of each move.
   await until(async () => (await page.locator(".moves li").count()) === 2, "two turns listed");
-  const labels = await page.locator(".moves li").evaluateAll((items) => items.map((li) => li.getAttribute("data-number")));
+  const labels = await page
+    .locator(".moves li")
+    .evaluateAll((items) => items.map((li) => li.getAttribute("data-number")));
   assert.deepEqual(labels, ["1B.", "1A."]);
   assert.deepEqual(errors, []);
   await close();
@@ -157,7 +159,9 @@ test("progressive chess: the move list numbers turns, each series one turn", asy
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 3, "three moves shown");
   const turns = await page
     .locator(".moves li")
-    .evaluateAll((items) => items.map((li) => [li.getAttribute("data-number"), li.querySelectorAll("[data-ply]").length]));
+    .evaluateAll((items) =>
+      items.map((li) => [li.getAttribute("data-number"), li.querySelectorAll("[data-ply]").length]),
+    );
   assert.deepEqual(turns, [
     ["1.", 1],
     ["", 2],
