@@ -184,3 +184,61 @@ test("an unknown address shows the site's page, not raw JSON", async () => {
   assert.equal((await r.json()).error, "no such page");
   await context.close();
 });
+
+test("every ruleset: the player's own bar is on the first screen at 1280x800, nothing overflows at 390 px", async () => {
+  const { variants } = await api(server.base, "GET", "/api/variants");
+  /** @type {string[]} */
+  const problems = [];
+  for (const v of variants) {
+    const made = await api(server.base, "POST", "/api/games", {
+      variant: v.id,
+      seats: Array.from({ length: v.players }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "engine", level: 1 })),
+      me: 0,
+    });
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+      await page.locator("svg[data-board] [data-cell]").first().waitFor();
+      const seen = await page.evaluate(() => {
+        const own = document.querySelector(".players.bottom .player");
+        const men = [...document.querySelectorAll("svg[data-board] .man")].map((m) => m.getBoundingClientRect());
+        const boards = [...document.querySelectorAll("svg[data-board]")].map((b) => b.getBoundingClientRect());
+        const clipped = men.filter(
+          (m) =>
+            !boards.some(
+              (b) => m.left >= b.left - 1 && m.right <= b.right + 1 && m.top >= b.top - 1 && m.bottom <= b.bottom + 1,
+            ),
+        );
+        return {
+          ownBottom: own ? own.getBoundingClientRect().bottom : Infinity,
+          width: document.scrollingElement?.scrollWidth ?? 0,
+          clipped: clipped.length,
+        };
+      });
+      if (viewport.width === 1280 && seen.ownBottom > viewport.height)
+        problems.push(`${v.id}: own bar ends at ${seen.ownBottom}`);
+      if (seen.width > viewport.width) problems.push(`${v.id} at ${viewport.width}: ${seen.width} px wide`);
+      if (seen.clipped) problems.push(`${v.id} at ${viewport.width}: ${seen.clipped} men outside their board`);
+      if (viewport.width === 1280) await page.screenshot({ path: join(outDir, "screens", `first-screen-${v.id}.png`) });
+      await context.close();
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("the lobby fits a phone", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/`);
+  await page.locator("button.create").waitFor();
+  const width = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+  assert.ok(width <= 390, `the lobby is ${width} px wide`);
+  const create = await page.locator("button.create").boundingBox();
+  assert.ok(create && create.x + create.width <= 390, "Create game is on the screen");
+  await page.screenshot({ path: join(outDir, "screens", "lobby-phone.png"), fullPage: true });
+  await context.close();
+});

@@ -11,7 +11,7 @@ import { manMarkup, pointsAtOpponent } from "./pieces.js";
  * @typedef {{lattice: string, width: number, height: number, colours: string[], cells: Cell[], regions: Region[]}} Drawing
  * @typedef {{cell: string, piece: string, owner: number, height?: number}} Man
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
- * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, drawing?: Drawing}} SceneBoard
+ * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, has_hands?: boolean, drawing?: Drawing}} SceneBoard
  * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
  * @typedef {{symbol: string, name: string, moves: string}} Kind
  * @typedef {{style: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
@@ -163,6 +163,15 @@ class OneBoard {
     sizes.sort((a, b) => a - b);
     /** The side of a man's box, in picture units. */
     this.manSize = (sizes[Math.floor(sizes.length / 2)] ?? 1) * 0.9;
+    // A man is as large on a small cell (three-player chess's corners) as on any: the picture
+    // holds his box too.
+    const half = this.manSize / 2;
+    for (const { centre } of this.cells.values()) {
+      minX = Math.min(minX, centre[0] - half);
+      minY = Math.min(minY, centre[1] - half);
+      maxX = Math.max(maxX, centre[0] + half);
+      maxY = Math.max(maxY, centre[1] + half);
+    }
     const pad = 0.04 * Math.max(maxX - minX, maxY - minY);
     this.viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad];
     this.edges = this.edgeLabels();
@@ -337,8 +346,10 @@ export class BoardView {
       }
       const one = this.boards[b];
       const shownBottom = flipped ? this.opposite(b, bottom) : bottom;
+      const [, , width, height] = one.viewBox;
+      const hands = scene[b].hands?.length || scene[b].has_hands ? " with-hands" : "";
       wraps.push(
-        `<div class="board-wrap" data-board="${b}">` +
+        `<div class="board-wrap${hands}" data-board="${b}" style="--aspect: ${(width / height).toFixed(4)}">` +
           this.handsMarkup(b, shownBottom, false) +
           `<div class="board-box">${one.markup(scene[b], this.look, last, shownBottom)}</div>` +
           this.handsMarkup(b, shownBottom, true) +
@@ -408,7 +419,7 @@ export class BoardView {
    */
   handsMarkup(b, bottom, below) {
     const hands = (this.scene[b]?.hands ?? []).filter((h) => (h.owner === bottom) === below);
-    if (!this.scene[b]?.hands?.length) return "";
+    if (!this.scene[b]?.hands?.length && !this.scene[b]?.has_hands) return "";
     const turns = pointsAtOpponent(this.look.style);
     const items = hands
       .filter((h) => h.count > 0)

@@ -83,6 +83,10 @@ pub struct SceneBoard {
     /// drawing is made ([`chaturanga_geometry::Geometry::to_json`]). Front ends turn the
     /// board from there to put a viewer's side at the bottom.
     pub bottom: Option<usize>,
+    /// Whether the board has hands (pockets, reserves) though they may be empty now (shogi
+    /// before its first capture): a front end keeps their room, so the board does not move
+    /// when the first piece arrives.
+    pub has_hands: bool,
 }
 
 impl SceneBoard {
@@ -95,6 +99,7 @@ impl SceneBoard {
             fog: Vec::new(),
             check: Vec::new(),
             bottom: None,
+            has_hands: false,
         }
     }
 }

@@ -125,6 +125,9 @@ impl Serialize for Board<'_> {
         if let Some(bottom) = board.bottom {
             map.serialize_entry("bottom", &bottom)?;
         }
+        if board.has_hands {
+            map.serialize_entry("has_hands", &true)?;
+        }
         if let BoardShape::Built(geometry) = &board.shape {
             // Only a board that grows (Chex) is drawn anew with its scene.
             let drawing: Value = serde_json::from_str(&geometry.to_json()).unwrap_or(Value::Null);

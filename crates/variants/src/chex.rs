@@ -1117,6 +1117,8 @@ impl Position for ChexPosition {
                 height: None,
             })
             .collect();
+        // The men still to be drawn and placed.
+        board.has_hands = true;
         for owner in 0..2 {
             for (kind, &count) in self.stacks[owner].iter().enumerate() {
                 if count > 0 {

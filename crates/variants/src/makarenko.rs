@@ -990,6 +990,7 @@ impl Position for MakarenkoPosition {
             })
             .collect();
         if self.tall == Tall::Reserve {
+            board.has_hands = true;
             for owner in 0..2 {
                 if self.reserve[owner] > 0 {
                     board.hands.push(scene::SceneHand {

@@ -146,6 +146,7 @@ impl<const W: usize, const K: usize, R: Rules<W, K>> StandardPosition<W, K, R> {
     pub fn standard_scene(&self) -> crate::scene::SceneBoard {
         let spec = self.spec();
         let mut board = scene_men(spec, |cell| self.piece_at(cell));
+        board.has_hands = spec.captures_to_hand || spec.hands_always_shown;
         for player in 0..2u8 {
             for kind in 0..K {
                 let count = self.in_hand(player, kind as u8);
