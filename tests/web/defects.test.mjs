@@ -1,3 +1,4 @@
+/* global document -- read inside the page, in page.evaluate */
 // The defects a player met (issue 44), each played in Chromium as he met it: every test
 // fails without its fix.
 
@@ -240,5 +241,37 @@ test("the lobby fits a phone", async () => {
   const create = await page.locator("button.create").boundingBox();
   assert.ok(create && create.x + create.width <= 390, "Create game is on the screen");
   await page.screenshot({ path: join(outDir, "screens", "lobby-phone.png"), fullPage: true });
+  await context.close();
+});
+
+test("the buttons mean something: resigning asks twice, no draw offer to an engine, no move box for spectators", async () => {
+  const made = await api(server.base, "POST", "/api/games", {
+    variant: "chess",
+    seats: [{ kind: "human" }, { kind: "engine", level: 1 }],
+    me: 0,
+  });
+  const { page, errors, close } = await seatPage(made.id, made.token);
+  await page.locator('button[data-action="resign"]').waitFor();
+  assert.equal(await page.locator('button[data-action="draw-offer"]').count(), 0, "no draw offer to the engine");
+  assert.ok(await page.locator(".keyboard").isVisible(), "a player may type his move");
+  const resign = page.locator('button[data-action="resign"]');
+  await resign.click();
+  assert.match(await resign.innerText(), /again/);
+  assert.equal((await state(server.base, made.id, null)).status, "ongoing", "one click resigns nothing");
+  await resign.click();
+  await page.locator(".banner[data-result]").waitFor();
+  assert.equal((await state(server.base, made.id, null)).reason, "resignation");
+  assert.deepEqual(errors, []);
+  await close();
+  // Between people the draw offer is there; a spectator has no move box.
+  const { id, tokens } = await twoPeople("chess");
+  const player = await seatPage(id, tokens[0]);
+  await player.page.locator('button[data-action="draw-offer"]').waitFor();
+  await player.close();
+  const context = await browser.newContext();
+  const spectator = await context.newPage();
+  await spectator.goto(`${server.base}/games/${id}`);
+  await spectator.locator("svg[data-board] [data-cell]").first().waitFor();
+  assert.equal(await spectator.locator(".keyboard").isVisible(), false, "a spectator types no moves");
   await context.close();
 });

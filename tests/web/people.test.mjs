@@ -199,7 +199,16 @@ test("three people play three-player chess until one resigns in favour of anothe
   assert.ok(mover);
   const mine = await state(server.base, id, mover.token);
   assert.ok(mine.actions.length, "resignations in favour of a player are offered");
-  await mover.page.locator(`button[data-action="${mine.actions[0]}"]`).click();
+  const resign = mover.page.locator(`button[data-action="${mine.actions[0]}"]`);
+  const favoured = mine.actions[0].replace(/^resign[ -]/, "");
+  assert.equal(
+    await resign.innerText(),
+    `Resign, giving the win to ${favoured[0].toUpperCase()}${favoured.slice(1)}`,
+    "the button says whom the resignation favours",
+  );
+  // A click that loses asks once more on the button.
+  await resign.click();
+  await resign.click();
   await until(async () => {
     const t = await state(server.base, id, null);
     return t.status !== "ongoing" || t.offers.action || t.version > s.version;

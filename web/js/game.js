@@ -78,6 +78,18 @@ function linkToken() {
 }
 
 /**
+ * The words of a ruleset's action button: `resign red` is a resignation that gives the win to
+ * Red (three-player chess).
+ * @param {string} action
+ */
+function actionLabel(action) {
+  if (action === "draw-claim") return "Claim draw";
+  const favoured = action.match(/^resign[ -](.+)$/);
+  if (favoured) return `Resign, giving the win to ${capital(favoured[1])}`;
+  return capital(action.replaceAll("-", " "));
+}
+
+/**
  * Opens the game page as the seat this browser played last in the game, or as a link's seat
  * (see `followLink`).
  * @param {HTMLElement} app
@@ -206,6 +218,7 @@ class GamePage {
         autocomplete: "off",
         spellcheck: "false",
       }),
+      keyboardForm: h("form", { class: "keyboard-form" }),
       actions: h("div", { class: "actions" }),
       offers: h("div", { class: "offers" }),
       invite: h("div", { class: "invite" }),
@@ -213,7 +226,8 @@ class GamePage {
       connection: h("span", { class: "connection", title: "connection to the server" }),
       info: h("div", { class: "info" }),
     };
-    const form = h("form", { class: "keyboard-form" }, el.keyboard);
+    const form = el.keyboardForm;
+    form.append(el.keyboard);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.typed();
@@ -419,6 +433,8 @@ class GamePage {
     this.renderInvite();
     this.renderSeats();
     this.renderChooser();
+    // Only a player types moves.
+    this.el.keyboardForm.hidden = s.you === null || s.status !== "ongoing";
     this.el.note.textContent = (past ? past.note : s.note) ? `Drawn: ${past ? past.note : s.note}` : "";
   }
 
@@ -813,29 +829,44 @@ class GamePage {
      * @param {string} action
      * @param {string} [title]
      */
-    const act = (label, action, title) =>
-      buttons.push(
-        h(
-          "button",
-          {
-            type: "button",
-            class: "action",
-            "data-action": action,
-            title: title ?? label,
-            onclick: () => this.act(action),
-          },
-          label,
-        ),
+    const act = (label, action, title) => {
+      const button = h(
+        "button",
+        { type: "button", class: "action", "data-action": action, title: title ?? label },
+        label,
       );
+      // A click that loses the game asks once more, on the button itself (as lichess does).
+      const losing = /^resign\b/.test(action);
+      let armed = false;
+      button.addEventListener("click", () => {
+        if (losing && !armed) {
+          armed = true;
+          button.classList.add("confirm");
+          button.textContent = "Really? Click again";
+          setTimeout(() => {
+            armed = false;
+            button.classList.remove("confirm");
+            button.textContent = label;
+          }, 4000);
+          return;
+        }
+        void this.act(action);
+      });
+      buttons.push(button);
+    };
     if (me !== null && live && s.started) {
       const everyoneMoved = s.moves.length >= s.players;
       if (!everyoneMoved) act("Abort", "abort");
       // A plain resignation needs two sides; with more, the ruleset lists whom it favours.
       if (new Set(s.teams).size === 2) act("Resign", "resign");
-      if (!s.offers.draw.includes(me)) act("Offer draw", "draw-offer");
+      // An engine never takes a draw: only people are offered one.
+      const people = s.seats.some(
+        (seat) => seat.seat !== me && seat.kind === "human" && s.teams[seat.seat] !== s.teams[me],
+      );
+      if (people && !s.offers.draw.includes(me)) act("Offer draw", "draw-offer");
       if (s.moves.length && s.offers.takeback === null)
         act("Takeback", "takeback-offer", "ask to take back the last move");
-      for (const a of s.actions ?? []) act(a === "draw-claim" ? "Claim draw" : capital(a.replaceAll("-", " ")), a);
+      for (const a of s.actions ?? []) act(actionLabel(a), a);
     }
     buttons.push(
       h(
@@ -1136,7 +1167,6 @@ class GamePage {
 
   /** @param {string} action */
   async act(action) {
-    if (action === "resign" && !confirm("Resign this game?")) return;
     this.socket.action(action).catch((e) => toast(e instanceof Error ? e.message : String(e), "error"));
   }
 
