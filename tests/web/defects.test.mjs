@@ -275,3 +275,24 @@ test("the buttons mean something: resigning asks twice, no draw offer to an engi
   assert.equal(await spectator.locator(".keyboard").isVisible(), false, "a spectator types no moves");
   await context.close();
 });
+
+test("the words about a tapped man follow him when he moves", async () => {
+  const { id, tokens } = await twoPeople("chess");
+  const { page, errors, close } = await seatPage(id, tokens[0]);
+  await cellOf(page, 0, "e2").click();
+  assert.match(await page.locator(".piece-info").innerText(), /White pawn on e2/);
+  await cellOf(page, 0, "e4").click();
+  await until(
+    async () => /White pawn on e4/.test(await page.locator(".piece-info").innerText()),
+    "the pawn named on e4",
+  );
+  // A man named, then taken: nothing is said of his taker.
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d7d5" }, tokens[1]);
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 2, "Black's move shown");
+  await cellOf(page, 0, "d5").click();
+  assert.match(await page.locator(".piece-info").innerText(), /Black pawn on d5/);
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
+  await until(async () => (await page.locator(".piece-info").innerText()) === "", "the taken pawn no longer named");
+  assert.deepEqual(errors, []);
+  await close();
+});

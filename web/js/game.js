@@ -156,6 +156,8 @@ class GamePage {
     /** @type {Map<number, Past>} */
     this.past = new Map();
     this.flipped = false;
+    /** @type {Spot | null} the cell whose man the piece info names */
+    this.described = null;
     this.picker = new Picker([]);
     /** @type {Legal[] | null} */
     this.choosing = null;
@@ -433,6 +435,18 @@ class GamePage {
     this.renderInvite();
     this.renderSeats();
     this.renderChooser();
+    // The man named by a tap is followed to where he moved; a cell he left is not named.
+    const named = this.described;
+    if (named) {
+      const here = last && (last.board ?? 0) === named.board;
+      const moved = here && last.from === named.cell && last.to;
+      if (moved) this.describeMan({ board: named.board, cell: moved });
+      else if (here && last.to === named.cell) {
+        // Taken: another man stands there now.
+        this.described = null;
+        this.el.pieceInfo.textContent = "";
+      } else this.describeMan(named);
+    }
     // Only a player types moves.
     this.el.keyboardForm.hidden = s.you === null || s.status !== "ongoing";
     this.el.note.textContent = (past ? past.note : s.note) ? `Drawn: ${past ? past.note : s.note}` : "";
@@ -458,6 +472,7 @@ class GamePage {
    * @param {Spot} spot
    */
   describeMan(spot) {
+    this.described = spot;
     const boards = this.viewPly !== null ? this.past.get(this.viewPly)?.boards : this.state.boards;
     const man = boards?.[spot.board]?.men.find((m) => m.cell === spot.cell);
     if (!man) {
