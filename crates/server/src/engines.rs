@@ -228,7 +228,6 @@ impl Lines {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize};
-    use std::time::Instant;
 
     const SHORT: Limits = Limits {
         depth: Some(1),
@@ -272,28 +271,22 @@ mod tests {
                     let _ = done.send(m);
                 });
             }
-            let started = Instant::now();
             let done_b = done.clone();
             pool.run("b", search("b", log.clone(), b.clone()), &SHORT, move |m| {
                 let _ = done_b.send(m);
             });
-            let mut b_done_at = None;
+            let mut order = Vec::new();
             for _ in 0..7 {
-                let found = finished.recv().await.unwrap();
-                if found.as_deref() == Some("b") {
-                    b_done_at = Some(started.elapsed());
-                }
+                order.push(finished.recv().await.unwrap().unwrap());
             }
             let log = log.lock().unwrap();
             // Client a never ran two at once, though two threads were there.
             assert!(log.iter().all(|&(_, together)| together == 1), "{log:?}");
-            // Client b's one search started second, on the thread a could not take, and did
-            // not wait behind a's six.
-            assert_eq!(log[1].0, "b", "{log:?}");
-            assert!(
-                b_done_at.unwrap() < Duration::from_millis(200),
-                "{b_done_at:?}"
-            );
+            // Client b's one search started at once, on the thread a could not take, beside
+            // a's first (the two in either order on their threads), and did not wait behind
+            // a's six: it ended among the first two.
+            assert!(log[..2].iter().any(|&(lane, _)| lane == "b"), "{log:?}");
+            assert!(order[..2].iter().any(|lane| lane == "b"), "{order:?}");
             assert_eq!(pool.waiting(), 0);
         });
     }
