@@ -276,8 +276,18 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
 test("a premove is played when its turn comes", async () => {
   const { id, people } = await gameOfPeople("chess", 2);
   const black = people[1].page;
+  // The page knows the game has started (its second player came) before it premoves.
+  await black.locator(".connection:not(.offline)").waitFor();
+  await until(
+    async () => /white to move/i.test(await black.locator(".status").innerText()),
+    "Black's page to see the start",
+  );
   await cellOf(black, 0, "e7").click();
   await cellOf(black, 0, "e5").click();
+  await until(
+    async () => /path/.test((await cellOf(black, 0, "e5").getAttribute("class")) ?? ""),
+    "the premove marked on the board",
+  );
   await turn(id, people, byText("d2d4"));
   await until(async () => (await state(server.base, id, people[0].token)).moves[1] === "e7e5", "the premove played");
 });
