@@ -296,3 +296,22 @@ test("the words about a tapped man follow him when he moves", async () => {
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("the lobby starts on chess, then on the last game's choices", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.base}/`);
+  const variant = page.locator('select[name="variant"]');
+  await variant.waitFor();
+  assert.equal(await variant.inputValue(), "chess");
+  await page.locator('[data-pick="xiangqi"]').click();
+  await page.locator('select[name="opponent"]').selectOption("engine");
+  await page.locator('select[name="level"]').selectOption("5");
+  await page.locator("button.create").click();
+  await page.waitForURL(/\/games\/[^/#]+$/);
+  await page.goto(`${server.base}/`);
+  await variant.waitFor();
+  assert.equal(await variant.inputValue(), "xiangqi");
+  assert.equal(await page.locator('select[name="level"]').inputValue(), "5");
+  await context.close();
+});

@@ -77,6 +77,31 @@ function boardSize(drawing) {
   return `${drawing.width}×${drawing.height}`;
 }
 
+/** Where the browser keeps the lobby's last choices. */
+const CHOICES_KEY = "chaturanga.lobby";
+
+/**
+ * The choices of the last game created here.
+ * @returns {{variant?: string, clock?: string, opponent?: string, level?: string, side?: string}}
+ */
+function remembered() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(CHOICES_KEY) ?? "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {{variant: string, clock: string, opponent: string, level: string, side: string}} choices */
+function remember(choices) {
+  try {
+    localStorage.setItem(CHOICES_KEY, JSON.stringify(choices));
+  } catch {
+    // A browser that keeps nothing starts on chess again.
+  }
+}
+
 /**
  * The new-game form; answers a function that selects a ruleset in it.
  * @param {HTMLElement} form
@@ -166,7 +191,24 @@ function buildForm(form, all) {
     form.classList.toggle("engine", /** @type {HTMLSelectElement} */ (opponent).value === "engine");
   variantSelect.addEventListener("change", refresh);
   opponent.addEventListener("change", showEngine);
+  // The last game's choices, else chess: what a visitor most likely plays next.
+  const last = remembered();
+  const start = all.some((v) => v.id === last.variant)
+    ? last.variant
+    : all.some((v) => v.id === "chess")
+      ? "chess"
+      : all[0]?.id;
+  if (start) /** @type {HTMLSelectElement} */ (variantSelect).value = start;
   refresh();
+  for (const [select, value] of /** @type {[HTMLElement, string | undefined][]} */ ([
+    [clock, last.clock],
+    [opponent, last.opponent],
+    [level, last.level],
+    [side, last.side],
+  ])) {
+    const choice = /** @type {HTMLSelectElement} */ (select);
+    if (value !== undefined && [...choice.options].some((o) => o.value === value)) choice.value = value;
+  }
   showEngine();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -193,6 +235,13 @@ function buildForm(form, all) {
       (el) => `${el.getAttribute("data-option")}=${/** @type {HTMLInputElement} */ (el).value}`,
     );
     const control = CLOCKS[Number(/** @type {HTMLSelectElement} */ (clock).value)]?.control ?? undefined;
+    remember({
+      variant: v.id,
+      clock: /** @type {HTMLSelectElement} */ (clock).value,
+      opponent: /** @type {HTMLSelectElement} */ (opponent).value,
+      level: /** @type {HTMLSelectElement} */ (level).value,
+      side: sideValue,
+    });
     create.setAttribute("disabled", "");
     try {
       const listed = v.players > 2 || /** @type {HTMLSelectElement} */ (opponent).value !== "friend";
