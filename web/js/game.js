@@ -481,7 +481,9 @@ class GamePage {
     }
     const kind = kindOf(this.look, man.piece);
     const owner = capital(this.state.player_names[man.owner] ?? "");
-    this.el.pieceInfo.textContent = `${owner} ${kind.name} on ${spot.cell}: ${kind.moves}`;
+    const text = `${owner} ${kind.name} on ${spot.cell}: ${kind.moves}`;
+    // Said again only when it changes: the line is read out to those who listen.
+    if (this.el.pieceInfo.textContent !== text) this.el.pieceInfo.textContent = text;
   }
 
   /** @param {Spot} spot */
