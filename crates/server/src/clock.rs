@@ -453,6 +453,14 @@ mod tests {
     }
 
     /// Ends `seat`'s turn and starts `next`'s, as a two-player game does.
+    /// A two-player clock under `spec`, the first seat's running from the `Instant` returned.
+    fn running(spec: ClockSpec) -> (GameClock, Instant) {
+        let mut clock = GameClock::new(spec.control().unwrap(), 2);
+        let t0 = Instant::now();
+        clock.run(&[0], t0);
+        (clock, t0)
+    }
+
     fn pass(
         clock: &mut GameClock,
         seat: usize,
@@ -467,10 +475,7 @@ mod tests {
 
     #[test]
     fn a_fixed_time_per_move_starts_afresh_each_turn() {
-        let control = ClockSpec::Move { seconds: 10 }.control().unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        let (mut clock, t0) = running(ClockSpec::Move { seconds: 10 });
         pass(&mut clock, 0, 1, t0 + secs(9), None).unwrap();
         pass(&mut clock, 1, 0, t0 + secs(18), None).unwrap();
         assert_eq!(clock.show(t0 + secs(18))[0].ms, 10_000);
@@ -489,15 +494,12 @@ mod tests {
 
     #[test]
     fn fischer_times_and_lag_quotas_are_stored_and_restored() {
-        let control = ClockSpec::Fischer {
+        let spec = ClockSpec::Fischer {
             base: 60,
             increment: 2,
-        }
-        .control()
-        .unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        };
+        let control = spec.control().unwrap();
+        let (mut clock, t0) = running(spec);
         pass(&mut clock, 0, 1, t0 + secs(10), None).unwrap();
         let stored = clock.stored();
         assert_eq!(stored.main_ms, vec![52_000, 60_000]);
@@ -565,15 +567,10 @@ mod tests {
     fn a_client_answering_pings_late_keeps_no_more_than_the_quota() {
         // 1+0: gain 0.39 s, quota 1.17 s. Every turn takes 1 s and the client says it
         // thought for none, on a connection that measured 5 s (it held its pongs back).
-        let control = ClockSpec::Fischer {
+        let (mut clock, t0) = running(ClockSpec::Fischer {
             base: 60,
             increment: 0,
-        }
-        .control()
-        .unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        });
         let mut kept = Duration::ZERO;
         for turn in 1..=8 {
             let before = clock.clock.time(0).main;
@@ -611,15 +608,10 @@ mod tests {
 
     #[test]
     fn a_move_in_flight_at_zero_is_saved_by_its_lag() {
-        let control = ClockSpec::Fischer {
+        let (mut clock, t0) = running(ClockSpec::Fischer {
             base: 10,
             increment: 0,
-        }
-        .control()
-        .unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        });
         // Sent after 9.9 s of thought, it arrives 10.3 s after the turn began.
         pass(&mut clock, 0, 1, t0 + ms(10_300), Some(ms(9_900))).unwrap();
         assert_eq!(clock.show(t0 + ms(10_300))[0].ms, 100);
@@ -674,16 +666,11 @@ mod tests {
 
     #[test]
     fn a_flag_leaves_its_clock_at_exactly_zero() {
-        let control = ClockSpec::Byoyomi {
+        let (mut clock, t0) = running(ClockSpec::Byoyomi {
             base: 10,
             period: 5,
             periods: 2,
-        }
-        .control()
-        .unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        });
         clock.flag(&[0]);
         let shown = clock.show(t0 + secs(30));
         assert_eq!((shown[0].ms, shown[0].main_ms, shown[0].periods), (0, 0, 0));
@@ -694,16 +681,11 @@ mod tests {
 
     #[test]
     fn byo_yomi_shows_main_time_and_periods_apart() {
-        let control = ClockSpec::Byoyomi {
+        let (clock, t0) = running(ClockSpec::Byoyomi {
             base: 10,
             period: 30,
             periods: 3,
-        }
-        .control()
-        .unwrap();
-        let mut clock = GameClock::new(control, 2);
-        let t0 = Instant::now();
-        clock.run(&[0], t0);
+        });
         // In main time: 6 s of main, three whole periods.
         let at = clock.show(t0 + secs(4))[0];
         assert_eq!(
