@@ -763,14 +763,16 @@ class GamePage {
   renderMoves() {
     const s = this.state;
     const list = this.el.moves;
-    const boardOf = (/** @type {number} */ seat) => {
-      for (let b = 0; b < s.boards.length; b++) if (this.board.ownersOn(b).includes(seat)) return b;
-      return 0;
-    };
+    // Each board's players, once: the list may be hundreds of moves long.
+    const players = s.boards.map((_, b) => this.board.ownersOn(b));
     const turns = numberTurns(
       s.moves.map((_, i) => s.movers?.[i] ?? i % s.players),
-      boardOf,
-      (b) => this.board.ownersOn(b),
+      (seat) =>
+        Math.max(
+          players.findIndex((owners) => owners.includes(seat)),
+          0,
+        ),
+      (b) => players[b] ?? [],
       s.boards.length,
     );
     const now = this.viewPly ?? s.moves.length;
