@@ -4,17 +4,19 @@
 
 import { escape } from "./dom.js";
 import { manMarkup, pointsAtOpponent } from "./pieces.js";
+import { settings } from "./settings.js";
 
 /**
  * @typedef {{label: string, x: number, y: number, colour: string, centre: number[], polygon: number[][]}} Cell
  * @typedef {{name: string, cells: string[][]}} Region
- * @typedef {{lattice: string, width: number, height: number, colours: string[], cells: Cell[], regions: Region[]}} Drawing
+ * @typedef {{box: number[], words?: string[]}} River
+ * @typedef {{lattice: string, width: number, height: number, colours: string[], cells: Cell[], regions: Region[], points?: boolean, lines?: number[][], rivers?: River[], water?: string[], stars?: number[][]}} Drawing
  * @typedef {{cell: string, piece: string, owner: number, height?: number}} Man
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
  * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, has_hands?: boolean, drawing?: Drawing}} SceneBoard
  * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
  * @typedef {{symbol: string, name: string, moves: string}} Kind
- * @typedef {{style: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
+ * @typedef {{style: string, set: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
  * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], area?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
  * @typedef {{cell?: (spot: Spot) => void, hand?: (board: number, owner: number, piece: string) => void, drag?: (from: Spot, to: Spot) => void}} Handlers
@@ -37,8 +39,11 @@ export function colourOf(name) {
  * @returns {Look}
  */
 export function lookOf(variant) {
+  const style = variant.style ?? "western";
+  const chosen = settings();
   return {
-    style: variant.style ?? "western",
+    style,
+    set: style === "shogi" ? chosen.shogiPieces : style === "xiangqi" ? chosen.xiangqiPieces : "",
     kinds: new Map((variant.pieces ?? []).map((k) => [k.symbol, k])),
     colours: variant.player_names.map(colourOf),
     players: variant.players,
@@ -84,7 +89,7 @@ export function kindOf(look, piece) {
  * @param {boolean} turned drawn upside down (shogi men of the far side)
  */
 export function manSvg(look, piece, owner, turned) {
-  const body = manMarkup(look.style, kindOf(look, piece), look.colours[owner] ?? "white");
+  const body = manMarkup(look.style, kindOf(look, piece), look.colours[owner] ?? "white", look.set);
   return turned ? `<g transform="rotate(180 50 50)">${body}</g>` : body;
 }
 
@@ -130,6 +135,10 @@ function edgeNames(line) {
   return names;
 }
 
+/**
+ * @typedef {{text: string, x: number, y: number, anchor: string, where: string}} EdgeLabel
+ */
+
 /** One board of the page: its drawing turned for the viewer, and its SVG. */
 class OneBoard {
   /**
@@ -142,19 +151,13 @@ class OneBoard {
     this.drawing = drawing;
     this.degrees = degrees;
     const turn = rotation(degrees, drawing.width / 2, drawing.height / 2);
+    this.turn = turn;
     /** @type {Map<string, {cell: Cell, centre: number[], polygon: number[][]}>} */
     this.cells = new Map();
-    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     /** @type {number[]} */
     const sizes = [];
     for (const cell of drawing.cells) {
       const polygon = cell.polygon.map(turn);
-      for (const [x, y] of polygon) {
-        minX = Math.min(minX, x);
-        minY = Math.min(minY, y);
-        maxX = Math.max(maxX, x);
-        maxY = Math.max(maxY, y);
-      }
       const xs = polygon.map((p) => p[0]);
       const ys = polygon.map((p) => p[1]);
       sizes.push(Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)));
@@ -163,65 +166,134 @@ class OneBoard {
     sizes.sort((a, b) => a - b);
     /** The side of a man's box, in picture units. */
     this.manSize = (sizes[Math.floor(sizes.length / 2)] ?? 1) * 0.9;
-    // A man is as large on a small cell (three-player chess's corners) as on any: the picture
-    // holds his box too.
-    const half = this.manSize / 2;
-    for (const { centre } of this.cells.values()) {
-      minX = Math.min(minX, centre[0] - half);
-      minY = Math.min(minY, centre[1] - half);
-      maxX = Math.max(maxX, centre[0] + half);
-      maxY = Math.max(maxY, centre[1] + half);
-    }
-    const pad = 0.04 * Math.max(maxX - minX, maxY - minY);
-    this.viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad];
+    /** The size of the coordinates' letters. */
+    this.labelSize = this.manSize * 0.26;
     this.edges = this.edgeLabels();
+    let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+    /** @param {number} x @param {number} y */
+    const hold = (x, y) => {
+      minX = Math.min(minX, x);
+      minY = Math.min(minY, y);
+      maxX = Math.max(maxX, x);
+      maxY = Math.max(maxY, y);
+    };
+    // A man is as large on a small cell (three-player chess's corners) as on any: the picture
+    // holds his box too, and the coordinates written outside the cells.
+    const half = this.manSize / 2;
+    for (const { centre, polygon } of this.cells.values()) {
+      for (const [x, y] of polygon) hold(x, y);
+      hold(centre[0] - half, centre[1] - half);
+      hold(centre[0] + half, centre[1] + half);
+    }
+    const t = this.labelSize;
+    for (const label of this.edges) {
+      if (label.where === "inside") continue;
+      const width = label.text.length * t * 0.62;
+      const left = label.anchor === "end" ? label.x - width : label.anchor === "middle" ? label.x - width / 2 : label.x;
+      hold(left, label.y - t * 0.5);
+      hold(left + width, label.y + t * 0.5);
+    }
+    const pad = 0.02 * Math.max(maxX - minX, maxY - minY);
+    this.viewBox = [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad];
   }
 
   /**
-   * Coordinates on the edges for square boards: the changing part of the labels of the
-   * bottom row and of the left column, as the board is turned.
-   * @returns {Map<string, {text: string, where: "bottom" | "left" | "inside"}[]>}
+   * The coordinates written round the board: under the lowest cell of each column the part
+   * of its label that names the file, left of the first cell of each row the part that names
+   * the rank, as the board is turned. A linked board (three-player chess), whose rows bend,
+   * has each cell's label written small inside it.
+   * @returns {EdgeLabel[]}
    */
   edgeLabels() {
-    /** @type {Map<string, {text: string, where: "bottom" | "left" | "inside"}[]>} */
-    const result = new Map();
     const entries = [...this.cells.values()];
-    if (this.drawing.lattice !== "square") {
-      for (const e of entries) result.set(e.cell.label, [{ text: e.cell.label, where: "inside" }]);
-      return result;
+    const t = this.labelSize;
+    if (this.drawing.lattice === "linked") {
+      return entries.map((e) => ({
+        text: e.cell.label,
+        x: e.centre[0],
+        y: e.centre[1] + this.manSize * 0.47,
+        anchor: "middle",
+        where: "inside",
+      }));
     }
     const round = (/** @type {number} */ v) => Math.round(v * 100) / 100;
     /** @type {Map<number, typeof entries>} */
     const columns = new Map();
-    /** @type {Map<number, typeof entries>} */
+    /** @type {Map<string, typeof entries>} */
     const rows = new Map();
     for (const e of entries) {
       const x = round(e.centre[0]);
-      const y = round(e.centre[1]);
       columns.set(x, [...(columns.get(x) ?? []), e]);
-      rows.set(y, [...(rows.get(y) ?? []), e]);
+      // Square rows are lines across the picture; hexagonal ranks bend, so a rank is the
+      // cells whose labels share it.
+      const key = this.drawing.lattice === "hex" ? (labelParts(e.cell.label).at(-1) ?? "") : String(round(e.centre[1]));
+      rows.set(key, [...(rows.get(key) ?? []), e]);
     }
-    const bottomRow = [...rows.keys()].reduce((a, b) => Math.max(a, b), -Infinity);
-    const leftColumn = [...columns.keys()].reduce((a, b) => Math.min(a, b), Infinity);
-    const bottom = (rows.get(bottomRow) ?? []).sort((a, b) => a.centre[0] - b.centre[0]);
-    const left = (columns.get(leftColumn) ?? []).sort((a, b) => a.centre[1] - b.centre[1]);
-    // Columns whose lowest cell is above the bottom row (Omega's wizard cells) are named too.
     const lowest = [...columns.values()].map((col) => col.reduce((a, b) => (a.centre[1] > b.centre[1] ? a : b)));
-    const files = edgeNames(bottom.length > 1 ? bottom : lowest);
-    const ranks = edgeNames(left);
+    const leftmost = [...rows.values()].map((row) => row.reduce((a, b) => (a.centre[0] < b.centre[0] ? a : b)));
+    // Hexagonal labels are a file's letters and a rank's number; elsewhere the part that
+    // changes along the edge is the name (Omega's wizard cells break the pattern).
+    const hex = this.drawing.lattice === "hex";
+    /** @param {typeof entries} line @param {number} part */
+    const own = (line, part) => new Map(line.map((e) => [e.cell.label, labelParts(e.cell.label).at(part) ?? ""]));
+    const files = hex ? own(lowest, 0) : edgeNames(lowest);
+    const ranks = hex ? own(leftmost, -1) : edgeNames(leftmost.sort((a, b) => a.centre[1] - b.centre[1]));
+    /** @type {EdgeLabel[]} */
+    const labels = [];
     for (const e of lowest) {
+      const bottom = Math.max(...e.polygon.map((p) => p[1]));
       const text = files.get(e.cell.label);
-      if (text) result.set(e.cell.label, [{ text, where: "bottom" }]);
+      if (text) labels.push({ text, x: e.centre[0], y: bottom + t * 0.75, anchor: "middle", where: "bottom" });
     }
-    for (const e of left) {
+    for (const e of leftmost) {
+      const left = Math.min(...e.polygon.map((p) => p[0]));
       const text = ranks.get(e.cell.label);
-      if (text) result.set(e.cell.label, [...(result.get(e.cell.label) ?? []), { text, where: "left" }]);
+      if (text) labels.push({ text, x: left - t * 0.3, y: e.centre[1], anchor: "end", where: "left" });
     }
-    return result;
+    return labels;
   }
 
   /**
-   * The SVG of the board with its men.
+   * What the picture shows besides the cells (lines, rivers, star points), turned.
+   * @returns {string}
+   */
+  markingsMarkup() {
+    const d = this.drawing;
+    const parts = [];
+    const turn = this.turn;
+    const f = (/** @type {number} */ v) => v.toFixed(4);
+    for (const river of d.rivers ?? []) {
+      const [x, y, w, h] = river.box;
+      const corners = [
+        [x, y],
+        [x + w, y],
+        [x + w, y + h],
+        [x, y + h],
+      ].map(turn);
+      parts.push(`<polygon class="river" points="${corners.map((p) => `${f(p[0])},${f(p[1])}`).join(" ")}"/>`);
+      const words = river.words ?? [];
+      words.forEach((word, i) => {
+        const [cx, cy] = turn([x + (w * (2 * i + 1)) / (2 * words.length), y + h / 2]);
+        // Words read upright for the viewer whichever way the board is turned.
+        parts.push(
+          `<text class="river-words" x="${f(cx)}" y="${f(cy)}" text-anchor="middle" dominant-baseline="central" font-size="${f(h * 0.5)}">${escape(word)}</text>`,
+        );
+      });
+    }
+    for (const [x1, y1, x2, y2] of d.lines ?? []) {
+      const [a, b] = [turn([x1, y1]), turn([x2, y2])];
+      parts.push(`<line x1="${f(a[0])}" y1="${f(a[1])}" x2="${f(b[0])}" y2="${f(b[1])}"/>`);
+    }
+    for (const star of d.stars ?? []) {
+      const [cx, cy] = turn(star);
+      parts.push(`<circle class="star" cx="${f(cx)}" cy="${f(cy)}" r="${f(this.manSize * 0.06)}"/>`);
+    }
+    return parts.length ? `<g class="markings">${parts.join("")}</g>` : "";
+  }
+
+  /**
+   * The SVG of the board with its men: the ground (every cell's colour), the markings, then
+   * each cell's highlight, man and move marks.
    * @param {SceneBoard} scene
    * @param {Look} look
    * @param {Shape | null} last
@@ -232,33 +304,35 @@ class OneBoard {
     const men = new Map(scene.men.map((m) => [m.cell, m]));
     const fog = new Set(scene.fog ?? []);
     const check = new Set(scene.check);
+    const water = new Set(this.drawing.water ?? []);
+    const onPoints = this.drawing.points === true;
     const lastCells = new Set();
     if (last && (last.board ?? 0) === this.index) {
       for (const label of [last.from, ...(last.via ?? []), last.to]) if (label) lastCells.add(label);
     }
     const turnsMen = pointsAtOpponent(look.style);
     const size = this.manSize;
+    const ground = [];
     const parts = [];
     for (const [label, { cell, centre, polygon }] of this.cells) {
       const points = polygon.map((p) => `${p[0].toFixed(4)},${p[1].toFixed(4)}`).join(" ");
+      const kinds = [`c-${cell.colour}`];
+      if (fog.has(label)) kinds.push("fog");
+      if (water.has(label)) kinds.push("water");
+      ground.push(`<polygon class="base ${kinds.join(" ")}" points="${points}"/>`);
       const classes = ["cell", `c-${cell.colour}`];
       if (lastCells.has(label)) classes.push("last");
       if (check.has(label)) classes.push("check");
       if (fog.has(label)) classes.push("fog");
       const man = men.get(label);
       if (man) classes.push("occupied");
-      let inner = `<polygon class="base" points="${points}"/><polygon class="hl" points="${points}"/>`;
       const [cx, cy] = centre;
-      for (const edge of this.edges.get(label) ?? []) {
-        const s = size / 0.9;
-        const [tx, ty, anchor] =
-          edge.where === "bottom"
-            ? [cx + s * 0.45, cy + s * 0.45, "end"]
-            : edge.where === "left"
-              ? [cx - s * 0.45, cy - s * 0.3, "start"]
-              : [cx, cy + s * 0.42, "middle"];
-        inner += `<text class="coord ${edge.where}" x="${tx.toFixed(3)}" y="${ty.toFixed(3)}" text-anchor="${anchor}" font-size="${(s * 0.2).toFixed(3)}">${escape(edge.text)}</text>`;
-      }
+      // On a board on points the highlight is a disc round the point, not the square
+      // between four points.
+      const hl = onPoints
+        ? `<circle class="hl" cx="${cx.toFixed(4)}" cy="${cy.toFixed(4)}" r="${(size * 0.5).toFixed(4)}"/>`
+        : `<polygon class="hl" points="${points}"/>`;
+      let inner = `<polygon class="hit" points="${points}"/>${hl}`;
       if (man) {
         const turned = turnsMen && man.owner !== bottomOwner;
         const scale = size / 100;
@@ -278,9 +352,17 @@ class OneBoard {
       inner += `<circle class="ring" cx="${cx.toFixed(4)}" cy="${cy.toFixed(4)}" r="${(size * 0.5).toFixed(4)}"/>`;
       parts.push(`<g class="${classes.join(" ")}" data-cell="${escape(label)}">${inner}</g>`);
     }
+    const coords = this.edges
+      .map(
+        (e) =>
+          `<text class="coord ${e.where}" x="${e.x.toFixed(3)}" y="${e.y.toFixed(3)}" text-anchor="${e.anchor}" dominant-baseline="central" font-size="${(e.where === "inside" ? this.labelSize * 0.8 : this.labelSize).toFixed(3)}">${escape(e.text)}</text>`,
+      )
+      .join("");
+    const groundLayer = `<g class="ground">${ground.join("")}</g>`;
     return (
-      `<svg xmlns="${SVG}" class="board-svg lattice-${this.drawing.lattice}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
+      `<svg xmlns="${SVG}" class="board-svg lattice-${this.drawing.lattice}${onPoints ? " on-points" : ""}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
       `data-board="${this.index}" role="img" aria-label="board">` +
+      `${groundLayer}${this.markingsMarkup()}<g class="coords">${coords}</g>` +
       `<g class="cells">${parts.join("")}</g><g class="drag-layer"></g></svg>`
     );
   }
@@ -314,11 +396,93 @@ export class BoardView {
     this.drag = null;
     /** Set for the click that ends a drag, which is not a click on a cell. */
     this.suppressClick = false;
+    /** @type {{board: number, from: string, to: string} | null} the move to slide into place at the next drawing */
+    this.sliding = null;
+    /** @type {{board: number, from: string, to: string} | null} the last move dragged here (not slid again) */
+    this.dragged = null;
+    /** @type {{board: number, from: string, to: string}[]} arrows (from ≠ to) and circles drawn with the right button */
+    this.drawn = [];
+    /** @type {Spot | null} where a right-button drag began */
+    this.drawFrom = null;
     host.classList.add("boards", `style-${look.style}`);
     host.addEventListener("pointerdown", (e) => this.pointerDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
     host.addEventListener("click", (e) => this.click(e));
+    // The right button draws arrows and circles, as on lichess; the menu it would open is
+    // not wanted over a board.
+    host.addEventListener("contextmenu", (e) => {
+      if (/** @type {Element} */ (e.target).closest("svg[data-board]")) e.preventDefault();
+    });
+  }
+
+  /**
+   * Slides the man of `last` from its start at the next drawing, if the player wants moves
+   * animated and did not drag it there himself.
+   * @param {Shape | null} last
+   */
+  slide(last) {
+    const move = last?.from && last.to ? { board: last.board ?? 0, from: last.from, to: last.to } : null;
+    const dragged = this.dragged;
+    this.dragged = null;
+    const same =
+      dragged && move && dragged.board === move.board && dragged.from === move.from && dragged.to === move.to;
+    this.sliding = settings().animation && move && !same ? move : null;
+  }
+
+  /** Starts the slide asked for by `slide`, once the board is drawn. */
+  startSlide() {
+    const move = this.sliding;
+    this.sliding = null;
+    const one = move && this.boards[move.board];
+    if (!move || !one) return;
+    const from = one.cells.get(move.from)?.centre;
+    const to = one.cells.get(move.to)?.centre;
+    const man = this.host.querySelector(`svg[data-board="${move.board}"] [data-cell="${CSS.escape(move.to)}"] .man`);
+    if (!from || !to || !man || typeof man.animate !== "function") return;
+    const wrap = document.createElementNS(SVG, "g");
+    man.replaceWith(wrap);
+    wrap.append(man);
+    wrap.animate(
+      [{ transform: `translate(${from[0] - to[0]}px, ${from[1] - to[1]}px)` }, { transform: "translate(0px, 0px)" }],
+      { duration: 180, easing: "ease-out" },
+    );
+  }
+
+  /** Draws the arrows and circles the player made on each board. */
+  paintDrawn() {
+    for (const svg of this.host.querySelectorAll("svg[data-board]")) {
+      const b = Number(svg.getAttribute("data-board"));
+      const one = this.boards[b];
+      let layer = svg.querySelector(".drawn");
+      if (!layer) {
+        layer = document.createElementNS(SVG, "g");
+        layer.setAttribute("class", "drawn");
+        svg.querySelector(".drag-layer")?.before(layer);
+      }
+      if (!one) continue;
+      const w = one.manSize;
+      const parts = [];
+      for (const d of this.drawn.filter((d) => d.board === b)) {
+        const a = one.cells.get(d.from)?.centre;
+        const z = one.cells.get(d.to)?.centre;
+        if (!a || !z) continue;
+        if (d.from === d.to) {
+          parts.push(`<circle cx="${a[0]}" cy="${a[1]}" r="${w * 0.5}" stroke-width="${w * 0.07}"/>`);
+          continue;
+        }
+        const length = Math.hypot(z[0] - a[0], z[1] - a[1]);
+        const [ux, uy] = [(z[0] - a[0]) / length, (z[1] - a[1]) / length];
+        const head = w * 0.34;
+        const end = [z[0] - ux * head, z[1] - uy * head];
+        const side = [-uy * head * 0.6, ux * head * 0.6];
+        parts.push(
+          `<line x1="${a[0]}" y1="${a[1]}" x2="${end[0]}" y2="${end[1]}" stroke-width="${w * 0.14}"/>` +
+            `<polygon points="${z[0]},${z[1]} ${end[0] + side[0]},${end[1] + side[1]} ${end[0] - side[0]},${end[1] - side[1]}"/>`,
+        );
+      }
+      layer.innerHTML = parts.join("");
+    }
   }
 
   /**
@@ -358,6 +522,8 @@ export class BoardView {
     }
     this.host.innerHTML = wraps.join("");
     this.applyMarks();
+    this.paintDrawn();
+    this.startSlide();
   }
 
   /**
@@ -489,8 +655,16 @@ export class BoardView {
 
   /** @param {PointerEvent} e */
   pointerDown(e) {
-    if (e.button !== 0) return;
     const target = /** @type {Element} */ (e.target);
+    if (e.button === 2) {
+      this.drawFrom = this.spotAt(target);
+      return;
+    }
+    if (e.button !== 0) return;
+    if (this.drawn.length) {
+      this.drawn = [];
+      this.paintDrawn();
+    }
     const spot = this.spotAt(target);
     const svg = /** @type {SVGSVGElement | null} */ (target.closest("svg[data-board]"));
     const man = target.closest(".man");
@@ -527,6 +701,17 @@ export class BoardView {
 
   /** @param {PointerEvent} e */
   pointerUp(e) {
+    if (e.button === 2 && this.drawFrom) {
+      const from = this.drawFrom;
+      this.drawFrom = null;
+      const to = this.spotAt(document.elementFromPoint(e.clientX, e.clientY));
+      if (!to || to.board !== from.board) return;
+      const known = this.drawn.findIndex((d) => d.board === from.board && d.from === from.cell && d.to === to.cell);
+      if (known >= 0) this.drawn.splice(known, 1);
+      else this.drawn.push({ board: from.board, from: from.cell, to: to.cell });
+      this.paintDrawn();
+      return;
+    }
     const drag = this.drag;
     this.drag = null;
     if (!drag || !drag.moved) return;
@@ -537,6 +722,7 @@ export class BoardView {
     this.suppressClick = true;
     setTimeout(() => (this.suppressClick = false), 0);
     if (spot && (spot.board !== drag.from.board || spot.cell !== drag.from.cell)) {
+      this.dragged = { board: spot.board, from: drag.from.cell, to: spot.cell };
       this.handlers.drag?.(drag.from, spot);
     }
   }

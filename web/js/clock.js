@@ -54,6 +54,12 @@ export class ClockView {
     this.elements = new Map();
     this.frame = 0;
     this.stopped = false;
+    /** @type {number | null} the seat whose running clock calls `onLow` when it runs low */
+    this.watched = null;
+    /** @type {() => void} */
+    this.onLow = () => {};
+    /** whether the watched clock was low at the last tick (the warning sounds once a turn) */
+    this.wasLow = false;
   }
 
   /**
@@ -92,7 +98,12 @@ export class ClockView {
       const text = clockText(clocks, seat, live ? elapsed : 0);
       if (element.textContent !== text) element.textContent = text;
       element.classList.toggle("running", live);
-      element.classList.toggle("low", left < 10_000);
+      const low = left < 10_000 && clocks.control.kind !== "days";
+      element.classList.toggle("low", low);
+      if (n === this.watched && live) {
+        if (low && !this.wasLow) this.onLow();
+        this.wasLow = low;
+      }
     });
     if (running) this.frame = requestAnimationFrame(() => this.tick());
   }

@@ -9,6 +9,7 @@ import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
 import { choiceLabel, Picker } from "./input.js";
 import { GameSocket } from "./socket.js";
+import { onChange as onSettings, settings } from "./settings.js";
 import { play as playSound } from "./sound.js";
 import { numberTurns } from "./turns.js";
 
@@ -24,7 +25,7 @@ import { numberTurns } from "./turns.js";
  *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
  *   players: number, player_names: string[], teams: number[], side_to_move: number,
  *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
- *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], movers?: number[], clocks: import("./clock.js").Clocks | null,
+ *   last_move: Shape | null, moves: (string | null)[], notation?: (string | null)[], notations?: Record<string, (string | null)[]>, movers?: number[], clocks: import("./clock.js").Clocks | null,
  *   seats: Seat[], offers: {draw: number[], takeback: number | null, action: {by: number, action: string, consent: number} | null, rematch?: number[]},
  *   you: number | null, legal?: Legal[], actions?: string[], claims?: string[],
  *   first_move?: {seats: number[], ms: number}, rematch?: string
@@ -137,6 +138,25 @@ export async function gamePage(app, id) {
   new GamePage(app, variant, state, token, offered).start();
 }
 
+/** Figurines of the chess men, by SAN letter (one shape for both colours, as books print). */
+const FIGURINES = /** @type {Record<string, string>} */ ({ K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘" });
+
+/**
+ * A SAN move with figurines for the men's letters: `Nf3` → `♘f3`, `e8=Q` → `e8=♕`.
+ * @param {string} san
+ */
+export function figurines(san) {
+  return san.replace(/(^|[=@\s])([KQRBN])(?=[a-z@x]|$)/g, (_, before, letter) => before + FIGURINES[letter]);
+}
+
+/**
+ * How many men stand on the boards: one fewer after a capture (a drop adds one).
+ * @param {State} s
+ */
+function menOnBoards(s) {
+  return s.boards.reduce((n, b) => n + b.men.length, 0);
+}
+
 class GamePage {
   /**
    * @param {HTMLElement} app
@@ -168,6 +188,7 @@ class GamePage {
     /** @type {string | null} */
     this.region = null;
     this.clocks = new ClockView();
+    this.clocks.onLow = () => playSound("low");
     /** @type {ReturnType<typeof setInterval> | undefined} counts the first-move window down */
     this.countdown = undefined;
     /** when the state with the first-move window came */
@@ -182,6 +203,12 @@ class GamePage {
       cell: (spot) => this.onCell(spot),
       hand: (board, owner, piece) => this.onOutcome(this.picker.hand(board, owner, piece)),
       drag: (from, to) => this.onDrag(from, to),
+    });
+    // A new piece set or notation is drawn at once.
+    onSettings(() => {
+      this.look = lookOf(variant);
+      this.board.look = this.look;
+      this.render();
     });
     this.socket = new GameSocket(state.id, token, {
       state: (s) => this.onState(s),
@@ -371,6 +398,10 @@ class GamePage {
       legalTexts(s) === legalTexts(before);
     if (!sameTurn) this.picker = Picker.carrying(this.picker, this.myLegal(), s.you);
     if (this.viewPly !== null && this.viewPly > s.moves.length) this.viewPly = null;
+    if (s.id === before.id && s.moves.length === before.moves.length + 1) {
+      playSound(s.check.length ? "check" : menOnBoards(s) < menOnBoards(before) ? "capture" : "move");
+      this.board.slide(s.last_move);
+    }
     this.render();
     this.tryPremove();
   }
@@ -388,8 +419,7 @@ class GamePage {
    */
   onEvent(type, data) {
     const me = this.state.you;
-    if (type === "move") playSound("move");
-    else if (type === "end") playSound("end");
+    if (type === "end") playSound("end");
     else if (type === "draw-offer" && me !== null && data?.seat !== me) toast("A draw is offered.");
     else if (type === "takeback-offer" && me !== null && data?.seat !== me) toast("A takeback is asked for.");
     else if (type === "rematch-offer" && me !== null && data?.seat !== me) toast("A rematch is offered.");
@@ -676,6 +706,11 @@ class GamePage {
                   ? "not here yet"
                   : "player";
       const clock = h("span", { class: "clock", "data-seat": n });
+      // A clock stands until its player's first move: it waits, it does not run.
+      if (s.status === "ongoing" && !(s.movers ?? []).includes(n) && !s.clocks?.seats[n]?.running) {
+        clock.classList.add("waiting");
+        clock.title = "The clock starts with this player's first move";
+      }
       this.clocks.attach(n, clock);
       return h(
         "div",
@@ -688,6 +723,7 @@ class GamePage {
     };
     replace(this.el.top, top.map(row));
     replace(this.el.bottom, bottom.map(row));
+    this.clocks.watched = s.you;
     this.clocks.update(s.clocks, s.status === "ongoing");
   }
 
@@ -776,13 +812,14 @@ class GamePage {
       s.boards.length,
     );
     const now = this.viewPly ?? s.moves.length;
+    const written = this.writtenMoves();
     const items = turns.map((turn) =>
       h(
         "li",
         { class: "turn", "data-number": turn.label, "data-seat": turn.seat },
         ...turn.plies.map((ply) => {
           const coordinate = s.moves[ply - 1];
-          const text = s.notation?.[ply - 1] ?? coordinate;
+          const text = written[ply - 1] ?? coordinate;
           const item = h(
             "span",
             {
@@ -802,6 +839,20 @@ class GamePage {
     list.classList.toggle("two-columns", s.players === 2 && s.boards.length === 1);
     const current = list.querySelector(".current");
     if (current && this.viewPly === null) list.parentElement?.scrollTo({ top: list.scrollHeight });
+  }
+
+  /**
+   * The moves in the notation the player chose for this ruleset (`notations` of the state),
+   * else as people read them (`notation`), chess men as figurines if he wants.
+   * @returns {(string | null)[]}
+   */
+  writtenMoves() {
+    const s = this.state;
+    const chosen = settings().notation[s.variant];
+    const own = chosen ? s.notations?.[chosen] : undefined;
+    const texts = own ?? s.notation ?? s.moves;
+    if (own || !settings().figurines || this.look.style !== "western") return texts;
+    return texts.map((t) => (t === null ? t : figurines(t)));
   }
 
   /** @param {number | null} ply */
@@ -954,16 +1005,6 @@ class GamePage {
         act("Rematch", "rematch-offer", "offer another game with the colours turned");
       }
     }
-    const sound = h(
-      "label",
-      { class: "sound" },
-      h("input", { type: "checkbox", checked: localStorage.getItem("chaturanga.sound") === "on" }),
-      " sound",
-    );
-    sound.querySelector("input")?.addEventListener("change", (e) => {
-      localStorage.setItem("chaturanga.sound", /** @type {HTMLInputElement} */ (e.target).checked ? "on" : "off");
-    });
-    buttons.push(sound);
     replace(this.el.actions, buttons);
   }
 

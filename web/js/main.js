@@ -4,7 +4,9 @@ import { archivePage } from "./archive.js";
 import { h, replace } from "./dom.js";
 import { gamePage } from "./game.js";
 import { lobbyPage } from "./lobby.js";
+import { openSettings } from "./preferences.js";
 import { rulesIndex, rulesPageView } from "./rules.js";
+import { applyToPage } from "./settings.js";
 
 async function route() {
   const app = document.getElementById("app");
@@ -33,4 +35,6 @@ async function route() {
   }
 }
 
+applyToPage();
+document.querySelector(".settings-open")?.addEventListener("click", openSettings);
 void route();

@@ -714,7 +714,8 @@ function resolveWestern(kind) {
 // ---------------------------------------------------------------------------------------------
 // Shogi: wedge-shaped wooden pieces with kanji, pointing up.
 
-const CJK_FONT = "'Noto Serif CJK JP','Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
+// The font the server ships (web/fonts), so the men look alike on every machine.
+const CJK_FONT = "'Chaturanga CJK','Noto Serif CJK JP','Noto Sans CJK JP','Hiragino Mincho ProN','Yu Mincho',serif";
 const SHOGI_INK = "#17130f";
 const SHOGI_RED = "#c0161b";
 
@@ -788,6 +789,65 @@ const SHOGI_FACES = {
   "yari silver": "銀槍",
 };
 
+// The two-kanji names of the men that are written with one kanji on a shogi board, for
+// the two-kanji set.
+/** @type {Record<string, string>} */
+const SHOGI_TWO = {
+  rook: "飛車",
+  bishop: "角行",
+  "gold general": "金将",
+  gold: "金将",
+  "silver general": "銀将",
+  silver: "銀将",
+  knight: "桂馬",
+  lance: "香車",
+  pawn: "歩兵",
+  dragon: "龍王",
+  horse: "龍馬",
+  "promoted silver": "成銀",
+  "promoted knight": "成桂",
+  "promoted lance": "成香",
+  tokin: "と金",
+  "promoted pawn": "と金",
+};
+
+// One kanji for the men of the large variants, for the one-kanji set, where the first of
+// the two would be taken by another man.
+/** @type {Record<string, string>} */
+const SHOGI_ONE = {
+  "drunk elephant": "象",
+  "dragon horse": "馬",
+  "dragon king": "龍",
+  whale: "鯨",
+  "free boar": "猪",
+  "flying ox": "牛",
+  "horned falcon": "鷹",
+  "soaring eagle": "鷲",
+  "flying stag": "鹿",
+  "white horse": "駒",
+  "angry boar": "嗔",
+  "violent ox": "猛",
+  "iron general": "鉄",
+  "stone general": "石",
+  "copper general": "銅",
+  "ferocious leopard": "豹",
+  "blind tiger": "虎",
+  "cat sword": "猫",
+  "evil wolf": "狼",
+};
+
+/**
+ * The face of a shogi man in a piece set: `traditional` as on a board (one kanji for
+ * shogi's men, two for the large variants'), `kanji1`, `kanji2`.
+ * @param {string} name @param {string} face @param {string} set
+ */
+function shogiFace(name, face, set) {
+  if (set === "kanji2") return SHOGI_TWO[name] ?? face;
+  if (set === "kanji1" && face.length > 1)
+    return SHOGI_ONE[name] ?? (/^(飛|角|金|銀|桂|香|歩)/.test(face) ? face : face.charAt(0));
+  return face;
+}
+
 /** Relative size of a shogi piece by its rank (kings largest). @param {string} name @param {string} face */
 function shogiSize(name, face) {
   if (/^(king|crown prince|prince)$/.test(name) || face === "鵬") return 1;
@@ -831,8 +891,26 @@ function shogiPiece(face, promoted, size) {
   );
 }
 
-/** @param {Kind} kind @returns {Resolved} */
-function resolveShogi(kind) {
+/**
+ * A shogi piece in the international set: the man's letters over a picture of its moves.
+ * @param {Palette} p @param {Kind} kind @param {boolean} promoted @param {number} size
+ */
+function shogiInternational(p, kind, promoted, size) {
+  const ink = promoted ? SHOGI_RED : SHOGI_INK;
+  const letters = kind.symbol.replace(/[^A-Za-z]/g, "").slice(0, 2) || "?";
+  const face = { ...p, detail: "#f7e7c0", body: ink, line: "#6e4b1f", sw: 1.6 };
+  const t = `translate(${(50 - 50 * size).toFixed(2)},${(96 - 96 * size).toFixed(2)}) scale(${size})`;
+  return (
+    `<g transform="${t}">` +
+    `<path d="M50,4 L77,16 L86,95 H14 L23,16 Z" fill="#edcf8f" stroke="#6e4b1f" stroke-width="${(2.4 / size).toFixed(2)}" stroke-linejoin="round"/>` +
+    `<text x="50" y="33" font-size="${letters.length > 1 ? 24 : 28}" text-anchor="middle" dominant-baseline="central" font-family="'DejaVu Sans','Noto Sans',Arial,sans-serif" font-weight="700" fill="${ink}">${esc(letters)}</text>` +
+    medallion(face, kind.moves, 50, 68, 21) +
+    "</g>"
+  );
+}
+
+/** @param {Kind} kind @param {string} set @returns {Resolved} */
+function resolveShogi(kind, set) {
   const name = (kind.name || "").toLowerCase().trim();
   const sym = kind.symbol || "";
   // "rook (promoted gold)": the face of what it moves as, in red.
@@ -841,13 +919,23 @@ function resolveShogi(kind) {
   const promoted = sym.charAt(0) === "+" || !!paren || /^promoted /.test(name);
   if (base === "king" || base === "jade" || base === "jewel" || (base === "phoenix" && bare(kind.moves) === "K")) {
     return {
-      paint: (p) => shogiPiece(base === "phoenix" ? "鵬" : p.key === "white" ? "王" : "玉", promoted, 1),
+      paint: (p, k) =>
+        set === "international"
+          ? shogiInternational(p, k, promoted, 1)
+          : shogiPiece(
+              base === "phoenix" ? "鵬" : (p.key === "white" ? "王" : "玉") + (set === "kanji2" ? "将" : ""),
+              promoted,
+              1,
+            ),
       dedicated: true,
     };
   }
   const face = SHOGI_FACES[base];
+  if (face && set === "international") {
+    return { paint: (p, k) => shogiInternational(p, k, promoted, shogiSize(base, face)), dedicated: true };
+  }
   if (face) {
-    return { paint: () => shogiPiece(face, promoted, shogiSize(base, face)), dedicated: true };
+    return { paint: () => shogiPiece(shogiFace(base, face, set), promoted, shogiSize(base, face)), dedicated: true };
   }
   const letters = sym.replace(/[^A-Za-z]/g, "").toUpperCase() || "?";
   return { paint: () => shogiPiece(letters.slice(0, 2), promoted, 0.92), dedicated: false };
@@ -894,9 +982,48 @@ function xiangqiDisc(face, key) {
   );
 }
 
-/** @param {Kind} kind @returns {Resolved} */
-function resolveXiangqi(kind) {
+// The international xiangqi set: chess-like pictures on the discs, by the man's name.
+/** @type {Record<string, string>} */
+const XIANGQI_BODIES = {
+  general: "king",
+  king: "king",
+  advisor: "ferz",
+  guard: "ferz",
+  elephant: "bishop",
+  horse: "knight",
+  chariot: "rook",
+  soldier: "pawn",
+  pawn: "pawn",
+};
+
+/** A cannon for the international xiangqi set. @param {Palette} p */
+function cannonPicture(p) {
+  return (
+    `<path d="M24,60 L66,34 L72,44 L30,70 Z" fill="${p.body}" stroke="${p.line}" stroke-width="${p.sw}" stroke-linejoin="round"/>` +
+    `<circle cx="36" cy="70" r="12" fill="${p.body}" stroke="${p.line}" stroke-width="${p.sw}"/>` +
+    `<circle cx="36" cy="70" r="3.5" fill="${p.line}"/>` +
+    `<path d="M22,84 H60" stroke="${p.line}" stroke-width="${p.sw}" stroke-linecap="round"/>`
+  );
+}
+
+/** A disc of the international xiangqi set. @param {Palette} p @param {Kind} kind */
+function xiangqiPicture(p, kind) {
+  const ring = p.key === "black" ? "#1b1a19" : "#b8141a";
+  const body = XIANGQI_BODIES[kind.name.toLowerCase().trim()];
+  const inner = body ? single(body)(scaled(p, 0.62), kind) : cannonPicture(scaled(p, 0.62));
+  return (
+    `<circle cx="50" cy="50" r="45" fill="#f1dfb8" stroke="#5b4322" stroke-width="2.6"/>` +
+    `<circle cx="50" cy="50" r="38" fill="none" stroke="${ring}" stroke-width="3"/>` +
+    `<g transform="translate(19,18) scale(0.62)">${inner}</g>`
+  );
+}
+
+/** @param {Kind} kind @param {string} set @returns {Resolved} */
+function resolveXiangqi(kind, set) {
   const name = (kind.name || "").toLowerCase().trim();
+  if (set === "international" && (XIANGQI_BODIES[name] || name === "cannon")) {
+    return { paint: xiangqiPicture, dedicated: true };
+  }
   const faces = XIANGQI_FACES[name];
   if (faces) return { paint: (p) => xiangqiDisc(p.key === "black" ? faces[1] : faces[0], p.key), dedicated: true };
   const letter =
@@ -1018,13 +1145,13 @@ function stone(p) {
 
 // ---------------------------------------------------------------------------------------------
 
-/** @param {string} style @param {Kind} kind @returns {Resolved} */
-function resolve(style, kind) {
+/** @param {string} style @param {Kind} kind @param {string} set @returns {Resolved} */
+function resolve(style, kind, set) {
   switch (style) {
     case "shogi":
-      return resolveShogi(kind);
+      return resolveShogi(kind, set);
     case "xiangqi":
-      return resolveXiangqi(kind);
+      return resolveXiangqi(kind, set);
     case "congo":
       return resolveCongo(kind);
     case "stones":
@@ -1040,11 +1167,13 @@ function resolve(style, kind) {
  * @param {string} style 'western' | 'shogi' | 'xiangqi' | 'congo' | 'stones' (unknown: treat as western)
  * @param {Kind} kind  symbol as in the game's data, lower-case English name, moves in words/Betza
  * @param {string} colour the owner's colour word: 'white' | 'black' | 'red' (anything else: a neutral fallback)
+ * @param {string} [set] the piece set: shogi's `traditional`, `kanji1`, `kanji2`,
+ *   `international`; xiangqi's `chinese`, `international`
  * @returns {string}
  */
-export function manMarkup(style, kind, colour) {
+export function manMarkup(style, kind, colour, set = "") {
   const k = { symbol: String(kind.symbol || ""), name: String(kind.name || ""), moves: String(kind.moves || "") };
-  return resolve(style, k).paint(paletteOf(colour), k);
+  return resolve(style, k, set).paint(paletteOf(colour), k);
 }
 
 /** Whether men of this style are told apart by pointing at the opponent (shogi) rather than by colour: the board turns the far side's men 180 degrees. @param {string} style */
@@ -1055,5 +1184,5 @@ export function pointsAtOpponent(style) {
 /** Whether `manMarkup` has a dedicated drawing for this kind (false = the generic fallback was used); tests assert every man of every ruleset has one. @param {string} style @param {Kind} kind */
 export function hasDrawing(style, kind) {
   const k = { symbol: String(kind.symbol || ""), name: String(kind.name || ""), moves: String(kind.moves || "") };
-  return resolve(style, k).dedicated;
+  return resolve(style, k, "").dedicated;
 }

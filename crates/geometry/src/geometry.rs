@@ -182,12 +182,39 @@ pub struct Geometry {
     rows: Vec<Vec<Option<Cell>>>,
     /// The steps of a [`Lattice::Linked`] board.
     pub(crate) links: Option<Box<crate::linked::Links>>,
+    markings: Markings,
+}
+
+/// What a board's picture shows besides its cells, as the game's own players know the board:
+/// xiangqi's lines, river and palace diagonals, Congo's river, shogi's star points. Only the
+/// picture ([`Geometry::to_json`]) reads it; no rule does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Markings {
+    /// Men stand on the points where lines cross (xiangqi), not inside cells: the picture
+    /// draws lines between the centres of neighbouring cells.
+    pub on_points: bool,
+    /// Rivers between two ranks of a board on points: `(y, words)`, the river between ranks
+    /// `y` and `y + 1`, which only the edge files' lines cross, with the words written on it.
+    pub rivers: Vec<(i32, Vec<String>)>,
+    /// Lines drawn between two cells' centres besides the grid (the palace diagonals), as
+    /// lattice points.
+    pub lines: Vec<((i32, i32), (i32, i32))>,
+    /// Cells drawn as water (Congo's river), as lattice points.
+    pub water: Vec<(i32, i32)>,
+    /// Star points: dots on the corner shared by cell `(x, y)` and cell `(x + 1, y + 1)`
+    /// (shogi's marks of the promotion zones).
+    pub stars: Vec<(i32, i32)>,
 }
 
 impl Geometry {
     /// The lattice the cells sit on.
     pub fn lattice(&self) -> Lattice {
         self.lattice
+    }
+
+    /// What the picture shows besides the cells.
+    pub fn markings(&self) -> &Markings {
+        &self.markings
     }
 
     /// Number of cells.
@@ -397,6 +424,7 @@ pub struct GeometryBuilder {
     order_key: Option<Box<dyn Fn(i32, i32) -> i32>>,
     /// Builds the steps of a [`Lattice::Linked`] board once the cells are numbered.
     linker: Option<fn(&Geometry) -> crate::linked::Links>,
+    markings: Markings,
 }
 
 /// Algebraic label: file letter(s) from `a`, rank number from 1.
@@ -449,6 +477,7 @@ impl GeometryBuilder {
             players: 2,
             order_key: None,
             linker: None,
+            markings: Markings::default(),
         }
     }
 
@@ -472,6 +501,7 @@ impl GeometryBuilder {
             players: 2,
             order_key: Some(order),
             linker: Some(linker),
+            markings: Markings::default(),
         }
     }
 
@@ -516,6 +546,7 @@ impl GeometryBuilder {
             players: 2,
             order_key: None,
             linker: None,
+            markings: Markings::default(),
         }
     }
 
@@ -560,6 +591,38 @@ impl GeometryBuilder {
     /// Adds a named region, listing its lattice points for each player.
     pub fn region(mut self, name: &str, per_player: PointsPerPlayer) -> Self {
         self.regions.push((name.to_string(), per_player));
+        self
+    }
+
+    /// Men stand on the points where lines cross, not inside cells (xiangqi).
+    pub fn on_points(mut self) -> Self {
+        self.markings.on_points = true;
+        self
+    }
+
+    /// A river between ranks `y` and `y + 1` of a board on points, with `words` written on
+    /// it (one entry per half of the river, from the first player's left).
+    pub fn river_between(mut self, y: i32, words: &[&str]) -> Self {
+        let words = words.iter().map(|w| w.to_string()).collect();
+        self.markings.rivers.push((y, words));
+        self
+    }
+
+    /// Lines drawn between the centres of two cells (the palace diagonals).
+    pub fn lines(mut self, lines: &[((i32, i32), (i32, i32))]) -> Self {
+        self.markings.lines.extend_from_slice(lines);
+        self
+    }
+
+    /// Cells drawn as water.
+    pub fn water(mut self, cells: &[(i32, i32)]) -> Self {
+        self.markings.water.extend_from_slice(cells);
+        self
+    }
+
+    /// Star points on the corners shared by cells `(x, y)` and `(x + 1, y + 1)`.
+    pub fn stars(mut self, corners: &[(i32, i32)]) -> Self {
+        self.markings.stars.extend_from_slice(corners);
         self
     }
 
@@ -657,10 +720,18 @@ impl GeometryBuilder {
             players: self.players,
             rows,
             links: None,
+            markings: Markings::default(),
         };
         if let Some(linker) = self.linker {
             geometry.links = Some(Box::new(linker(&geometry)));
         }
+        let marked = self.markings.lines.iter().flat_map(|&(a, b)| [a, b]);
+        for (x, y) in marked.chain(self.markings.water.iter().copied()) {
+            if geometry.at(x, y).is_none() {
+                return Err(GeometryError::RegionOutsideBoard("markings".into(), x, y));
+            }
+        }
+        geometry.markings = self.markings;
         for (name, per_player) in self.regions {
             let mut cells = Vec::new();
             for pts in per_player {

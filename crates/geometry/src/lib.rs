@@ -26,6 +26,6 @@ mod three_player_tests;
 
 pub use cellset::{CellSet, CellSetIter};
 pub use geometry::{
-    Cell, Geometry, GeometryBuilder, GeometryError, HEX_DIAGONAL, HEX_ORTHOGONAL, Lattice, Region,
-    Vector,
+    Cell, Geometry, GeometryBuilder, GeometryError, HEX_DIAGONAL, HEX_ORTHOGONAL, Lattice,
+    Markings, Region, Vector,
 };

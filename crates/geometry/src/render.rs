@@ -374,7 +374,200 @@ impl Geometry {
                 players.join(",")
             );
         }
-        out.push_str("]}");
+        out.push(']');
+        if self.lattice() == Lattice::Square {
+            self.markings_json(&mut out, min_x, max_y);
+        }
+        out.push('}');
         out
+    }
+
+    /// The [`Markings`](crate::Markings) of a square board in picture coordinates, as the
+    /// fields `points`, `lines` (`[x1, y1, x2, y2]` each), `rivers` (`box` `[x, y, width,
+    /// height]` and `words`), `water` (labels) and `stars` (`[x, y]`), each only when there
+    /// is something to draw.
+    fn markings_json(&self, out: &mut String, min_x: i32, max_y: i32) {
+        let marks = self.markings();
+        let centre = |(x, y): (i32, i32)| (f64::from(x - min_x) + 0.5, f64::from(max_y - y) + 0.5);
+        let mut lines: Vec<[f64; 4]> = Vec::new();
+        let mut line = |a: (i32, i32), b: (i32, i32)| {
+            let (p, q) = (centre(a), centre(b));
+            lines.push([p.0, p.1, q.0, q.1]);
+        };
+        if marks.on_points {
+            let (_, max_x, min_y, _) = self.extent();
+            let river = |y: i32| marks.rivers.iter().any(|(r, _)| *r == y);
+            // Each line as long as it runs, broken where the board or a river breaks it.
+            for y in min_y..=max_y {
+                let mut start = None;
+                for x in min_x..=max_x + 1 {
+                    match (self.at(x, y).is_some(), start) {
+                        (true, None) => start = Some(x),
+                        (false, Some(s)) => {
+                            if x - 1 > s {
+                                line((s, y), (x - 1, y));
+                            }
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            for x in min_x..=max_x {
+                let edge = x == min_x || x == max_x;
+                let mut start = None;
+                for y in min_y..=max_y + 1 {
+                    let here = self.at(x, y).is_some();
+                    match (here, start) {
+                        (true, None) => start = Some(y),
+                        (true, Some(s)) if !edge && river(y - 1) => {
+                            if y - 1 > s {
+                                line((x, s), (x, y - 1));
+                            }
+                            start = Some(y);
+                        }
+                        (false, Some(s)) => {
+                            if y - 1 > s {
+                                line((x, s), (x, y - 1));
+                            }
+                            start = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for &(a, b) in &marks.lines {
+            line(a, b);
+        }
+        if marks.on_points {
+            out.push_str(",\"points\":true");
+        }
+        if !lines.is_empty() {
+            let items: Vec<String> = lines
+                .iter()
+                .map(|l| {
+                    let n: Vec<String> = l.iter().map(|&v| number(v)).collect();
+                    format!("[{}]", n.join(","))
+                })
+                .collect();
+            let _ = write!(out, ",\"lines\":[{}]", items.join(","));
+        }
+        if !marks.rivers.is_empty() {
+            let (_, max_x, ..) = self.extent();
+            let items: Vec<String> = marks
+                .rivers
+                .iter()
+                .map(|(y, words)| {
+                    let (left, top) = centre((min_x, y + 1));
+                    let words: Vec<String> = words.iter().map(|w| json_string(w)).collect();
+                    format!(
+                        "{{\"box\":[{},{},{},1],\"words\":[{}]}}",
+                        number(left),
+                        number(top),
+                        max_x - min_x,
+                        words.join(",")
+                    )
+                })
+                .collect();
+            let _ = write!(out, ",\"rivers\":[{}]", items.join(","));
+        }
+        let water: Vec<String> = marks
+            .water
+            .iter()
+            .filter_map(|&(x, y)| self.at(x, y))
+            .map(|c| json_string(self.label(c)))
+            .collect();
+        if !water.is_empty() {
+            let _ = write!(out, ",\"water\":[{}]", water.join(","));
+        }
+        if !marks.stars.is_empty() {
+            let items: Vec<String> = marks
+                .stars
+                .iter()
+                .map(|&(x, y)| {
+                    let (cx, cy) = centre((x, y));
+                    format!("[{},{}]", number(cx + 0.5), number(cy - 0.5))
+                })
+                .collect();
+            let _ = write!(out, ",\"stars\":[{}]", items.join(","));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::GeometryBuilder;
+
+    /// The value of JSON field `name` (an array or a word), as text.
+    fn field<'a>(json: &'a str, name: &str) -> Option<&'a str> {
+        let key = format!("\"{name}\":");
+        let rest = &json[json.find(&key)? + key.len()..];
+        let mut depth = 0;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '[' | '{' => depth += 1,
+                ']' | '}' if depth == 0 => return Some(&rest[..i]),
+                ']' | '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(&rest[..=i]);
+                    }
+                }
+                ',' if depth == 0 => return Some(&rest[..i]),
+                _ => {}
+            }
+        }
+        Some(rest)
+    }
+
+    #[test]
+    fn a_board_on_points_draws_its_lines_broken_by_the_river() {
+        let g = GeometryBuilder::rectangle(9, 10)
+            .on_points()
+            .river_between(4, &["left", "right"])
+            .lines(&[((3, 0), (5, 2)), ((5, 0), (3, 2))])
+            .build()
+            .unwrap();
+        let json = g.to_json();
+        assert_eq!(field(&json, "points"), Some("true"));
+        // 10 ranks, the 2 edge files whole, 7 inner files in two halves, 2 diagonals.
+        let lines = field(&json, "lines").unwrap();
+        assert_eq!(lines.matches('[').count() - 1, 10 + 2 + 14 + 2, "{lines}");
+        // The a-file runs from the bottom point (y 9.5) to the top one (0.5) unbroken.
+        assert!(lines.contains("[0.5,9.5,0.5,0.5]"), "{lines}");
+        // The e-file stops at the river's banks: ranks 1-5 and 6-10.
+        assert!(lines.contains("[4.5,9.5,4.5,5.5]"), "{lines}");
+        assert!(lines.contains("[4.5,4.5,4.5,0.5]"), "{lines}");
+        assert!(
+            lines.contains("[3.5,9.5,5.5,7.5]"),
+            "a palace diagonal: {lines}"
+        );
+        let rivers = field(&json, "rivers").unwrap();
+        assert!(rivers.contains("\"box\":[0.5,4.5,8,1]"), "{rivers}");
+        assert!(rivers.contains("[\"left\",\"right\"]"), "{rivers}");
+    }
+
+    #[test]
+    fn water_and_stars_are_drawn_where_they_are_given_and_plain_boards_have_neither() {
+        let g = GeometryBuilder::rectangle(7, 7)
+            .water(&[(0, 3), (6, 3)])
+            .stars(&[(2, 2)])
+            .build()
+            .unwrap();
+        let json = g.to_json();
+        assert_eq!(field(&json, "water"), Some("[\"a4\",\"g4\"]"));
+        assert_eq!(field(&json, "stars"), Some("[[3,4]]"));
+        assert!(field(&json, "points").is_none() && field(&json, "lines").is_none());
+        let plain = GeometryBuilder::rectangle(8, 8).build().unwrap().to_json();
+        for name in ["points", "lines", "rivers", "water", "stars"] {
+            assert!(field(&plain, name).is_none(), "{name} in a plain board");
+        }
+    }
+
+    #[test]
+    fn markings_off_the_board_are_refused() {
+        let built = GeometryBuilder::rectangle(3, 3).water(&[(5, 5)]).build();
+        assert!(built.is_err());
     }
 }

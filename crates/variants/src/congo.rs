@@ -53,7 +53,9 @@ fn own_row(row: i32) -> Vec<Vec<(i32, i32)>> {
 }
 
 fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
+    let river: Vec<(i32, i32)> = (0..7).map(|x| (x, 3)).collect();
     let mut builder = GeometryBuilder::rectangle(7, 7)
+        .water(&river)
         .region("own-side", vec![block(0, 6, 0, 2), block(0, 6, 4, 6)])
         .region("castle", vec![block(2, 4, 0, 2), block(2, 4, 4, 6)])
         .region("river", vec![block(0, 6, 3, 3), block(0, 6, 3, 3)])

@@ -88,7 +88,17 @@ pub fn usi_board(files: i32, ranks_n: i32, zone_depth: i32) -> GeometryBuilder {
         ]
     };
     let top = ranks_n - 1;
+    // The star points of boards from shogi's size up: on the corners where the promotion
+    // zones' edge lines meet the files as far in from either side.
+    let stars: Vec<(i32, i32)> = if files >= 9 && files == ranks_n {
+        let near = zone_depth - 1;
+        let far = files - zone_depth - 1;
+        vec![(near, near), (far, near), (near, far), (far, far)]
+    } else {
+        Vec::new()
+    };
     GeometryBuilder::rectangle(files, ranks_n)
+        .stars(&stars)
         .labels(move |x, y| format!("{}{}", files - x, (b'a' + (top - y) as u8) as char))
         .region("zone", mirrored((ranks_n - zone_depth..ranks_n).collect()))
         .region("last-rank", mirrored(vec![top]))

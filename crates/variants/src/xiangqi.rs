@@ -67,7 +67,18 @@ impl Rules<2, 7> for Xiangqi {
     }
 
     fn build(options: &RuleOptions) -> Result<Spec<2>, SpecError> {
+        // Drawn as its players know it: men on the points, the river (with its traditional
+        // words, "Chu river" and "Han border") and the palaces' diagonals.
+        let palace_diagonals = [
+            ((3, 0), (5, 2)),
+            ((5, 0), (3, 2)),
+            ((3, 7), (5, 9)),
+            ((5, 7), (3, 9)),
+        ];
         let geometry = GeometryBuilder::rectangle(9, 10)
+            .on_points()
+            .river_between(4, &["楚 河", "漢 界"])
+            .lines(&palace_diagonals)
             .region("palace", vec![block(3, 5, 0, 2), block(3, 5, 7, 9)])
             .region("own-half", vec![block(0, 8, 0, 4), block(0, 8, 5, 9)])
             .region("across-river", vec![block(0, 8, 5, 9), block(0, 8, 0, 4)])
