@@ -9,7 +9,7 @@ use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
 use chaturanga_rules::{
-    Kind, OptionSpec, OptionValues, Outcome, Position, Reason, RuleOptions, SetupProblem,
+    Kind, MoveError, OptionSpec, OptionValues, Outcome, Position, Reason, RuleOptions, SetupProblem,
 };
 
 /// The minishogi ruleset.
@@ -102,5 +102,21 @@ impl Rules<1, 10> for Minishogi {
     ) -> Option<Outcome> {
         let plain = sf::plain_repetition(position.spec().options.get("repetition"));
         sf::sennichite_in_search(position, perpetual, plain)
+    }
+
+    fn notations() -> &'static [&'static str] {
+        &[sf::WESTERN]
+    }
+
+    fn write_move(position: &MinishogiPosition, notation: &str, mv: Move) -> Option<String> {
+        sf::write_western(position, notation, mv)
+    }
+
+    fn read_move(
+        position: &MinishogiPosition,
+        notation: &str,
+        text: &str,
+    ) -> Result<Move, MoveError> {
+        sf::read_western(position, notation, text)
     }
 }

@@ -151,7 +151,7 @@ impl Rules<2, 14> for Shogi {
     }
 
     fn notations() -> &'static [&'static str] {
-        &["csa", "kif"]
+        &["csa", "kif", sf::WESTERN]
     }
 
     fn write_move(position: &ShogiPosition, notation: &str, mv: Move) -> Option<String> {
@@ -162,6 +162,7 @@ impl Rules<2, 14> for Shogi {
                 position.legal_moves(&mut moves);
                 Some(kif_among(position, mv, &moves))
             }
+            sf::WESTERN => Some(sf::to_western(position, mv)),
             _ => None,
         }
     }
@@ -170,6 +171,7 @@ impl Rules<2, 14> for Shogi {
         match notation {
             "csa" => parse_csa(position, text),
             "kif" => parse_kif(position, text),
+            sf::WESTERN => sf::parse_western(position, text),
             _ => Err(MoveError::Malformed(format!(
                 "no {} notation here",
                 excerpt(notation)
@@ -465,7 +467,7 @@ mod tests {
         assert_eq!(both("7g7f"), ("+7776FU".into(), "７六歩(77)".into()));
         assert_eq!(both("2h5h"), ("+2858HI".into(), "５八飛(28)".into()));
         assert_eq!(both("5i4h"), ("+5948OU".into(), "４八玉(59)".into()));
-        assert_eq!(p.notations(), ["csa", "kif"]);
+        assert_eq!(p.notations(), ["csa", "kif", "western"]);
         assert_eq!(
             p.write_move("kif", p.parse_move("1i1h").unwrap())
                 .as_deref(),

@@ -1,12 +1,13 @@
 //! Shared parts of the shogi family: USI boards, the shogi piece set, drop restrictions
-//! (dead pieces, nifu, pawn-drop mate), sennichite with perpetual check, and the impasse
-//! rules.
+//! (dead pieces, nifu, pawn-drop mate), sennichite with perpetual check, the impasse
+//! rules, and Western (Hodges) move notation.
 
 use crate::family;
 use chaturanga_geometry::{Cell, CellSet, Geometry, GeometryBuilder};
+use chaturanga_rules::position::excerpt;
 use chaturanga_rules::standard::{Move, Rules, SpecError, Special, StandardPosition};
 use chaturanga_rules::{
-    DrawRules, Kind, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
+    DrawRules, Kind, MoveError, OptionSpec, OptionValues, Outcome, Piece, Player, Position, Reason,
 };
 
 /// `max-plies` with the given default.
@@ -263,4 +264,416 @@ pub fn king<const W: usize, const K: usize, R: Rules<W, K>>(
     player: Player,
 ) -> Option<Cell> {
     position.royal_cell(player)
+}
+
+/// The name of Western shogi notation among a ruleset's notations.
+pub const WESTERN: &str = "western";
+
+/// A cell as Western notation names it: the file number counted from the first player's
+/// right, then the rank letter counted from the top (`7f`). Worked out from the lattice
+/// rather than taken from the cell's label, so that the notation stays Hodges's whatever
+/// the labels become.
+fn western_cell<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    cell: Cell,
+) -> String {
+    let geometry = &position.spec().geometry;
+    let (files, ranks) = geometry.bounding_box();
+    let (x, y) = geometry.coords(cell);
+    let rank = char::from(b'a' + (ranks - 1 - y) as u8);
+    format!("{}{rank}", files - x)
+}
+
+/// The legal move `mv` in Western (Hodges) notation, as English shogi books and lishogi's
+/// "Western" setting write it: the piece (`P`, `+R`), its start cell only when another piece
+/// of its kind can also go to the destination (`G6i-5h`), `-` for a move, `x` for a capture
+/// or `*` for a drop, the destination (`7f`), then `+` for a promotion or `=` for a
+/// promotion the move could have made but declines: `P-7f`, `Bx2b+`, `S-4h=`, `P*5e`.
+/// Pieces are the ruleset's own symbols.
+pub fn to_western<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    mv: Move,
+) -> String {
+    let mut legal = Vec::new();
+    position.legal_moves(&mut legal);
+    western_among(position, mv, &legal, Origin::WhereNeeded)
+}
+
+/// Whether a Western text gives a board move's start cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Origin {
+    /// Where another piece of the kind can go to the same cell: the written form.
+    WhereNeeded,
+    /// Always; readers accept it.
+    Always,
+    /// Never; readers recognise it, and call it ambiguous where it is.
+    Never,
+}
+
+/// [`to_western`] with the legal moves listed, giving the start cell as `origin` says.
+fn western_among<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    mv: Move,
+    legal: &[Move],
+    origin: Origin,
+) -> String {
+    let mut text = position.spec().pieces[mv.kind as usize].symbol.clone();
+    if mv.special == Special::Drop {
+        text.push('*');
+        text.push_str(&western_cell(position, mv.to));
+        return text;
+    }
+    // Drops never make a board move ambiguous: they are written with `*`.
+    let rival = legal.iter().any(|m| {
+        m.special != Special::Drop && m.kind == mv.kind && m.to == mv.to && m.from != mv.from
+    });
+    if origin == Origin::Always || (origin == Origin::WhereNeeded && rival) {
+        text.push_str(&western_cell(position, mv.from));
+    }
+    text.push(if mv.is_capture() { 'x' } else { '-' });
+    text.push_str(&western_cell(position, mv.to));
+    if mv.promotion.is_some() {
+        text.push('+');
+    } else if legal
+        .iter()
+        .any(|m| m.from == mv.from && m.to == mv.to && m.promotion.is_some())
+    {
+        text.push('=');
+    }
+    text
+}
+
+/// The spellings of a move that [`parse_western`] recognises, compared in upper case: with
+/// and without the start cell (the written form is one of them), with `-` and `x` swapped,
+/// and without a closing `=` (a move without `+` does not promote).
+fn western_spellings<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    mv: Move,
+    legal: &[Move],
+) -> Vec<String> {
+    // The separator is the first `-` or `x` after the piece symbol (cells hold neither).
+    let symbol = position.spec().pieces[mv.kind as usize].symbol.len();
+    let mut spellings = Vec::new();
+    for origin in [Origin::Always, Origin::Never] {
+        let written = western_among(position, mv, legal, origin).to_ascii_uppercase();
+        let (piece, rest) = written.split_at(symbol);
+        let swapped = if mv.is_capture() {
+            format!("{piece}{}", rest.replacen('X', "-", 1))
+        } else {
+            format!("{piece}{}", rest.replacen('-', "X", 1))
+        };
+        for text in [written, swapped] {
+            if let Some(bare) = text.strip_suffix('=') {
+                spellings.push(bare.to_string());
+            }
+            spellings.push(text);
+        }
+    }
+    spellings
+}
+
+/// Whether `text` has the shape of a Western move of this ruleset: one of its piece symbols,
+/// an optional start cell, `-`, `x` or `*`, a destination, an optional `+` or `=`.
+fn western_shaped<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    text: &str,
+) -> bool {
+    let upper = text.to_ascii_uppercase();
+    let cell_at = |s: &str| -> Option<usize> {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        let letter = s.as_bytes().get(digits)?;
+        ((1..=2).contains(&digits) && letter.is_ascii_alphabetic()).then_some(digits + 1)
+    };
+    position.spec().pieces.iter().any(|piece| {
+        let Some(rest) = upper.strip_prefix(piece.symbol.as_str()) else {
+            return false;
+        };
+        let rest = cell_at(rest).map_or(rest, |n| &rest[n..]);
+        let Some(rest) = rest.strip_prefix(['-', 'X', '*']) else {
+            return false;
+        };
+        let Some(n) = cell_at(rest) else {
+            return false;
+        };
+        matches!(&rest[n..], "" | "+" | "=")
+    })
+}
+
+/// Reads a move in Western notation ([`to_western`]); also in lower case, with the start
+/// cell where it is not needed, `-` for a capture, `x` for a move, and without the `=` of a
+/// declined promotion. Without the start cell where two pieces fit, the move is ambiguous.
+pub fn parse_western<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    text: &str,
+) -> Result<Move, MoveError> {
+    let text: String = text.split_whitespace().collect();
+    if text.is_empty() || text.len() > 16 || !western_shaped(position, &text) {
+        return Err(MoveError::Malformed(excerpt(&text)));
+    }
+    let wanted = text.to_ascii_uppercase();
+    let mut legal = Vec::new();
+    position.legal_moves(&mut legal);
+    let mut fits = legal
+        .iter()
+        .copied()
+        .filter(|&m| western_spellings(position, m, &legal).contains(&wanted));
+    match (fits.next(), fits.next()) {
+        (Some(mv), None) => Ok(mv),
+        (Some(_), Some(_)) => Err(MoveError::Ambiguous(excerpt(&text))),
+        (None, _) => Err(MoveError::Illegal(excerpt(&text))),
+    }
+}
+
+/// [`Rules::write_move`] for a ruleset whose only notation is Western.
+pub fn write_western<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    notation: &str,
+    mv: Move,
+) -> Option<String> {
+    (notation == WESTERN).then(|| to_western(position, mv))
+}
+
+/// [`Rules::read_move`] for a ruleset whose only notation is Western.
+pub fn read_western<const W: usize, const K: usize, R: Rules<W, K>>(
+    position: &StandardPosition<W, K, R>,
+    notation: &str,
+    text: &str,
+) -> Result<Move, MoveError> {
+    if notation != WESTERN {
+        return Err(MoveError::Malformed(format!(
+            "no {} notation here",
+            excerpt(notation)
+        )));
+    }
+    parse_western(position, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minishogi::MinishogiPosition;
+    use crate::shogi::ShogiPosition;
+    use crate::torishogi::ToriShogiPosition;
+    use crate::yarishogi::YariShogiPosition;
+    use chaturanga_rules::{RuleOptions, Ruleset};
+    use std::collections::BTreeSet;
+
+    fn at<P: Ruleset>(sfen: &str) -> P {
+        let o = RuleOptions::parse::<&str>(P::option_specs(), &[]).unwrap();
+        P::from_fen_with(&o, sfen).unwrap()
+    }
+
+    fn shogi(sfen: &str) -> ShogiPosition {
+        at::<ShogiPosition>(sfen)
+    }
+
+    /// The Western text of the move given in USI.
+    fn western<const W: usize, const K: usize, R: Rules<W, K>>(
+        p: &StandardPosition<W, K, R>,
+        usi: &str,
+    ) -> String {
+        to_western(p, p.parse_move(usi).unwrap())
+    }
+
+    /// The USI text of the move read from Western notation.
+    fn read<const W: usize, const K: usize, R: Rules<W, K>>(
+        p: &StandardPosition<W, K, R>,
+        text: &str,
+    ) -> String {
+        p.move_text(parse_western(p, text).unwrap())
+    }
+
+    #[test]
+    fn opening_moves_and_disambiguation() {
+        let p = shogi(crate::shogi::START_SFEN);
+        assert_eq!(western(&p, "7g7f"), "P-7f");
+        assert_eq!(western(&p, "2h5h"), "R-5h");
+        assert_eq!(western(&p, "5i4h"), "K-4h");
+        assert_eq!(western(&p, "1i1h"), "L-1h");
+        // Both golds reach 5h: the start cell follows the letter. The silver on 3i is alone
+        // in reaching 4h, though the gold and the king go there too.
+        assert_eq!(western(&p, "6i5h"), "G6i-5h");
+        assert_eq!(western(&p, "4i5h"), "G4i-5h");
+        assert_eq!(western(&p, "3i4h"), "S-4h");
+        assert_eq!(western(&p, "4i4h"), "G-4h");
+        assert_eq!(read(&p, "G6i-5h"), "6i5h");
+        assert_eq!(read(&p, "g4i-5h"), "4i5h");
+        // Over-disambiguated, lower case, spaced, or with `x` for `-`: still read.
+        assert_eq!(read(&p, "P7g-7f"), "7g7f");
+        assert_eq!(read(&p, "p-7f"), "7g7f");
+        assert_eq!(read(&p, " P - 7f "), "7g7f");
+        assert_eq!(read(&p, "Px7f"), "7g7f");
+        assert!(matches!(
+            parse_western(&p, "G-5h"),
+            Err(MoveError::Ambiguous(_))
+        ));
+        assert!(matches!(
+            parse_western(&p, "P-7e"),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            parse_western(&p, "P*7e"),
+            Err(MoveError::Illegal(_))
+        ));
+        for text in ["7g7f", "Q-5e", "P-7", "P-7f++", "P--7f", ""] {
+            assert!(
+                matches!(parse_western(&p, text), Err(MoveError::Malformed(_))),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn captures_promotions_and_drops() {
+        // Black's bishop can take on 2b, promoting or not.
+        let p = shogi("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3");
+        assert_eq!(western(&p, "8h2b+"), "Bx2b+");
+        assert_eq!(western(&p, "8h2b"), "Bx2b=");
+        assert_eq!(read(&p, "Bx2b+"), "8h2b+");
+        assert_eq!(read(&p, "Bx2b="), "8h2b");
+        assert_eq!(read(&p, "Bx2b"), "8h2b");
+        let mut after = p.clone();
+        after.play_unchecked(p.parse_move("8h2b+").unwrap());
+        // White takes back on his own side of the board: no promotion to decline.
+        assert_eq!(western(&after, "3a2b"), "Sx2b");
+        // White's silver inside his zone may promote on 4h or not.
+        let w = shogi("4k4/9/9/9/9/9/5s3/9/4K4 w - 1");
+        assert_eq!(western(&w, "4g4h"), "S-4h=");
+        assert_eq!(western(&w, "4g4h+"), "S-4h+");
+        // Leaving the zone: promotion is optional too.
+        let s = shogi("4k4/9/5S3/9/9/9/9/9/4K4 b - 1");
+        assert_eq!(western(&s, "4c5d"), "S-5d=");
+        assert_eq!(western(&s, "4c5d+"), "S-5d+");
+        // A compulsory promotion has no declined form to tell it from.
+        let k = shogi("4k4/6P2/9/7N1/9/9/9/9/4K4 b - 1");
+        assert_eq!(western(&k, "3b3a+"), "P-3a+");
+        assert_eq!(western(&k, "2d1b+"), "N-1b+");
+        // Drops, and a drop beside a board move of the same piece to the same cell.
+        let d = shogi("lnsgk2nl/1r4+S2/p1pppp1pp/6p2/9/2P6/PP1PPPPPP/7+r1/LNSGKGSNL b BSp 11");
+        assert_eq!(western(&d, "S*5e"), "S*5e");
+        assert_eq!(western(&d, "S*4h"), "S*4h");
+        assert_eq!(western(&d, "3i4h"), "S-4h");
+        assert_eq!(western(&d, "3b4a"), "+S-4a");
+        assert_eq!(read(&d, "S*4h"), "S*4h");
+        assert_eq!(read(&d, "S-4h"), "3i4h");
+        assert_eq!(read(&d, "+s-4a"), "3b4a");
+        let w = shogi("lnsgk2nl/1r4+S2/p1pppp1pp/6p2/9/2P6/PP1PPPPPP/7+r1/LNSGKGSNL w BSp 10");
+        assert_eq!(western(&w, "P*8e"), "P*8e");
+        assert_eq!(western(&w, "2h2i"), "+Rx2i");
+        // Two dragons can take on 3c.
+        let r = shogi("4k4/9/2+R3p2/9/9/9/9/9/4K1+R2 b - 1");
+        assert_eq!(western(&r, "3i3c"), "+R3ix3c");
+        assert_eq!(western(&r, "7c3c"), "+R7cx3c");
+        assert_eq!(western(&r, "3i3d"), "+R-3d");
+        assert_eq!(read(&r, "+R7c-3c"), "7c3c");
+        assert!(matches!(
+            parse_western(&r, "+Rx3c"),
+            Err(MoveError::Ambiguous(_))
+        ));
+    }
+
+    #[test]
+    fn rulesets_offer_western() {
+        let p = shogi(crate::shogi::START_SFEN);
+        assert_eq!(p.notations(), ["csa", "kif", WESTERN]);
+        let m = p.parse_move("7g7f").unwrap();
+        assert_eq!(p.write_move(WESTERN, m).as_deref(), Some("P-7f"));
+        assert_eq!(p.read_move(WESTERN, "P-7f"), Ok(m));
+        let mini = at::<MinishogiPosition>(crate::minishogi::START_SFEN);
+        assert_eq!(mini.notations(), [WESTERN]);
+        assert_eq!(western(&mini, "5d5c"), "P-5c");
+        assert_eq!(western(&mini, "4e4d"), "G-4d");
+        assert_eq!(western(&mini, "2e3d"), "B-3d");
+        assert_eq!(
+            mini.write_move("kif", mini.parse_move("5d5c").unwrap()),
+            None
+        );
+        assert!(matches!(
+            mini.read_move("kif", "５三歩(54)"),
+            Err(MoveError::Malformed(_))
+        ));
+        let tori = at::<ToriShogiPosition>(crate::torishogi::START_SFEN);
+        assert_eq!(tori.notations(), [WESTERN]);
+        assert_eq!(western(&tori, "4f5f"), "F-5f");
+        assert_eq!(western(&tori, "4e4d"), "S-4d");
+        assert_eq!(western(&tori, "3d3c"), "Sx3c");
+        let yari = at::<YariShogiPosition>(crate::yarishogi::START_SFEN);
+        assert_eq!(yari.notations(), [WESTERN]);
+        assert_eq!(western(&yari, "1i1h"), "R-1h");
+    }
+
+    /// Western cells are USI's labels on every board that offers the notation.
+    #[test]
+    fn western_cells_are_the_usi_labels() {
+        fn check<const W: usize, const K: usize, R: Rules<W, K>>(
+            p: &StandardPosition<W, K, R>,
+        ) -> usize {
+            let g = &p.spec().geometry;
+            for cell in g.cells() {
+                assert_eq!(western_cell(p, cell), g.label(cell));
+            }
+            g.len()
+        }
+        assert_eq!(check(&shogi(crate::shogi::START_SFEN)), 81);
+        assert_eq!(
+            check(&at::<MinishogiPosition>(crate::minishogi::START_SFEN)),
+            25
+        );
+        assert_eq!(
+            check(&at::<ToriShogiPosition>(crate::torishogi::START_SFEN)),
+            49
+        );
+        assert_eq!(
+            check(&at::<YariShogiPosition>(crate::yarishogi::START_SFEN)),
+            63
+        );
+    }
+
+    /// Every legal move of `p` and of the positions a fixed walk of `plies` reaches from it
+    /// has a Western text of its own, which reads back to the move (also in lower case and
+    /// with its start cell); returns the number of moves checked.
+    fn round_trip<const W: usize, const K: usize, R: Rules<W, K>>(
+        mut p: StandardPosition<W, K, R>,
+        plies: usize,
+    ) -> usize {
+        let mut checked = 0;
+        for ply in 0..plies {
+            let mut legal = Vec::new();
+            p.legal_moves(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let mut seen = BTreeSet::new();
+            for &m in &legal {
+                let text = to_western(&p, m);
+                let here = format!("{} {}: {text}", p.fen(), p.move_text(m));
+                assert!(seen.insert(text.clone()), "{here} is written twice");
+                assert_eq!(parse_western(&p, &text), Ok(m), "{here}");
+                assert_eq!(p.write_move(WESTERN, m).as_deref(), Some(&*text), "{here}");
+                assert_eq!(p.read_move(WESTERN, &text.to_lowercase()), Ok(m), "{here}");
+                let full = western_among(&p, m, &legal, Origin::Always);
+                assert_eq!(parse_western(&p, &full), Ok(m), "{here} as {full}");
+                checked += 1;
+            }
+            p.play_unchecked(legal[(ply * 7 + 3) % legal.len()]);
+        }
+        checked
+    }
+
+    #[test]
+    fn every_move_reads_back() {
+        let checked = [
+            crate::shogi::START_SFEN,
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+            "lnsgk2nl/1r4+S2/p1pppp1pp/6p2/9/2P6/PP1PPPPPP/7+r1/LNSGKGSNL w BSp 10",
+            "4k4/9/2+R3p2/9/9/9/9/9/4K1+R2 b GSNLP2g 1",
+        ]
+        .into_iter()
+        .map(|sfen| round_trip(shogi(sfen), 40))
+        .sum::<usize>()
+            + round_trip(at::<MinishogiPosition>(crate::minishogi::START_SFEN), 40)
+            + round_trip(at::<ToriShogiPosition>(crate::torishogi::START_SFEN), 40)
+            + round_trip(at::<YariShogiPosition>(crate::yarishogi::START_SFEN), 40);
+        assert!(checked > 10_000, "only {checked} moves checked");
+    }
 }

@@ -7,7 +7,9 @@ use chaturanga_rules::PieceStyle;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
-use chaturanga_rules::{Kind, OptionSpec, OptionValues, Outcome, Position, Reason, RuleOptions};
+use chaturanga_rules::{
+    Kind, MoveError, OptionSpec, OptionValues, Outcome, Position, Reason, RuleOptions,
+};
 
 /// The Tori shogi ruleset.
 #[derive(Clone, Copy, Default, Debug)]
@@ -105,5 +107,21 @@ impl Rules<1, 9> for ToriShogi {
     ) -> Option<Outcome> {
         let plain = sf::plain_repetition(position.spec().options.get("repetition"));
         sf::sennichite_in_search(position, perpetual, plain)
+    }
+
+    fn notations() -> &'static [&'static str] {
+        &[sf::WESTERN]
+    }
+
+    fn write_move(position: &ToriShogiPosition, notation: &str, mv: Move) -> Option<String> {
+        sf::write_western(position, notation, mv)
+    }
+
+    fn read_move(
+        position: &ToriShogiPosition,
+        notation: &str,
+        text: &str,
+    ) -> Result<Move, MoveError> {
+        sf::read_western(position, notation, text)
     }
 }

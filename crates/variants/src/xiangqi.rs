@@ -149,11 +149,15 @@ impl Rules<2, 7> for Xiangqi {
     }
 
     fn notations() -> &'static [&'static str] {
-        &["wxf"]
+        &["wxf", "chinese"]
     }
 
     fn write_move(position: &XiangqiPosition, notation: &str, mv: Move) -> Option<String> {
-        (notation == "wxf").then(|| to_wxf(position, mv))
+        match notation {
+            "wxf" => Some(to_wxf(position, mv)),
+            "chinese" => Some(to_chinese(position, mv)),
+            _ => None,
+        }
     }
 
     fn read_move(
@@ -161,13 +165,14 @@ impl Rules<2, 7> for Xiangqi {
         notation: &str,
         text: &str,
     ) -> Result<Move, MoveError> {
-        if notation != "wxf" {
-            return Err(MoveError::Malformed(format!(
+        match notation {
+            "wxf" => parse_wxf(position, text),
+            "chinese" => parse_chinese(position, text),
+            _ => Err(MoveError::Malformed(format!(
                 "no {} notation here",
                 excerpt(notation)
-            )));
+            ))),
         }
-        parse_wxf(position, text)
     }
 }
 
@@ -290,81 +295,250 @@ fn depth(position: &XiangqiPosition, player: Player, cell: Cell) -> i32 {
 
 const WXF_LETTERS: [char; 7] = ['K', 'A', 'E', 'H', 'R', 'C', 'P'];
 
-/// The move in WXF notation (`C2=5`, `H2+3`, `R+=4`, `P3+1`; traverses written with `=`).
-pub fn to_wxf(position: &XiangqiPosition, mv: Move) -> String {
+/// Which way a man goes, as descriptive notation says it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Direction {
+    /// Toward the other side (WXF `+`, 進).
+    Advance,
+    /// Toward the mover's own side (`-`, 退).
+    Retreat,
+    /// Along its rank (`=`, 平).
+    Traverse,
+}
+
+/// How descriptive notation names the man that moves among the mover's men of its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Which {
+    /// The only one of its kind on its file: named by the file.
+    Alone,
+    /// One of `count` men of its kind on its file, `place` counted from the front (0); for
+    /// soldiers, no other file holds two or more.
+    Tandem { place: usize, count: usize },
+    /// A soldier on one of several files that each hold two or more soldiers: named by the
+    /// file and its place there.
+    TandemOnFile { place: usize, count: usize },
+}
+
+/// A move as the descriptive notations (WXF, Chinese) tell it: the man, which way it goes,
+/// and how far. Both notations are spellings of this, so they agree on every disambiguation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Descriptive {
+    kind: Kind,
+    /// The file the man starts on, 1-9 from the mover's right.
+    file: i32,
+    which: Which,
+    direction: Direction,
+    /// Points moved along the file for the straight movers (general, chariot, cannon,
+    /// soldier) going forward or back; otherwise the file it lands on.
+    number: i32,
+}
+
+/// The descriptive form of a legal move.
+fn descriptive(position: &XiangqiPosition, mv: Move) -> Descriptive {
     let player = position.turn();
     let kind = mv.kind;
-    let letter = WXF_LETTERS[kind as usize];
     let file = wxf_file(position, player, mv.from);
-    // Pieces of the same kind and side on the same file, front (most advanced) first.
-    let same = |cell: Cell| {
-        let p = position.piece_at(cell);
-        p == Piece::new(player, kind)
-    };
-    let mut column: Vec<Cell> = position
-        .pieces_of(player)
-        .iter()
-        .filter(|&c| same(c) && wxf_file(position, player, c) == file)
-        .collect();
+    let ours = Piece::new(player, kind);
+    let mut per_file = [0usize; 10];
+    // The men of the kind on the same file, front (most advanced) first.
+    let mut column = Vec::new();
+    for cell in position.pieces_of(player) {
+        if position.piece_at(cell) != ours {
+            continue;
+        }
+        let f = wxf_file(position, player, cell);
+        per_file[f as usize] += 1;
+        if f == file {
+            column.push(cell);
+        }
+    }
     column.sort_by_key(|&c| -depth(position, player, c));
     let place = column.iter().position(|&c| c == mv.from).unwrap_or(0);
-    let n = column.len();
-    let prefix = if n <= 1 {
-        format!("{letter}{file}")
-    } else if kind != SOLDIER {
-        format!("{letter}{}", if place == 0 { '+' } else { '-' })
+    let count = column.len();
+    let tandem_files = per_file.iter().filter(|&&n| n >= 2).count();
+    let which = if count <= 1 {
+        Which::Alone
+    } else if kind == SOLDIER && tandem_files >= 2 {
+        Which::TandemOnFile { place, count }
     } else {
-        let tandem_files = (1..=9)
-            .filter(|&f| {
-                position
-                    .pieces_of(player)
-                    .iter()
-                    .filter(|&c| same(c) && wxf_file(position, player, c) == f)
-                    .count()
-                    >= 2
-            })
-            .count();
-        let front_back = |place: usize| -> String {
-            if place == 0 {
-                "+".into()
-            } else if place == n - 1 {
-                "-".into()
-            } else {
-                file.to_string()
-            }
-        };
-        if tandem_files >= 2 {
-            format!("{file}{}", front_back(place))
-        } else {
-            match (n, place) {
-                (4 | 5, 0) => "++".into(),
-                (4 | 5, p) if p == n - 1 => "--".into(),
-                (4, 1) | (5, 1) => "P+".into(),
-                (4, 2) => "P-".into(),
-                (5, 2) => format!("P{file}"),
-                (5, 3) => "P-".into(),
-                _ => format!("P{}", front_back(place)),
-            }
-        }
+        Which::Tandem { place, count }
     };
     let (from_depth, to_depth) = (
         depth(position, player, mv.from),
         depth(position, player, mv.to),
     );
-    let to_file = wxf_file(position, player, mv.to);
-    let straight = matches!(kind, GENERAL | CHARIOT | CANNON | SOLDIER);
-    let tail = if from_depth == to_depth {
-        format!("={to_file}")
-    } else {
-        let sign = if to_depth > from_depth { '+' } else { '-' };
-        let amount = if straight {
-            (to_depth - from_depth).abs()
-        } else {
-            to_file
-        };
-        format!("{sign}{amount}")
+    let direction = match to_depth.cmp(&from_depth) {
+        std::cmp::Ordering::Greater => Direction::Advance,
+        std::cmp::Ordering::Less => Direction::Retreat,
+        std::cmp::Ordering::Equal => Direction::Traverse,
     };
-    format!("{prefix}{tail}")
+    // Men that move along straight lines count the points they go forward or back; the
+    // others (and every traverse) name the file they land on.
+    let straight = matches!(kind, GENERAL | CHARIOT | CANNON | SOLDIER);
+    let number = if straight && direction != Direction::Traverse {
+        (to_depth - from_depth).abs()
+    } else {
+        wxf_file(position, player, mv.to)
+    };
+    Descriptive {
+        kind,
+        file,
+        which,
+        direction,
+        number,
+    }
+}
+
+/// The move in WXF notation (`C2=5`, `H2+3`, `R+=4`, `P3+1`; traverses written with `=`).
+pub fn to_wxf(position: &XiangqiPosition, mv: Move) -> String {
+    let d = descriptive(position, mv);
+    let letter = WXF_LETTERS[d.kind as usize];
+    // The front and rear men of a file are `+` and `-`; one between them keeps its file.
+    let front_back = |place: usize, count: usize| -> String {
+        if place == 0 {
+            "+".into()
+        } else if place == count - 1 {
+            "-".into()
+        } else {
+            d.file.to_string()
+        }
+    };
+    let man = match d.which {
+        Which::Alone => format!("{letter}{}", d.file),
+        Which::Tandem { place, count } if d.kind != SOLDIER => {
+            format!("{letter}{}", front_back(place, count))
+        }
+        // Four or five soldiers: the outermost are `++` and `--`, the next ones in `P+`
+        // and `P-`, the middle of five `P` and its file.
+        Which::Tandem { place, count } => match (count, place) {
+            (4 | 5, 0) => "++".into(),
+            (4 | 5, p) if p == count - 1 => "--".into(),
+            (4 | 5, 1) => "P+".into(),
+            (4, 2) | (5, 3) => "P-".into(),
+            _ => format!("P{}", front_back(place, count)),
+        },
+        Which::TandemOnFile { place, count } => {
+            format!("{}{}", d.file, front_back(place, count))
+        }
+    };
+    let sign = match d.direction {
+        Direction::Advance => '+',
+        Direction::Retreat => '-',
+        Direction::Traverse => '=',
+    };
+    format!("{man}{sign}{}", d.number)
+}
+
+/// Red's men in kind order (general, advisor, elephant, horse, chariot, cannon, soldier), in
+/// the characters carved on Red's pieces.
+const RED_MEN: [char; 7] = ['帥', '仕', '相', '傌', '俥', '炮', '兵'];
+/// Black's men in kind order, in the characters carved on Black's pieces.
+const BLACK_MEN: [char; 7] = ['將', '士', '象', '馬', '車', '砲', '卒'];
+/// Red's files and distances: Chinese numerals.
+const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+/// Black's files and distances: full-width digits.
+const BLACK_NUMERALS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+
+/// The word naming the man at `place` (0: front) of `count` on one file.
+fn place_word(place: usize, count: usize) -> char {
+    match place {
+        0 => '前',
+        p if p == count - 1 => '後',
+        _ if count == 3 => '中',
+        p => RED_NUMERALS[p],
+    }
+}
+
+/// The move in traditional Chinese notation: `炮二平五`, `馬８進７`, `前俥進三`.
+///
+/// Four characters: the man, the file it starts on (from the mover's right), the direction
+/// (進 advance, 退 retreat, 平 traverse), and the points moved along its file or the file it
+/// lands on. Red's men are written as carved on Red's pieces, 帥 仕 相 傌 俥 炮 兵, with
+/// Chinese numerals 一 to 九; Black's as on his, 將 士 象 馬 車 砲 卒, with full-width digits
+/// １ to ９, as many sites and programs write them. Men of a kind sharing a file are told
+/// apart as WXF does ([`to_wxf`]): 前 (front) and 後 (rear) in place of the file, before the
+/// man (`後車平４`); three soldiers are 前, 中, 後, four or five 前, 二, 三, (四,) 後; where two
+/// files hold several soldiers the file replaces the man (`前三平四`, WXF `3+=4`).
+pub fn to_chinese(position: &XiangqiPosition, mv: Move) -> String {
+    let d = descriptive(position, mv);
+    let (men, numerals) = if position.turn() == 0 {
+        (RED_MEN, RED_NUMERALS)
+    } else {
+        (BLACK_MEN, BLACK_NUMERALS)
+    };
+    let numeral = |n: i32| numerals[(n - 1) as usize];
+    let man = men[d.kind as usize];
+    let [first, second] = match d.which {
+        Which::Alone => [man, numeral(d.file)],
+        Which::Tandem { place, count } => [place_word(place, count), man],
+        Which::TandemOnFile { place, count } => [place_word(place, count), numeral(d.file)],
+    };
+    let direction = match d.direction {
+        Direction::Advance => '進',
+        Direction::Retreat => '退',
+        Direction::Traverse => '平',
+    };
+    [first, second, direction, numeral(d.number)]
+        .into_iter()
+        .collect()
+}
+
+/// One character of Chinese notation as the ASCII token it is compared by: both sides'
+/// men (and the simplified and other common forms: 帅 将 马 车 包 ...) as WXF letters, every
+/// numeral as its digit, directions as `+ - =`, 前 中 後 as `f m r`; `None` for anything
+/// else.
+fn chinese_token(c: char) -> Option<char> {
+    let digit = |i: usize| char::from(b'1' + i as u8);
+    Some(match c {
+        '帥' | '帅' | '將' | '将' => 'K',
+        '仕' | '士' => 'A',
+        '相' | '象' => 'E',
+        '傌' | '馬' | '马' => 'H',
+        '俥' | '車' | '车' => 'R',
+        '炮' | '砲' | '包' => 'C',
+        '兵' | '卒' => 'P',
+        '進' | '进' => '+',
+        '退' => '-',
+        '平' => '=',
+        '前' => 'f',
+        '中' => 'm',
+        '後' | '后' => 'r',
+        '1'..='9' => c,
+        _ => {
+            let i = RED_NUMERALS
+                .iter()
+                .chain(&BLACK_NUMERALS)
+                .position(|&n| n == c)?;
+            digit(i % 9)
+        }
+    })
+}
+
+/// The comparison key of a Chinese move, `None` where a character is not of the notation.
+fn chinese_key(text: &str) -> Option<String> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(chinese_token)
+        .collect()
+}
+
+/// Reads a move in Chinese notation ([`to_chinese`]); either side's characters, simplified
+/// forms (`马８进７`, `后车平四`), 包 for the cannon and ASCII digits are accepted too.
+pub fn parse_chinese(position: &XiangqiPosition, text: &str) -> Result<Move, MoveError> {
+    let text = text.trim();
+    let wanted = chinese_key(text).filter(|key| {
+        let key = key.as_bytes();
+        key.len() == 4 && b"+-=".contains(&key[2]) && key[3].is_ascii_digit()
+    });
+    let Some(wanted) = wanted else {
+        return Err(MoveError::Malformed(excerpt(text)));
+    };
+    let mut moves = Vec::new();
+    position.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .find(|&m| chinese_key(&to_chinese(position, m)).as_ref() == Some(&wanted))
+        .ok_or_else(|| MoveError::Illegal(excerpt(text)))
 }
 
 fn normalise_wxf(text: &str) -> String {
@@ -459,6 +633,153 @@ mod tests {
         assert_eq!(to_wxf(&s, s.parse_move("e8e9").unwrap()), "P++1");
         assert_eq!(to_wxf(&s, s.parse_move("e7d7").unwrap()), "P5=6");
         assert_eq!(to_wxf(&s, s.parse_move("e6f6").unwrap()), "P-=4");
+    }
+
+    fn at(fen: &str) -> XiangqiPosition {
+        let o = RuleOptions::parse::<&str>(Xiangqi::option_specs(), &[]).unwrap();
+        let spec = chaturanga_rules::standard::spec_for::<2, 7, Xiangqi>(&o).unwrap();
+        XiangqiPosition::from_fen(spec, fen).unwrap()
+    }
+
+    /// The move given in coordinates, in WXF and in Chinese notation.
+    fn both(p: &XiangqiPosition, uci: &str) -> (String, String) {
+        let m = p.parse_move(uci).unwrap();
+        (to_wxf(p, m), to_chinese(p, m))
+    }
+
+    fn pair(wxf: &str, chinese: &str) -> (String, String) {
+        (wxf.into(), chinese.into())
+    }
+
+    #[test]
+    fn chinese_of_opening_moves() {
+        let p = start();
+        assert_eq!(both(&p, "h3e3"), pair("C2=5", "炮二平五"));
+        assert_eq!(both(&p, "h1g3"), pair("H2+3", "傌二進三"));
+        assert_eq!(both(&p, "i1i2"), pair("R1+1", "俥一進一"));
+        assert_eq!(both(&p, "c1e3"), pair("E7+5", "相七進五"));
+        assert_eq!(both(&p, "f1e2"), pair("A4+5", "仕四進五"));
+        assert_eq!(both(&p, "e4e5"), pair("P5+1", "兵五進一"));
+        assert_eq!(both(&p, "b3b10"), pair("C8+7", "炮八進七"));
+        assert_eq!(p.notations(), ["wxf", "chinese"]);
+        let m = p.parse_move("h3e3").unwrap();
+        assert_eq!(p.write_move("chinese", m).as_deref(), Some("炮二平五"));
+        assert_eq!(p.read_move("chinese", "炮二平五"), Ok(m));
+        // Other characters, simplified forms, digits and spaces are read too.
+        for text in [
+            "炮二平五",
+            "砲二平五",
+            "包2平5",
+            "炮２平５",
+            " 炮 二 平 五 ",
+        ] {
+            assert_eq!(parse_chinese(&p, text), Ok(m), "{text}");
+        }
+        assert_eq!(p.move_text(parse_chinese(&p, "马二进三").unwrap()), "h1g3");
+        assert_eq!(p.move_text(parse_chinese(&p, "車一進一").unwrap()), "i1i2");
+        // Blocked by the other cannon: a move of the notation, but not legal.
+        assert!(matches!(
+            parse_chinese(&p, "炮二平九"),
+            Err(MoveError::Illegal(_))
+        ));
+        for text in ["炮二平", "炮二跳五", "炮二平五五", "C2=5", ""] {
+            assert!(
+                matches!(parse_chinese(&p, text), Err(MoveError::Malformed(_))),
+                "{text}"
+            );
+        }
+        assert!(matches!(
+            p.read_move("kif", "炮二平五"),
+            Err(MoveError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn chinese_for_black() {
+        let p = at("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+        // Black counts files from his own right (our a-file is his 1) in full-width digits.
+        assert_eq!(both(&p, "h10g8"), pair("H8+7", "馬８進７"));
+        assert_eq!(both(&p, "b10c8"), pair("H2+3", "馬２進３"));
+        assert_eq!(both(&p, "h8e8"), pair("C8=5", "砲８平５"));
+        assert_eq!(both(&p, "a10a9"), pair("R1+1", "車１進１"));
+        assert_eq!(both(&p, "g7g6"), pair("P7+1", "卒７進１"));
+        assert_eq!(both(&p, "e10e9"), pair("K5+1", "將５進１"));
+        let m = p.parse_move("h10g8").unwrap();
+        for text in ["馬８進７", "马8进7", "傌八進七"] {
+            assert_eq!(parse_chinese(&p, text), Ok(m), "{text}");
+        }
+    }
+
+    #[test]
+    fn chinese_tandem_pieces() {
+        // Two red chariots on the a-file: front and rear replace the file.
+        let t = at("4k4/9/9/9/9/R8/9/9/9/R2K5 w - - 0 1");
+        assert_eq!(both(&t, "a5a8"), pair("R++3", "前俥進三"));
+        assert_eq!(both(&t, "a1b1"), pair("R-=8", "後俥平八"));
+        assert_eq!(both(&t, "a5a4"), pair("R+-1", "前俥退一"));
+        assert_eq!(t.move_text(parse_chinese(&t, "后车平八").unwrap()), "a1b1");
+        // Three soldiers on one file: front, middle, rear.
+        let s = at("4k4/9/4P4/4P4/4P4/9/9/9/9/3K5 w - - 0 1");
+        assert_eq!(both(&s, "e8e9"), pair("P++1", "前兵進一"));
+        assert_eq!(both(&s, "e7d7"), pair("P5=6", "中兵平六"));
+        assert_eq!(both(&s, "e6f6"), pair("P-=4", "後兵平四"));
+        // Four: front, second, third, rear.
+        let f = at("3k5/4P4/4P4/4P4/4P4/9/9/9/9/4K4 w - - 0 1");
+        assert_eq!(both(&f, "e9d9"), pair("++=6", "前兵平六"));
+        assert_eq!(both(&f, "e8d8"), pair("P+=6", "二兵平六"));
+        assert_eq!(both(&f, "e7d7"), pair("P-=6", "三兵平六"));
+        assert_eq!(both(&f, "e6d6"), pair("--=6", "後兵平六"));
+        // Five, the rear one not yet across the river.
+        let v = at("3k5/4P4/4P4/4P4/4P4/4P4/9/9/9/4K4 w - - 0 1");
+        assert_eq!(both(&v, "e7d7"), pair("P5=6", "三兵平六"));
+        assert_eq!(both(&v, "e6d6"), pair("P-=6", "四兵平六"));
+        assert_eq!(v.move_text(parse_chinese(&v, "四兵平六").unwrap()), "e6d6");
+        // Black: soldiers in tandem on two files (the file replaces the man), two cannons
+        // and two advisors on one file each.
+        let b = at("3k1a3/9/5a3/9/9/2p1p4/2p1p4/c3p4/c8/4K4 b - - 0 1");
+        assert_eq!(both(&b, "e3e2"), pair("5++1", "前５進１"));
+        assert_eq!(both(&b, "e4d4"), pair("55=4", "中５平４"));
+        assert_eq!(both(&b, "c5b5"), pair("3-=2", "後３平２"));
+        assert_eq!(both(&b, "a2a1"), pair("C++1", "前砲進１"));
+        assert_eq!(both(&b, "a3b3"), pair("C-=2", "後砲平２"));
+        assert_eq!(both(&b, "f8e9"), pair("A+-5", "前士退５"));
+        assert_eq!(both(&b, "f10e9"), pair("A-+5", "後士進５"));
+    }
+
+    /// Every legal move of each position, and of the positions a fixed walk reaches from
+    /// it, has a Chinese text of its own (even compared as the reader compares them) that
+    /// reads back to the move.
+    #[test]
+    fn every_chinese_move_reads_back() {
+        let starts = [
+            START_FEN,
+            "4k4/9/9/P1P1P4/P1P1P4/9/9/9/9/3K5 w - - 0 1",
+            "3k5/4P4/4P4/4P4/4P4/4P4/9/R1N6/R1N6/4K4 w - - 0 1",
+            "3k1a3/9/5a3/9/9/2p1p4/2p1p4/c3p4/c8/4K4 b - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in starts {
+            let mut p = at(fen);
+            for ply in 0..100 {
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mut seen = std::collections::BTreeSet::new();
+                for &m in &moves {
+                    let text = to_chinese(&p, m);
+                    let here = format!("{} {}: {text}", p.fen(), p.move_text(m));
+                    assert_eq!(text.chars().count(), 4, "{here}");
+                    assert!(seen.insert(chinese_key(&text)), "{here} is written twice");
+                    assert_eq!(p.read_move("chinese", &text), Ok(m), "{here}");
+                    assert_eq!(p.write_move("chinese", m), Some(text), "{here}");
+                    checked += 1;
+                }
+                p.play_unchecked(moves[(ply * 7 + 3) % moves.len()]);
+            }
+        }
+        assert!(checked > 5_000, "only {checked} moves checked");
     }
 
     #[test]

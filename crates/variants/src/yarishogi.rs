@@ -9,7 +9,9 @@ use chaturanga_rules::PieceStyle;
 use chaturanga_rules::standard::{
     Move, Notation, Rules, Spec, SpecBuilder, SpecError, StandardPosition,
 };
-use chaturanga_rules::{Kind, OptionSpec, Outcome, Position, Reason, RuleOptions, SetupProblem};
+use chaturanga_rules::{
+    Kind, MoveError, OptionSpec, Outcome, Position, Reason, RuleOptions, SetupProblem,
+};
 
 /// The Yari shogi ruleset.
 #[derive(Clone, Copy, Default, Debug)]
@@ -96,5 +98,21 @@ impl Rules<1, 9> for YariShogi {
         perpetual: [bool; 2],
     ) -> Option<Outcome> {
         sf::sennichite_in_search(position, perpetual, PlainRepetition::Draw)
+    }
+
+    fn notations() -> &'static [&'static str] {
+        &[sf::WESTERN]
+    }
+
+    fn write_move(position: &YariShogiPosition, notation: &str, mv: Move) -> Option<String> {
+        sf::write_western(position, notation, mv)
+    }
+
+    fn read_move(
+        position: &YariShogiPosition,
+        notation: &str,
+        text: &str,
+    ) -> Result<Move, MoveError> {
+        sf::read_western(position, notation, text)
     }
 }

@@ -5,7 +5,7 @@
 use crate::common;
 
 use chaturanga_rules::Position;
-use chaturanga_variants::xiangqi::{XiangqiPosition, parse_wxf, to_wxf};
+use chaturanga_variants::xiangqi::{XiangqiPosition, parse_chinese, parse_wxf, to_chinese, to_wxf};
 use common::{Rng, game_after, legal_texts, position};
 use std::collections::BTreeSet;
 
@@ -292,9 +292,10 @@ fn repetition_attacking_an_uncrossed_soldier_is_no_chase() {
     );
 }
 
-/// WXF is unambiguous and reads back: in every position of seeded random games (from the
-/// start and from positions with tandem pieces), every legal move's WXF text is distinct and
-/// `parse_wxf` returns that move; `write_move("wxf")` / `read_move("wxf")` agree.
+/// WXF and Chinese notation are unambiguous and read back: in every position of seeded
+/// random games (from the start and from positions with tandem pieces), every legal move's
+/// WXF text and Chinese text are distinct and `parse_wxf` / `parse_chinese` return that move;
+/// `write_move` / `read_move` agree.
 #[test]
 fn wxf_round_trip_on_random_games() {
     let starts = [
@@ -317,6 +318,7 @@ fn wxf_round_trip_on_random_games() {
                 break;
             }
             let mut seen = BTreeSet::new();
+            let mut seen_chinese = BTreeSet::new();
             for &m in &moves {
                 let wxf = to_wxf(&p, m);
                 let here = format!("game {g} ply {ply}: {} {}", p.fen(), p.move_text(m));
@@ -328,6 +330,13 @@ fn wxf_round_trip_on_random_games() {
                     "{here}"
                 );
                 assert_eq!(p.read_move("wxf", &wxf), Ok(m), "{here}: {wxf}");
+                let chinese = to_chinese(&p, m);
+                assert!(
+                    seen_chinese.insert(chinese.clone()),
+                    "{here}: {chinese} is ambiguous"
+                );
+                assert_eq!(parse_chinese(&p, &chinese), Ok(m), "{here}: {chinese}");
+                assert_eq!(p.read_move("chinese", &chinese), Ok(m), "{here}: {chinese}");
                 checked += 1;
             }
             p.play_unchecked(moves[rng.below(moves.len())]);
