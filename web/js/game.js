@@ -9,7 +9,7 @@ import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
 import { choiceLabel, Picker } from "./input.js";
 import { GameSocket } from "./socket.js";
-import { onChange as onSettings, settings } from "./settings.js";
+import { onChange as onSettings, settings, update } from "./settings.js";
 import { play as playSound } from "./sound.js";
 import { numberTurns } from "./turns.js";
 
@@ -138,6 +138,17 @@ export async function gamePage(app, id) {
   new GamePage(app, variant, state, token, offered).start();
 }
 
+/** The notations a player may choose, in words with an example. @type {Record<string, string>} */
+const NOTATION_WORDS = {
+  "": "Moves: standard (SAN)",
+  western: "Moves: Western (P-7f)",
+  kif: "Moves: Japanese (７六歩)",
+  csa: "Moves: CSA (+7776FU)",
+  wxf: "Moves: WXF (C2=5)",
+  chinese: "Moves: Chinese (炮二平五)",
+  bpgn: "Moves: BPGN",
+};
+
 /** Figurines of the chess men, by SAN letter (one shape for both colours, as books print). */
 const FIGURINES = /** @type {Record<string, string>} */ ({ K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘" });
 
@@ -240,6 +251,15 @@ class GamePage {
       buttons: h("div", { class: "move-buttons" }),
       moves: h("ol", { class: "moves" }),
       nav: h("div", { class: "nav" }),
+      writing: h("select", {
+        class: "notation-choice",
+        "aria-label": "moves written as",
+        hidden: true,
+        onchange: (/** @type {Event} */ e) => {
+          const value = /** @type {HTMLSelectElement} */ (e.target).value;
+          update({ notation: { ...settings().notation, [this.state.variant]: value } });
+        },
+      }),
       keyboard: h("input", {
         class: "keyboard",
         placeholder: "type a move (e2e4, Nf3, P*5e)",
@@ -313,6 +333,7 @@ class GamePage {
           el.buttons,
           h("div", { class: "moves-box" }, el.moves),
           el.nav,
+          el.writing,
           form,
           el.actions,
           el.invite,
@@ -836,6 +857,7 @@ class GamePage {
       ),
     );
     replace(list, items);
+    this.renderWriting();
     list.classList.toggle("two-columns", s.players === 2 && s.boards.length === 1);
     const current = list.querySelector(".current");
     if (current && this.viewPly === null) list.parentElement?.scrollTo({ top: list.scrollHeight });
@@ -848,11 +870,37 @@ class GamePage {
    */
   writtenMoves() {
     const s = this.state;
-    const chosen = settings().notation[s.variant];
+    const chosen = this.notationName();
     const own = chosen ? s.notations?.[chosen] : undefined;
     const texts = own ?? s.notation ?? s.moves;
     if (own || !settings().figurines || this.look.style !== "western") return texts;
     return texts.map((t) => (t === null ? t : figurines(t)));
+  }
+
+  /**
+   * The notation the moves are written in: the player's choice for this ruleset, else the
+   * one its players read most (Western for the shogi family, WXF for xiangqi), else SAN
+   * (`""`).
+   */
+  notationName() {
+    const names = Object.keys(this.state.notations ?? {});
+    const chosen = settings().notation[this.state.variant];
+    if (chosen !== undefined && (chosen === "" || names.includes(chosen))) return chosen;
+    return names.find((n) => n === "western") ?? names.find((n) => n === "wxf") ?? "";
+  }
+
+  /** The choice of notations, where the ruleset has its own. */
+  renderWriting() {
+    const select = /** @type {HTMLSelectElement} */ (this.el.writing);
+    const names = Object.keys(this.state.notations ?? {});
+    select.hidden = names.length === 0;
+    const chosen = this.notationName();
+    const options = ["", ...names];
+    if (select.dataset.names !== options.join(",")) {
+      select.dataset.names = options.join(",");
+      replace(select, ...options.map((n) => h("option", { value: n }, NOTATION_WORDS[n] ?? n)));
+    }
+    select.value = chosen;
   }
 
   /** @param {number | null} ply */

@@ -5,7 +5,7 @@
 use crate::referee::{Caller, Referee, viewer_of};
 use crate::store::{EventRow, GameStatus, SeatKind};
 use crate::wire::{
-    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveMovers, MoveNotation, MoveTexts,
+    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveMovers, MoveNotation, MoveNotations, MoveTexts,
     OffersView, SeatClock, SeatView, Shape, StateView, check_cells, state_message,
 };
 use chaturanga_session::RecordFormat;
@@ -117,6 +117,10 @@ fn with_state<R>(
         last_move: last_move.as_ref().map(Shape),
         moves: MoveTexts(&seen),
         notation: MoveNotation(&seen),
+        notations: MoveNotations {
+            names: table.notations(),
+            moves: &seen,
+        },
         movers: MoveMovers(&seen),
         clocks: referee.clocks(now).map(|(control, seats)| Clocks {
             control,

@@ -251,6 +251,30 @@ impl Serialize for MoveNotation<'_> {
     }
 }
 
+/// The moves played in each of the ruleset's own notations: `{"western": ["P-7f", …]}`,
+/// `null` where the viewer may not know a move.
+pub struct MoveNotations<'a> {
+    /// The notations' names, in the order of [`SeenMove::notations`].
+    pub names: &'static [&'static str],
+    /// The moves.
+    pub moves: &'a [SeenMove],
+}
+
+impl Serialize for MoveNotations<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.names.len()))?;
+        for (i, name) in self.names.iter().enumerate() {
+            let texts: Vec<Option<&str>> = self
+                .moves
+                .iter()
+                .map(|m| m.notations.get(i).map(String::as_str))
+                .collect();
+            map.serialize_entry(name, &texts)?;
+        }
+        map.end()
+    }
+}
+
 /// Who made each move played (a compound turn is several moves by one player).
 pub struct MoveMovers<'a>(pub &'a [SeenMove]);
 
@@ -300,6 +324,7 @@ pub struct StateView<'a> {
     pub last_move: Option<Shape<'a>>,
     pub moves: MoveTexts<'a>,
     pub notation: MoveNotation<'a>,
+    pub notations: MoveNotations<'a>,
     pub movers: MoveMovers<'a>,
     pub clocks: Option<Clocks<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]

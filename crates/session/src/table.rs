@@ -40,6 +40,9 @@ pub struct SeenMove {
     pub mover: usize,
     /// How people read it: SAN where the ruleset has it, else `text`; `None` with `text`.
     pub shown: Option<String>,
+    /// The move in each of the ruleset's own notations ([`Table::notations`], in that
+    /// order); empty where the viewer may not know the move.
+    pub notations: Vec<String>,
 }
 
 /// A search prepared from a copy of the game: run it on any thread; set `stop` to end it.
@@ -136,6 +139,10 @@ pub trait Table: Send + Sync {
     /// The style the men are drawn in, and the name and movement of every symbol a scene of
     /// this game may show.
     fn legend(&self) -> Legend;
+    /// The ruleset's own move notations besides coordinates and SAN (`western`, `kif`,
+    /// `wxf`, `chinese`), as [`SeenMove::notations`] lists them; none where the ruleset
+    /// hides men (a notation would tell captures and checks the viewer may not see).
+    fn notations(&self) -> &'static [&'static str];
     /// The moves played, as `viewer` may know them.
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove>;
     /// The last move as `viewer` may know it.
@@ -238,7 +245,15 @@ pub struct Hosted<P: Ruleset> {
     /// replays the whole game for every move) never pays for it.
     /// Shared by the copies of a game (`Table::boxed_clone`), copied when one of them changes
     /// it while another still holds it, so a copy costs no string.
-    shown: Mutex<Arc<Vec<String>>>,
+    shown: Mutex<Arc<Vec<Written>>>,
+}
+
+/// A move as people read it: SAN (or the coordinates), then each of the ruleset's own
+/// notations.
+#[derive(Clone, Debug)]
+struct Written {
+    shown: String,
+    notations: Vec<String>,
 }
 
 impl<P: Ruleset> Hosted<P> {
@@ -431,24 +446,38 @@ impl<P: Ruleset> Hosted<P> {
     /// Each move as people read it, brought level with the moves. Rulesets that hide men get
     /// the coordinate text: SAN's capture and check marks would tell what the viewer may not
     /// see.
-    fn shown(&self) -> MutexGuard<'_, Arc<Vec<String>>> {
+    fn shown(&self) -> MutexGuard<'_, Arc<Vec<Written>>> {
         // A panic while filling leaves whole texts only: the rest is added again.
         let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
         let moves = self.game.moves();
         let from = shown.len();
         if from < moves.len() {
-            let hides = self.game.start().player_view(0).is_some();
+            let hides = self.hides_men();
+            let names = self.notations();
             let texts = Arc::make_mut(&mut shown);
             for (before, &mv) in self.game.positions()[from..].iter().zip(&moves[from..]) {
-                let text = if hides {
+                let shown = if hides {
                     before.move_text(mv)
                 } else {
                     san::to_san(before, mv).unwrap_or_else(|_| before.move_text(mv))
                 };
-                texts.push(text);
+                let notations = names
+                    .iter()
+                    .map(|name| {
+                        before
+                            .write_move(name, mv)
+                            .unwrap_or_else(|| before.move_text(mv))
+                    })
+                    .collect();
+                texts.push(Written { shown, notations });
             }
         }
         shown
+    }
+
+    /// Whether the ruleset hides men from the players (Dark Chess).
+    fn hides_men(&self) -> bool {
+        self.game.start().player_view(0).is_some()
     }
 }
 
@@ -588,6 +617,14 @@ impl<P: Ruleset> Table for Hosted<P> {
         self.game.position().legend()
     }
 
+    fn notations(&self) -> &'static [&'static str] {
+        if self.hides_men() {
+            &[]
+        } else {
+            self.game.start().notations()
+        }
+    }
+
     fn moves_seen(&self, viewer: Viewer) -> Vec<SeenMove> {
         let shown = self.shown();
         self.game
@@ -598,7 +635,11 @@ impl<P: Ruleset> Table for Hosted<P> {
             .map(|((p, &m), shown)| {
                 let text = p.move_seen_by(m, viewer);
                 SeenMove {
-                    shown: text.as_ref().map(|_| shown.clone()),
+                    shown: text.as_ref().map(|_| shown.shown.clone()),
+                    notations: match text {
+                        Some(_) => shown.notations.clone(),
+                        None => Vec::new(),
+                    },
                     text,
                     mover: p.side_to_move(),
                 }
@@ -610,8 +651,10 @@ impl<P: Ruleset> Table for Hosted<P> {
         let ply = self.game.moves().len().checked_sub(1)?;
         let before = &self.game.positions()[ply];
         let text = before.move_seen_by(self.game.moves()[ply], viewer);
+        let written = text.as_ref().and(self.shown().get(ply).cloned());
         Some(SeenMove {
-            shown: text.as_ref().and(self.shown().get(ply).cloned()),
+            shown: written.as_ref().map(|w| w.shown.clone()),
+            notations: written.map(|w| w.notations).unwrap_or_default(),
             text,
             mover: before.side_to_move(),
         })
