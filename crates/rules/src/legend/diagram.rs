@@ -301,24 +301,27 @@ impl MoveDiagram {
         self
     }
 
-    /// Sorts the marks, and drops repeated ones and initial or zone marks on cells that a
-    /// move from everywhere already reaches in the same mode (the pawn's initial slide
-    /// passing its single step, the matriarch's shorter slides in the inner zone).
+    /// Sorts the marks and drops those that say nothing more than another mark on their
+    /// cell: repeated marks; initial or zone marks where a move from everywhere reaches the
+    /// cell in the same mode (the pawn's initial slide passing its single step, the
+    /// matriarch's shorter slides in the inner zone); steps where a slide from everywhere
+    /// passes in the same mode (Tori shogi's eagle's king step under its bishop slides).
     fn tidy(&mut self) {
         self.marks.sort_by(|a, b| a.order().cmp(&b.order()));
         self.marks.dedup();
-        let always: Vec<(i8, i8, MarkMode)> = self
+        let always: Vec<Mark> = self
             .marks
             .iter()
             .filter(|m| !m.initial && m.zone.is_none())
-            .map(|m| (m.dx, m.dy, m.mode))
+            .cloned()
             .collect();
         self.marks.retain(|m| {
             let conditional = m.initial || m.zone.is_some();
-            !conditional
-                || !always
-                    .iter()
-                    .any(|&(dx, dy, mode)| (dx, dy) == (m.dx, m.dy) && mode.covers(m.mode))
+            !always.iter().any(|o| {
+                (o.dx, o.dy) == (m.dx, m.dy)
+                    && o.mode.covers(m.mode)
+                    && (conditional || (m.what == MarkKind::Step && o.what == MarkKind::Slide))
+            })
         });
     }
 }
@@ -637,6 +640,24 @@ mod tests {
             ]
         );
         assert_eq!(square("K").marks.len(), 8);
+        // A step where a slide passes anyway is not drawn twice; a capture-only step under
+        // a move-only slide is.
+        let eagle = square("KfBbRbF2");
+        assert_eq!(
+            eagle
+                .marks
+                .iter()
+                .filter(|m| m.what == MarkKind::Step)
+                .count(),
+            3
+        );
+        assert_eq!(
+            marks(&square("mRcW"))
+                .iter()
+                .filter(|m| m.starts_with("0,1 "))
+                .collect::<Vec<_>>(),
+            ["0,1 step/capture", "0,1 slide/move"]
+        );
     }
 
     #[test]
