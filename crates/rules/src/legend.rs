@@ -4,7 +4,12 @@
 //!
 //! Every position type implements [`Position::legend`](crate::Position::legend). Positions
 //! built on piece tables take it from the table ([`Legend::of_pieces`]), so the legend and
-//! the scenes name men by the same symbols.
+//! the scenes name men by the same symbols. Each entry may carry a picture of the man's
+//! moves ([`MoveDiagram`], module [`diagram`]).
+
+pub mod diagram;
+
+pub use diagram::{DiagramLattice, Mark, MarkKind, MarkMode, MoveDiagram};
 
 use crate::piece::PieceType;
 
@@ -57,16 +62,26 @@ pub struct KindLegend {
     /// How it moves, in one line: Betza where the piece table's Betza says it all, words
     /// where the movement is code.
     pub moves: String,
+    /// How it moves as a picture, for players; `None` where no picture says it (a man that
+    /// does not move, a Gess stone, a disk in reserve).
+    pub diagram: Option<MoveDiagram>,
 }
 
 impl KindLegend {
-    /// An entry from its three texts.
+    /// An entry from its three texts, with no diagram.
     pub fn new(symbol: &str, name: &str, moves: &str) -> Self {
         KindLegend {
             symbol: symbol.to_string(),
             name: name.to_string(),
             moves: moves.to_string(),
+            diagram: None,
         }
+    }
+
+    /// The entry with a diagram of its moves.
+    pub fn with_diagram(mut self, diagram: MoveDiagram) -> Self {
+        self.diagram = Some(diagram);
+        self
     }
 }
 
@@ -80,8 +95,10 @@ pub struct Legend {
 }
 
 impl Legend {
-    /// The legend of a piece table: one entry per piece type, with its symbol and name and
-    /// [`moves_text`] for its movement.
+    /// The legend of a piece table: one entry per piece type, with its symbol and name,
+    /// [`moves_text`] for its movement and its diagram: the one given by hand
+    /// ([`PieceType::with_diagram`]), else the one its moves draw
+    /// ([`MoveDiagram::of_piece`]).
     pub fn of_pieces(style: PieceStyle, pieces: &[PieceType]) -> Legend {
         Legend {
             style,
@@ -91,6 +108,7 @@ impl Legend {
                     symbol: p.symbol.clone(),
                     name: p.name.clone(),
                     moves: moves_text(p),
+                    diagram: p.diagram.clone().or_else(|| MoveDiagram::of_piece(p)),
                 })
                 .collect(),
         }

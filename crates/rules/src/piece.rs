@@ -2,6 +2,7 @@
 
 use crate::betza::{self, Betza, BetzaError, Hop, Range};
 use crate::hex::{self, HexMove};
+use crate::legend::{DiagramLattice, MoveDiagram};
 use chaturanga_geometry::{Cell, Geometry, Lattice, Vector};
 
 /// A player number: 0 moves first.
@@ -127,6 +128,10 @@ pub struct PieceType {
     /// say it all because part of the movement is code (a lion's double moves, a monkey's
     /// capture chains); `None` where they do.
     pub moves_in_words: Option<String>,
+    /// The picture of its moves for legends where the one its moves draw
+    /// ([`MoveDiagram::of_piece`]) would be wrong: movement that is code (lion power), and
+    /// hexagonal moves, which that reads on the square lattice. `None`: that one.
+    pub diagram: Option<MoveDiagram>,
 }
 
 impl PieceType {
@@ -142,13 +147,16 @@ impl PieceType {
     }
 
     /// A piece type on a hexagonal board from its symbol, name and moves as data (see
-    /// [`crate::hex`]); its `betza` field holds the moves in words.
+    /// [`crate::hex`]); its `betza` field holds the moves in words, and its diagram is drawn
+    /// on the hex lattice.
     pub fn hex(symbol: &str, name: &str, moves: &[HexMove]) -> PieceType {
+        let resolved = hex::resolve(moves);
         PieceType {
             name: name.to_string(),
             symbol: symbol.to_string(),
             betza: hex::describe(moves),
-            moves: hex::resolve(moves),
+            diagram: MoveDiagram::of_moves(DiagramLattice::Hex, &resolved),
+            moves: resolved,
             ..PieceType::blank()
         }
     }
@@ -175,6 +183,7 @@ impl PieceType {
             demotes_to: None,
             en_passant_advances: (2, 2),
             moves_in_words: None,
+            diagram: None,
         }
     }
 
@@ -217,6 +226,13 @@ impl PieceType {
     /// [`PieceType::moves_in_words`]); the moves themselves stay those compiled.
     pub fn in_words(mut self, words: &str) -> Self {
         self.moves_in_words = Some(words.to_string());
+        self
+    }
+
+    /// Gives the picture of the piece's moves for legends, where the one its moves draw
+    /// would not say them (see [`PieceType::diagram`]).
+    pub fn with_diagram(mut self, diagram: MoveDiagram) -> Self {
+        self.diagram = Some(diagram);
         self
     }
 

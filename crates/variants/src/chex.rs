@@ -63,6 +63,7 @@ use chacha20::ChaCha20Rng;
 use chacha20::rand_core::{Rng, SeedableRng};
 use chaturanga_geometry::{Geometry, GeometryBuilder};
 use chaturanga_rules::board::{no_more_fields, read_counters, read_turn};
+use chaturanga_rules::legend::MoveDiagram;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{self, BoardShape, Scene, SceneBoard, SceneHand, SceneMan, Viewer};
 use chaturanga_rules::standard::{FenError, MAX_FEN_LEN, SetupError, SetupProblem};
@@ -80,20 +81,23 @@ const BISHOP: u8 = 3;
 const KNIGHT: u8 = 4;
 const PAWN: u8 = 5;
 const LETTERS: [char; 6] = ['K', 'Q', 'R', 'B', 'N', 'P'];
-/// Name and movement of each kind, for the legend (the moves are code, not tables: the
-/// board has no fixed cells).
-const LEGEND: [(&str, &str); 6] = [
+/// Name, movement and the Betza its diagram is drawn from, of each kind, for the legend (the
+/// moves are code, not tables: the board has no fixed cells, but on it the men move as these
+/// say).
+const LEGEND: [(&str, &str, &str); 6] = [
     (
         "king",
         "one step in any direction; not royal in the check sense, but losing it loses",
+        "K",
     ),
-    ("queen", "any distance along a rank, file or diagonal"),
-    ("rook", "any distance along a rank or file"),
-    ("bishop", "any distance diagonally"),
-    ("knight", "leaps as a chess knight"),
+    ("queen", "any distance along a rank, file or diagonal", "Q"),
+    ("rook", "any distance along a rank or file", "R"),
+    ("bishop", "any distance diagonally", "B"),
+    ("knight", "leaps as a chess knight", "N"),
     (
         "pawn",
         "one cell forward to an empty cell, captures one cell diagonally forward; no double step, no promotion",
+        "fmWfcF",
     ),
 ];
 /// Men of each kind a side owns.
@@ -1143,9 +1147,12 @@ impl Position for ChexPosition {
             kinds: LETTERS
                 .iter()
                 .zip(LEGEND)
-                .map(|(letter, (name, moves))| {
-                    chaturanga_rules::KindLegend::new(&letter.to_string(), name, moves)
-                })
+                .map(
+                    |(letter, (name, moves, betza))| chaturanga_rules::KindLegend {
+                        diagram: MoveDiagram::of_betza(betza).ok().flatten(),
+                        ..chaturanga_rules::KindLegend::new(&letter.to_string(), name, moves)
+                    },
+                )
                 .collect(),
         }
     }

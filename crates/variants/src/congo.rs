@@ -10,6 +10,7 @@ use crate::family;
 use chaturanga_geometry::{Cell, CellSet, GeometryBuilder};
 use chaturanga_rules::PieceStyle;
 use chaturanga_rules::board::{Board, no_more_fields, read_counters, read_turn};
+use chaturanga_rules::legend::{Mark, MarkKind, MarkMode, MoveDiagram};
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::standard::{
@@ -52,6 +53,50 @@ fn own_row(row: i32) -> Vec<Vec<(i32, i32)>> {
     vec![block(0, 6, row, row), block(0, 6, 6 - row, 6 - row)]
 }
 
+/// The eight king directions.
+const KING_DIRECTIONS: [(i8, i8); 8] = [
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The crocodile's picture. Its zone Betza is by row (how far the river is), which would
+/// draw a mark per row; the picture says it by side instead: along its file towards the
+/// river from either side (at most three cells: from the back row into the river), along
+/// the river in it.
+fn crocodile_diagram() -> Result<MoveDiagram, SpecError> {
+    let file = |dy: i8, side: &str| Mark::new(0, dy, MarkKind::Slide).in_zone(side);
+    let river = |dx: i8| Mark::new(dx, 0, MarkKind::Slide).in_zone("river");
+    family::diagram(
+        "K",
+        [
+            file(2, "own-side"),
+            file(3, "own-side"),
+            file(-2, "far-side"),
+            file(-3, "far-side"),
+            river(-2),
+            river(-3).continuing(),
+            river(2),
+            river(3).continuing(),
+        ],
+    )
+}
+
+/// The monkey's picture: its steps, and the cells it lands on capturing the man it jumps
+/// (the first jump of a chain).
+fn monkey_diagram() -> Result<MoveDiagram, SpecError> {
+    family::diagram(
+        "mK",
+        KING_DIRECTIONS
+            .map(|(dx, dy)| Mark::new(2 * dx, 2 * dy, MarkKind::Hop).only(MarkMode::Capture)),
+    )
+}
+
 fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
     let river: Vec<(i32, i32)> = (0..7).map(|x| (x, 3)).collect();
     let mut builder = GeometryBuilder::rectangle(7, 7)
@@ -84,6 +129,8 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
     } else {
         "one step in any direction, never into the river; captures the enemy lion at any distance along an open file or diagonal (face-off)"
     };
+    // The lion's diagram is its king steps: the face-off takes only the enemy lion, and a
+    // capture mark along the lines would offer every man, so the words say it.
     let pieces = vec![
         family::piece("L", "lion", "K")?
             .royal()
@@ -94,13 +141,17 @@ fn build_spec(castle: bool) -> Result<Spec<1>, SpecError> {
         ),
         family::piece("E", "elephant", "WD")?
             .in_words("one or two cells orthogonally, leaping over the first"),
-        family::zoned_piece("C", "crocodile", "K", &crocodile_zones)?.in_words(
-            "one step in any direction; also slides along its file towards the river, into it, and in the river along it; never drowns",
-        ),
+        family::zoned_piece("C", "crocodile", "K", &crocodile_zones)?
+            .in_words(
+                "one step in any direction; also slides along its file towards the river, into it, and in the river along it; never drowns",
+            )
+            .with_diagram(crocodile_diagram()?),
         family::piece("N", "zebra", "N")?.in_words("leaps like a chess knight"),
-        family::piece("M", "monkey", "mK")?.in_words(
-            "one step in any direction without capturing; captures by jumping over an adjacent enemy to the empty cell beyond, and may chain such jumps in one move",
-        ),
+        family::piece("M", "monkey", "mK")?
+            .in_words(
+                "one step in any direction without capturing; captures by jumping over an adjacent enemy to the empty cell beyond, and may chain such jumps in one move",
+            )
+            .with_diagram(monkey_diagram()?),
         family::zoned_piece("P", "pawn", "fWfF", &[("far-side", "fWfFbmWbmnD")])?.in_words(
             "one step forward or diagonally forward; beyond the river also one or two cells straight back without capturing or jumping; becomes a superpawn on the last rank",
         ),

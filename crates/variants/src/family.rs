@@ -4,6 +4,7 @@
 
 use chaturanga_geometry::{GeometryBuilder, GeometryError};
 use chaturanga_rules::betza::BetzaError;
+use chaturanga_rules::legend::{DiagramLattice, Mark, MoveDiagram};
 use chaturanga_rules::standard::{CastlingDef, Rules, SpecBuilder, SpecError, StandardPosition};
 use chaturanga_rules::{DrawRules, Kind, OptionSpec, PieceType, RuleOptions, SetupProblem};
 
@@ -54,6 +55,18 @@ pub fn betza_error(e: BetzaError) -> SpecError {
 /// A piece type from symbol, name and Betza.
 pub fn piece(symbol: &str, name: &str, betza: &str) -> Result<PieceType, SpecError> {
     PieceType::new(symbol, name, betza).map_err(betza_error)
+}
+
+/// A hand-made move diagram on the square lattice: the one `betza` draws, with `marks` added
+/// (the moves of a piece that its table Betza does not hold, being code).
+pub fn diagram(
+    betza: &str,
+    marks: impl IntoIterator<Item = Mark>,
+) -> Result<MoveDiagram, SpecError> {
+    let drawn = MoveDiagram::of_betza(betza).map_err(betza_error)?;
+    Ok(drawn
+        .unwrap_or_else(|| MoveDiagram::new(DiagramLattice::Square))
+        .with_marks(marks))
 }
 
 /// A piece type whose moves change with the zone it starts from: `zones` are (region, Betza)

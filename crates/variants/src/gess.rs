@@ -93,7 +93,9 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {
             quiet_plies_claim: None,
             ply_cap: None,
         })
-        // A stone's movement is the footprint code's, so the legend says it in words.
+        // A stone's movement is the footprint code's, so the legend says it in words. It has
+        // no diagram: a stone alone never moves, and what a footprint does depends on which of
+        // its nine cells hold stones, which no single picture of a man can show.
         .piece(family::piece("S", "stone", "")?.in_words(
             "moves only in a 3x3 footprint of own stones (no enemy stone): each outer stone opens its direction; a centre stone gives any distance, else 1-3 cells; a ring of 8 stones round an empty centre is a king",
         ))

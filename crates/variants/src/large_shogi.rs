@@ -8,6 +8,7 @@ use crate::shogi_family as sf;
 use chaturanga_geometry::{Cell, CellSet};
 use chaturanga_rules::PieceStyle;
 use chaturanga_rules::board::{Board, MAX_FULLMOVE, no_more_fields, read_counter, read_turn};
+use chaturanga_rules::legend::{DiagramLattice, Mark, MarkKind, MoveDiagram};
 use chaturanga_rules::options::cached;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
@@ -137,18 +138,55 @@ pub struct LargeData<const W: usize> {
 }
 
 /// Lion power is code, not table Betza (the table has only the single leaps), so the legend
-/// of the pieces that have it says in words what their moves are.
-fn with_lion_words(piece: PieceType, roles: &Roles) -> PieceType {
-    let words = if roles.lions.contains(&piece.symbol.as_str()) {
-        "lion: two king steps in one move (capturing on either or both, returning to the start, or passing), or a leap to any cell two away"
+/// of the pieces that have it says in words what their moves are, and their diagrams mark the
+/// cells lion power reaches as such.
+fn with_lion_power(piece: PieceType, roles: &Roles) -> PieceType {
+    let (words, lion_cells): (&str, Vec<(i8, i8)>) = if roles.lions.contains(&piece.symbol.as_str())
+    {
+        (
+            "lion: two king steps in one move (capturing on either or both, returning to the start, or passing), or a leap to any cell two away",
+            (-2..=2)
+                .flat_map(|dy| (-2..=2).map(move |dx| (dx, dy)))
+                .filter(|&cell| cell != (0, 0))
+                .collect(),
+        )
     } else if piece.symbol == roles.falcon {
-        "any distance diagonally, sideways or straight back; straight forward lion power: one step, a leap two, or two steps capturing on either (or passing)"
+        (
+            "any distance diagonally, sideways or straight back; straight forward lion power: one step, a leap two, or two steps capturing on either (or passing)",
+            lion_line(&[(0, 1)]),
+        )
     } else if piece.symbol == roles.eagle {
-        "any distance orthogonally or diagonally back; along each forward diagonal lion power: one step, a leap two, or two steps capturing on either (or passing)"
+        (
+            "any distance orthogonally or diagonally back; along each forward diagonal lion power: one step, a leap two, or two steps capturing on either (or passing)",
+            lion_line(&[(-1, 1), (1, 1)]),
+        )
     } else {
         return piece;
     };
-    piece.in_words(words)
+    // The table's single steps and leaps to the lion-power cells are drawn as lion power
+    // instead; the rest of the piece's moves (the falcon's and eagle's slides) as they are.
+    let drawn = MoveDiagram::of_piece(&piece).map(|mut diagram| {
+        diagram
+            .marks
+            .retain(|m| !lion_cells.contains(&(m.dx, m.dy)));
+        diagram
+    });
+    let diagram = drawn
+        .unwrap_or_else(|| MoveDiagram::new(DiagramLattice::Square))
+        .with_marks(
+            lion_cells
+                .into_iter()
+                .map(|(dx, dy)| Mark::new(dx, dy, MarkKind::Lion)),
+        );
+    piece.in_words(words).with_diagram(diagram)
+}
+
+/// The cells of lion power along lines: one and two cells along each direction.
+fn lion_line(directions: &[(i8, i8)]) -> Vec<(i8, i8)> {
+    directions
+        .iter()
+        .flat_map(|&(dx, dy)| [(dx, dy), (2 * dx, 2 * dy)])
+        .collect()
 }
 
 fn data<const W: usize, R: LargeShogi>(
@@ -173,7 +211,7 @@ fn data<const W: usize, R: LargeShogi>(
             .weights(R::weights()?)
             .start(R::START);
         for p in R::pieces()? {
-            builder = builder.piece(with_lion_words(p, &R::ROLES));
+            builder = builder.piece(with_lion_power(p, &R::ROLES));
         }
         let spec: Spec<W> = builder.build()?;
         let kind = |s: &str| {

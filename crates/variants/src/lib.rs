@@ -319,6 +319,9 @@ pub fn visit<V: Visitor>(id: &str, visitor: V) -> Result<V::Output, VariantError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chaturanga_geometry::Lattice;
+    use chaturanga_rules::legend::{DiagramLattice, MarkKind, MarkMode};
+    use chaturanga_rules::{Legend, OptionValues, RuleOptions};
 
     #[test]
     fn the_catalogue_is_in_id_order_and_every_id_is_visited() {
@@ -342,5 +345,186 @@ mod tests {
                 .map(|v| v.id),
             Some("chess")
         );
+    }
+
+    /// Men no picture can show, with the reason.
+    const WITHOUT_DIAGRAM: &[(&str, &str, &str)] = &[
+        (
+            "gess",
+            "S",
+            "a stone moves only as part of a 3x3 footprint of stones, whose shape decides the move",
+        ),
+        ("makarenko", "D", "a disk in reserve is placed, never moved"),
+        ("taktika", "-R", "a frozen man does not move"),
+        ("taktika", "-B", "a frozen man does not move"),
+        ("taktika", "-Q", "a frozen man does not move"),
+    ];
+
+    /// The legends of a ruleset's start under its default options and under each other
+    /// choice of its options that choose among words (Makarenko's tall towers bring men the
+    /// default has not), with whether its board is hexagonal.
+    struct Legends;
+
+    impl Visitor for Legends {
+        type Output = Vec<(Legend, bool)>;
+        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> Self::Output {
+            let mut choices = vec![Vec::new()];
+            for spec in P::option_specs() {
+                if let OptionValues::Choice(words) = spec.values {
+                    for word in words.iter().filter(|&&w| w != spec.default) {
+                        choices.push(vec![format!("{}={word}", spec.name)]);
+                    }
+                }
+            }
+            choices
+                .into_iter()
+                .filter_map(|items| {
+                    let options = RuleOptions::parse(P::option_specs(), &items).ok()?;
+                    // Some choices need others (Chess960's start arrays); those are skipped.
+                    let position = P::start_position(&options).ok()?;
+                    let hex = position
+                        .board_geometry()
+                        .is_some_and(|g| g.lattice() == Lattice::Hex);
+                    Some((position.legend(), hex))
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn every_man_of_every_ruleset_has_a_diagram_or_a_reason_for_none() {
+        let mut drawn = 0;
+        for info in CATALOGUE {
+            let legends = visit(info.id, Legends).unwrap();
+            assert!(!legends.is_empty(), "{}", info.id);
+            for (legend, hex) in legends {
+                for kind in &legend.kinds {
+                    let what = format!("{} {}", info.id, kind.symbol);
+                    let excused = WITHOUT_DIAGRAM
+                        .iter()
+                        .any(|&(id, symbol, _)| (id, symbol) == (info.id, kind.symbol.as_str()));
+                    let Some(diagram) = &kind.diagram else {
+                        assert!(excused, "{what}: no diagram");
+                        continue;
+                    };
+                    assert!(!excused, "{what}: has a diagram, so it is not excused");
+                    drawn += 1;
+                    let lattice = if hex {
+                        DiagramLattice::Hex
+                    } else {
+                        DiagramLattice::Square
+                    };
+                    assert_eq!(diagram.lattice, lattice, "{what}");
+                    assert!(!diagram.marks.is_empty(), "{what}: no marks");
+                    assert!((2..=5).contains(&diagram.radius), "{what}");
+                    for m in &diagram.marks {
+                        let far = lattice.distance(m.dx.into(), m.dy.into());
+                        assert!(
+                            (1..=u32::from(diagram.radius)).contains(&far),
+                            "{what}: {m:?} outside radius {}",
+                            diagram.radius
+                        );
+                        if hex {
+                            assert_eq!((m.dx + m.dy) % 2, 0, "{what}: {m:?} is not a cell");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(drawn > 400, "{drawn} diagrams");
+    }
+
+    /// The default legend's diagram of `symbol` in ruleset `id`.
+    fn diagram_of(id: &str, symbol: &str) -> chaturanga_rules::legend::MoveDiagram {
+        let (legend, _) = visit(id, Legends).unwrap().remove(0);
+        legend.get(symbol).unwrap().diagram.clone().unwrap()
+    }
+
+    /// How many marks of `what` a diagram has.
+    fn count(diagram: &chaturanga_rules::legend::MoveDiagram, what: MarkKind) -> usize {
+        diagram.marks.iter().filter(|m| m.what == what).count()
+    }
+
+    #[test]
+    fn men_whose_moves_are_code_are_drawn_by_hand() {
+        // Lions reach every cell two away or nearer by lion power.
+        for (id, lion) in [("chushogi", "N"), ("chushogi", "+O"), ("daishogi", "L!")] {
+            let d = diagram_of(id, lion);
+            assert_eq!(
+                (d.radius, d.marks.len(), count(&d, MarkKind::Lion)),
+                (2, 24, 24)
+            );
+        }
+        // The horned falcon: lion power straight ahead, slides elsewhere.
+        let falcon = diagram_of("chushogi", "+H");
+        let lion: Vec<(i8, i8)> = falcon
+            .marks
+            .iter()
+            .filter(|m| m.what == MarkKind::Lion)
+            .map(|m| (m.dx, m.dy))
+            .collect();
+        assert_eq!(lion, [(0, 2), (0, 1)]);
+        assert_eq!(count(&falcon, MarkKind::Slide), 7 * 3);
+        let eagle = diagram_of("daishogi", "+D");
+        assert_eq!(count(&eagle, MarkKind::Lion), 4);
+        assert_eq!(count(&eagle, MarkKind::Slide), 6 * 3);
+        // Congo's monkey steps without capturing and captures by hopping.
+        let monkey = diagram_of("congo", "M");
+        assert_eq!(count(&monkey, MarkKind::Step), 8);
+        assert_eq!(count(&monkey, MarkKind::Hop), 8);
+        assert!(monkey.marks.iter().all(|m| match m.what {
+            MarkKind::Hop => m.mode == MarkMode::Capture && m.dx.abs().max(m.dy.abs()) == 2,
+            _ => m.mode == MarkMode::Move,
+        }));
+        // The crocodile slides towards the river from either side and along it in it.
+        let crocodile = diagram_of("congo", "C");
+        let zones: Vec<(i8, i8, &str)> = crocodile
+            .marks
+            .iter()
+            .filter_map(|m| Some((m.dx, m.dy, m.zone.as_deref()?)))
+            .collect();
+        assert_eq!(
+            zones,
+            [
+                (0, 3, "own-side"),
+                (0, 2, "own-side"),
+                (-3, 0, "river"),
+                (-2, 0, "river"),
+                (2, 0, "river"),
+                (3, 0, "river"),
+                (0, -2, "far-side"),
+                (0, -3, "far-side"),
+            ]
+        );
+        // Chex writes its own legend; its men move as chess men do.
+        let pawn = diagram_of("chex", "P");
+        assert_eq!(pawn.marks.len(), 3);
+        assert_eq!(count(&diagram_of("chex", "N"), MarkKind::Leap), 8);
+    }
+
+    #[test]
+    fn hexagonal_men_are_drawn_on_the_hex_lattice() {
+        let rook = diagram_of("hexchess", "R");
+        assert_eq!(rook.lattice, DiagramLattice::Hex);
+        // Six lines, each going on beyond the picture.
+        let lines = rook.marks.iter().filter(|m| m.continues).count();
+        assert_eq!((lines, count(&rook, MarkKind::Slide)), (6, 18));
+        let knight = diagram_of("hexchess", "N");
+        assert_eq!(
+            (knight.marks.len(), count(&knight, MarkKind::Leap)),
+            (12, 12)
+        );
+        let bishop = diagram_of("hexchess", "B");
+        assert_eq!(bishop.marks.iter().filter(|m| m.continues).count(), 6);
+        let king = diagram_of("hexchess", "K");
+        assert_eq!((king.radius, count(&king, MarkKind::Step)), (2, 12));
+        let pawn = diagram_of("hexchess", "P");
+        let initial: Vec<(i8, i8)> = pawn
+            .marks
+            .iter()
+            .filter(|m| m.initial)
+            .map(|m| (m.dx, m.dy))
+            .collect();
+        assert_eq!(initial, [(0, 4)]);
     }
 }

@@ -1009,6 +1009,8 @@ impl Position for MakarenkoPosition {
     fn legend(&self) -> chaturanga_rules::Legend {
         let mut legend = chaturanga_rules::Legend::of_pieces(self.spec.style, &self.spec.pieces);
         if self.tall == Tall::Reserve {
+            // No diagram: a disk in reserve is placed, never moved. The towers have theirs:
+            // whole, each moves as its piece, which is what a split-off part moves as too.
             legend.kinds.push(chaturanga_rules::KindLegend::new(
                 "D",
                 "disk (in reserve)",

@@ -82,7 +82,7 @@ fn build_spec(options: &RuleOptions) -> Result<Spec<1>, SpecError> {
         family::piece("Q", "queen", queen)?.in_words(&format!(
             "any distance along a rank, file or diagonal, {landing}"
         )),
-        // Frozen men occupy their cell and block lines but never move.
+        // Frozen men occupy their cell and block lines but never move: no moves, no diagram.
         family::piece("-R", "frozen rook", "")?.in_words(frozen),
         family::piece("-B", "frozen bishop", "")?.in_words(frozen),
         family::piece("-Q", "frozen queen", "")?.in_words(frozen),

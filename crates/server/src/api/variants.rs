@@ -1,10 +1,12 @@
 //! `GET /api/variants`: every ruleset with its options, its board drawing and the legend of
-//! its men (style, names, moves), as data; computed once, compressed, with an `ETag`.
+//! its men (style, names, moves, move diagrams), as data; computed once, compressed, with an
+//! `ETag`.
 
 use super::compressed::{Compressed, tag_of};
 use axum::body::Bytes;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use chaturanga_rules::legend::{MarkMode, MoveDiagram};
 use chaturanga_rules::scene::Viewer;
 use chaturanga_rules::{KindLegend, OptionValues};
 use chaturanga_session::{open_table, option_specs};
@@ -41,7 +43,14 @@ fn describe(id: &str) -> Option<Value> {
     let legend = table.legend();
     let pieces: Vec<Value> = every_kind(id, legend.kinds)
         .iter()
-        .map(|k| json!({ "symbol": k.symbol, "name": k.name, "moves": k.moves }))
+        .map(|k| {
+            json!({
+                "symbol": k.symbol,
+                "name": k.name,
+                "moves": k.moves,
+                "diagram": k.diagram.as_ref().map(diagram_json),
+            })
+        })
         .collect();
     Some(json!({
         "id": info.id,
@@ -55,6 +64,38 @@ fn describe(id: &str) -> Option<Value> {
         "style": legend.style.name(),
         "pieces": pieces,
     }))
+}
+
+/// A move diagram as `{lattice, radius, marks}`, each mark `{dx, dy, what}` with only what
+/// departs from the usual: `only` (`move` or `capture`), `initial`, `continues` (each only
+/// when true) and `zone`. Chu and dai shogi list some 90 men with a diagram each, so the
+/// usual is left out rather than repeated.
+fn diagram_json(diagram: &MoveDiagram) -> Value {
+    let marks: Vec<Value> = diagram
+        .marks
+        .iter()
+        .map(|m| {
+            let mut mark = json!({ "dx": m.dx, "dy": m.dy, "what": m.what.name() });
+            if m.mode != MarkMode::MoveOrCapture {
+                mark["only"] = json!(m.mode.name());
+            }
+            if m.initial {
+                mark["initial"] = json!(true);
+            }
+            if m.continues {
+                mark["continues"] = json!(true);
+            }
+            if let Some(zone) = &m.zone {
+                mark["zone"] = json!(zone);
+            }
+            mark
+        })
+        .collect();
+    json!({
+        "lattice": diagram.lattice.name(),
+        "radius": diagram.radius,
+        "marks": marks,
+    })
 }
 
 /// The legend entries of the default options (`kinds`), then those only other choices of an

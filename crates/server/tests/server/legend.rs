@@ -1,5 +1,6 @@
 //! `GET /api/variants` gives every ruleset the style of its men and a legend that names every
-//! symbol its states may show.
+//! symbol its states may show, with a diagram of each man's moves where a picture can say
+//! them.
 
 use crate::common::Server;
 use serde_json::Value;
@@ -28,6 +29,23 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
             assert!(!text("symbol").is_empty(), "{id}: {p}");
             assert!(!text("name").is_empty(), "{id}: {p}");
             assert!(!text("moves").is_empty(), "{id}: {p}");
+            let diagram = &p["diagram"];
+            if diagram.is_null() {
+                continue;
+            }
+            let radius = diagram["radius"].as_i64().unwrap();
+            assert!(["square", "hex"].contains(&diagram["lattice"].as_str().unwrap()));
+            let marks = diagram["marks"].as_array().unwrap();
+            assert!(!marks.is_empty(), "{id}: {p}");
+            for m in marks {
+                let (dx, dy) = (m["dx"].as_i64().unwrap(), m["dy"].as_i64().unwrap());
+                assert!(dx.abs() <= radius && dy.abs() <= 2 * radius, "{id}: {m}");
+                assert!(m["what"].is_string(), "{id}: {m}");
+                // Only what departs from the usual is written.
+                assert_ne!(m["only"], "move-or-capture", "{id}: {m}");
+                assert_ne!(m["initial"], false, "{id}: {m}");
+                assert_ne!(m["continues"], false, "{id}: {m}");
+            }
         }
     }
     let find = |id: &str| -> &Value { variants.iter().find(|v| v["id"] == id).unwrap() };
@@ -65,6 +83,58 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
     assert_eq!(named("congo", "M"), "monkey");
     assert_eq!(named("gess", "S"), "stone");
     assert_eq!(named("bughouse", "Q~"), "promoted queen");
+    let piece = |id: &str, symbol: &str| -> Value {
+        find(id)["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["symbol"] == symbol)
+            .unwrap()
+            .clone()
+    };
+    let marks = |id: &str, symbol: &str| -> Vec<Value> {
+        piece(id, symbol)["diagram"]["marks"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    // The knight's eight leaps, exactly as written.
+    let knight = piece("chess", "N")["diagram"].clone();
+    assert_eq!(knight["lattice"], "square");
+    assert_eq!(knight["radius"], 2);
+    assert_eq!(
+        knight["marks"][0].to_string(),
+        r#"{"dx":-1,"dy":2,"what":"leap"}"#
+    );
+    assert_eq!(knight["marks"].as_array().unwrap().len(), 8);
+    // The pawn's double step is an initial move-only lame leap.
+    assert_eq!(
+        marks("chess", "P")[0].to_string(),
+        r#"{"dx":0,"dy":2,"initial":true,"only":"move","what":"lame"}"#
+    );
+    // The cannon captures by hopping, the rook's lines go on, the soldier steps sideways
+    // across the river.
+    assert!(
+        marks("xiangqi", "C")
+            .iter()
+            .any(|m| m["what"] == "hop" && m["only"] == "capture")
+    );
+    assert_eq!(
+        marks("xiangqi", "R")
+            .iter()
+            .filter(|m| m["continues"] == true)
+            .count(),
+        4
+    );
+    assert!(
+        marks("xiangqi", "P")
+            .iter()
+            .any(|m| m["zone"] == "across-river")
+    );
+    assert!(marks("chushogi", "N").iter().all(|m| m["what"] == "lion"));
+    assert_eq!(piece("hexchess", "R")["diagram"]["lattice"], "hex");
+    assert!(piece("gess", "S")["diagram"].is_null());
+    assert!(piece("taktika", "-R")["diagram"].is_null());
     // Men only some options bring are listed too: Makarenko's reserve disk and tall kings.
     assert!(!named("makarenko", "D").is_empty());
     assert!(!named("makarenko", "K{47}").is_empty());
