@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { api, cellOf, heldToken, launch, outDir, startServer, state, until, watchErrors } from "./harness.mjs";
+import { api, cellOf, gameOfTwo, launch, outDir, pageOfSeat, startServer, state, until } from "./harness.mjs";
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -27,15 +27,8 @@ after(async () => {
  * @param {string} variant
  * @param {string} [fen]
  */
-async function twoPeople(variant, fen) {
-  const made = await api(server.base, "POST", "/api/games", {
-    variant,
-    fen,
-    seats: [{ kind: "human" }, { kind: "human" }],
-    me: 0,
-  });
-  const joined = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`, {});
-  return { id: made.id, tokens: [made.token, joined.token] };
+function twoPeople(variant, fen) {
+  return gameOfTwo(server.base, variant, fen);
 }
 
 /**
@@ -44,15 +37,8 @@ async function twoPeople(variant, fen) {
  * @param {string} token
  * @param {{width: number, height: number}} [viewport]
  */
-async function seatPage(id, token, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(`${server.base}/games/${id}#seat=${token}`);
-  await page.locator("svg[data-board] [data-cell]").first().waitFor();
-  await page.locator(".connection:not(.offline)").waitFor();
-  assert.equal(await heldToken(page, id), token);
-  return { page, errors, close: () => context.close() };
+function seatPage(id, token, viewport) {
+  return pageOfSeat(browser, server.base, id, token, viewport);
 }
 
 /**

@@ -2,6 +2,7 @@
 // database, Debian's Chromium through playwright-core, and the moves of a person: clicks on
 // the cells, hands and choosers of the page (never calls into the page's scripts).
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
@@ -258,4 +259,40 @@ export function watchErrors(page, expected) {
     if (m.type() === "error" && !expected?.test(m.text())) errors.push(m.text());
   });
   return errors;
+}
+
+/**
+ * A game of two people made over the API; both seats' tokens.
+ * @param {string} base
+ * @param {string} variant
+ * @param {string} [fen]
+ */
+export async function gameOfTwo(base, variant, fen) {
+  const made = await api(base, "POST", "/api/games", {
+    variant,
+    fen,
+    seats: [{ kind: "human" }, { kind: "human" }],
+    me: 0,
+  });
+  const joined = await api(base, "POST", `/api/games/${made.id}/seats/1/join`, {});
+  return { id: made.id, tokens: [made.token, joined.token] };
+}
+
+/**
+ * A page of its own browser context holding `token`'s seat of game `id`, its board drawn.
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} base
+ * @param {string} id
+ * @param {string} token
+ * @param {{width: number, height: number}} [viewport]
+ */
+export async function pageOfSeat(browser, base, id, token, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${base}/games/${id}#seat=${token}`);
+  await page.locator("svg[data-board] [data-cell]").first().waitFor();
+  await page.locator(".connection:not(.offline)").waitFor();
+  assert.equal(await heldToken(page, id), token);
+  return { page, errors, close: () => context.close() };
 }

@@ -137,7 +137,7 @@ test("two people play chess to checkmate", async () => {
   await whitePage.locator('button[data-action="flip"]').click();
   // Tapping a man names it and says how it moves.
   await cellOf(people[0].page, 0, "h4").click();
-  assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4: /);
+  assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4/);
   // A game for a friend stays out of the archive; its page steps back through the game.
   const page = people[0].page;
   await page.goto(`${server.base}/archive`);

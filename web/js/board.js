@@ -2,7 +2,8 @@
 // (square, hexagonal, the three-player board's quadrilaterals, Chex's growing board), men
 // are drawn by pieces.js, and nothing here knows a rule.
 
-import { escape } from "./dom.js";
+import { diagramKey, diagramSvg } from "./diagram.js";
+import { escape, h } from "./dom.js";
 import { manMarkup, pointsAtOpponent } from "./pieces.js";
 import { settings } from "./settings.js";
 
@@ -15,11 +16,11 @@ import { settings } from "./settings.js";
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
  * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, has_hands?: boolean, drawing?: Drawing}} SceneBoard
  * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
- * @typedef {{symbol: string, name: string, moves: string}} Kind
+ * @typedef {{symbol: string, name: string, moves: string, diagram?: import("./diagram.js").Diagram | null}} Kind
  * @typedef {{style: string, set: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
  * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], area?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
- * @typedef {{cell?: (spot: Spot) => void, hand?: (board: number, owner: number, piece: string) => void, drag?: (from: Spot, to: Spot) => void}} Handlers
+ * @typedef {{cell?: (spot: Spot) => void, hand?: (board: number, owner: number, piece: string) => void, drag?: (from: Spot, to: Spot) => void, hover?: (spot: Spot) => void}} Handlers
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -57,18 +58,32 @@ export function lookOf(variant) {
  * @returns {HTMLElement}
  */
 export function legendList(look) {
+  const holder = h("div", { class: "legend-list" });
   const list = document.createElement("dl");
   list.className = "legend";
+  holder.append(list);
+  holder.insertAdjacentHTML("beforeend", diagramKey());
   for (const kind of look.kinds.values()) {
     const dt = document.createElement("dt");
     dt.dataset.kind = kind.symbol;
     dt.innerHTML = `<span class="legend-man"><svg viewBox="0 0 100 100">${manSvg(look, kind.symbol, 0, false)}</svg></span> `;
     dt.append(kind.name);
     const dd = document.createElement("dd");
-    dd.textContent = kind.moves;
-    list.append(dt, dd);
+    if (kind.diagram) dd.innerHTML = diagramSvg(kind.diagram, `how the ${kind.name} moves`);
+    const words = movesInWords(kind.moves);
+    if (words) dd.append(h("p", { class: "moves-words" }, words));
+    list.append(h("div", { class: "kind" }, dt, dd));
   }
-  return list;
+  return holder;
+}
+
+/**
+ * A legend's `moves` where they are words for players (`one step in any direction…`);
+ * `null` where they are Betza (`fmWfcF`), which the picture says for players.
+ * @param {string} moves
+ */
+export function movesInWords(moves) {
+  return /^[A-Za-z0-9]+(;|$)/.test(moves) ? null : moves;
 }
 
 /**
@@ -138,6 +153,21 @@ function edgeNames(line) {
 /**
  * @typedef {{text: string, x: number, y: number, anchor: string, where: string}} EdgeLabel
  */
+
+/**
+ * Whether a point lies inside a polygon (even-odd rule).
+ * @param {number[]} point
+ * @param {number[][]} polygon
+ */
+function inside([x, y], polygon) {
+  let within = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i];
+    const [xj, yj] = polygon[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) within = !within;
+  }
+  return within;
+}
 
 /** One board of the page: its drawing turned for the viewer, and its SVG. */
 class OneBoard {
@@ -246,9 +276,21 @@ class OneBoard {
       if (text) labels.push({ text, x: e.centre[0], y: bottom + t * 0.75, anchor: "middle", where: "bottom" });
     }
     for (const e of leftmost) {
-      const left = Math.min(...e.polygon.map((p) => p[0]));
       const text = ranks.get(e.cell.label);
-      if (text) labels.push({ text, x: left - t * 0.3, y: e.centre[1], anchor: "end", where: "left" });
+      if (!text) continue;
+      const xs = e.polygon.map((p) => p[0]);
+      const ys = e.polygon.map((p) => p[1]);
+      const [left, top, bottom] = [Math.min(...xs), Math.min(...ys), Math.max(...ys)];
+      // Left of the cell, or where a bent rank's first cell has a neighbour to its left
+      // (Gliński's upper ranks), beyond its upper or lower left corner instead.
+      const places = [
+        [left - t * 0.3, e.centre[1]],
+        [left, top - t * 0.2],
+        [left, bottom + t * 0.2],
+      ];
+      const [x, y] =
+        places.find(([px, py]) => !entries.some((o) => inside([px - t * 0.3, py], o.polygon))) ?? places[0];
+      labels.push({ text, x, y, anchor: "end", where: "left" });
     }
     return labels;
   }
@@ -409,6 +451,13 @@ export class BoardView {
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
     host.addEventListener("click", (e) => this.click(e));
+    // A mouse resting on a man asks what he is, as a tap does.
+    host.addEventListener("pointerover", (e) => {
+      if (e.pointerType !== "mouse" || this.drag) return;
+      const target = /** @type {Element} */ (e.target);
+      const spot = target.closest(".man") ? this.spotAt(target) : null;
+      if (spot) this.handlers.hover?.(spot);
+    });
     // The right button draws arrows and circles, as on lichess; the menu it would open is
     // not wanted over a board.
     host.addEventListener("contextmenu", (e) => {
@@ -441,6 +490,7 @@ export class BoardView {
     const man = this.host.querySelector(`svg[data-board="${move.board}"] [data-cell="${CSS.escape(move.to)}"] .man`);
     if (!from || !to || !man || typeof man.animate !== "function") return;
     const wrap = document.createElementNS(SVG, "g");
+    wrap.dataset.slid = move.from;
     man.replaceWith(wrap);
     wrap.append(man);
     wrap.animate(

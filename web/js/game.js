@@ -4,7 +4,8 @@
 // page plays it, and the page switches between the seats held.
 
 import { api, ApiError, held, variants } from "./api.js";
-import { BoardView, kindOf, legendList, lookOf, manSvg } from "./board.js";
+import { BoardView, kindOf, legendList, lookOf, manSvg, movesInWords } from "./board.js";
+import { diagramSvg } from "./diagram.js";
 import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
 import { choiceLabel, Picker } from "./input.js";
@@ -214,6 +215,7 @@ class GamePage {
       cell: (spot) => this.onCell(spot),
       hand: (board, owner, piece) => this.onOutcome(this.picker.hand(board, owner, piece)),
       drag: (from, to) => this.onDrag(from, to),
+      hover: (spot) => this.describeMan(spot),
     });
     // A new piece set or notation is drawn at once.
     onSettings(() => {
@@ -495,7 +497,7 @@ class GamePage {
       else if (here && last.to === named.cell) {
         // Taken: another man stands there now.
         this.described = null;
-        this.el.pieceInfo.textContent = "";
+        this.clearPieceInfo();
       } else this.describeMan(named);
     }
     // Only a player types moves.
@@ -527,14 +529,26 @@ class GamePage {
     const boards = this.viewPly !== null ? this.past.get(this.viewPly)?.boards : this.state.boards;
     const man = boards?.[spot.board]?.men.find((m) => m.cell === spot.cell);
     if (!man) {
-      this.el.pieceInfo.textContent = "";
+      this.clearPieceInfo();
       return;
     }
     const kind = kindOf(this.look, man.piece);
     const owner = capital(this.state.player_names[man.owner] ?? "");
-    const text = `${owner} ${kind.name} on ${spot.cell}: ${kind.moves}`;
+    const words = movesInWords(kind.moves);
+    const text = `${owner} ${kind.name} on ${spot.cell}${words ? `: ${words}` : ""}`;
     // Said again only when it changes: the line is read out to those who listen.
-    if (this.el.pieceInfo.textContent !== text) this.el.pieceInfo.textContent = text;
+    const info = this.el.pieceInfo;
+    if (info.dataset.said === text) return;
+    info.dataset.said = text;
+    info.innerHTML = "";
+    info.append(h("span", { class: "said" }, text));
+    if (kind.diagram) info.insertAdjacentHTML("beforeend", diagramSvg(kind.diagram, `how the ${kind.name} moves`));
+  }
+
+  /** Names no man. */
+  clearPieceInfo() {
+    this.el.pieceInfo.textContent = "";
+    this.el.pieceInfo.dataset.said = "";
   }
 
   /** @param {Spot} spot */

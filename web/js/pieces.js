@@ -1010,11 +1010,11 @@ function cannonPicture(p) {
 function xiangqiPicture(p, kind) {
   const ring = p.key === "black" ? "#1b1a19" : "#b8141a";
   const body = XIANGQI_BODIES[kind.name.toLowerCase().trim()];
-  const inner = body ? single(body)(scaled(p, 0.62), kind) : cannonPicture(scaled(p, 0.62));
+  const inner = body ? single(body)(scaled(p, 0.74), kind) : cannonPicture(scaled(p, 0.74));
   return (
     `<circle cx="50" cy="50" r="45" fill="#f1dfb8" stroke="#5b4322" stroke-width="2.6"/>` +
     `<circle cx="50" cy="50" r="38" fill="none" stroke="${ring}" stroke-width="3"/>` +
-    `<g transform="translate(19,18) scale(0.62)">${inner}</g>`
+    `<g transform="translate(13,11) scale(0.74)">${inner}</g>`
   );
 }
 

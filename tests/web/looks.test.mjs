@@ -1,0 +1,247 @@
+/* global document, getComputedStyle -- read inside the page, in page.evaluate */
+// The board a player of each game expects and the settings that change it (issue 44): every
+// test fails without what it tests.
+
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { api, cellOf, gameOfTwo, launch, pageOfSeat, startServer, until } from "./harness.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {import("playwright-core").Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A game of two people with `moves` played, and the page of `seat`.
+ * @param {string} variant
+ * @param {string[]} moves
+ * @param {number} [seat]
+ */
+async function played(variant, moves, seat = 0) {
+  const { id, tokens } = await gameOfTwo(server.base, variant);
+  for (const [i, move] of moves.entries()) {
+    await api(server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[i % 2]);
+  }
+  const seen = await pageOfSeat(browser, server.base, id, tokens[seat]);
+  await until(async () => (await seen.page.locator(".moves [data-ply]").count()) === moves.length, "the moves listed");
+  return { id, tokens, ...seen };
+}
+
+/**
+ * The texts of the move list.
+ * @param {import("playwright-core").Page} page
+ */
+function listed(page) {
+  return page.locator(".moves [data-ply]").allInnerTexts();
+}
+
+test("xiangqi is drawn on the points, with its river and palaces; Congo's river is water; shogi has star points", async () => {
+  const xiangqi = await played("xiangqi", []);
+  const svg = xiangqi.page.locator("svg[data-board]");
+  assert.match((await svg.getAttribute("class")) ?? "", /on-points/);
+  // Ten ranks, two whole edge files, seven inner files broken by the river, four diagonals.
+  assert.equal(await svg.locator(".markings line").count(), 10 + 2 + 14 + 4);
+  assert.deepEqual(await svg.locator(".river-words").allTextContents(), ["楚 河", "漢 界"]);
+  // A highlight is a disc round the point, not a square between four points.
+  assert.equal(await cellOf(xiangqi.page, 0, "e1").locator("circle.hl").count(), 1);
+  assert.deepEqual(xiangqi.errors, []);
+  await xiangqi.close();
+
+  const congo = await played("congo", []);
+  assert.equal(await congo.page.locator("svg[data-board] .base.water").count(), 7);
+  const blue = await congo.page
+    .locator("svg[data-board] .base.water")
+    .first()
+    .evaluate((p) => getComputedStyle(p).fill);
+  assert.notEqual(
+    blue,
+    await congo.page
+      .locator("svg[data-board] .base.c-light")
+      .first()
+      .evaluate((p) => getComputedStyle(p).fill),
+  );
+  await congo.close();
+
+  const shogi = await played("shogi", []);
+  assert.equal(await shogi.page.locator("svg[data-board] .markings .star").count(), 4);
+  await shogi.close();
+});
+
+test("coordinates stand outside the cells, never under a man, and can be turned off", async () => {
+  const { page, close } = await played("chushogi", []);
+  const labels = await page.locator("svg[data-board] .coord").evaluateAll((texts) =>
+    texts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }),
+  );
+  assert.equal(labels.length, 24, "12 files and 12 ranks");
+  const men = await page
+    .locator("svg[data-board] .man")
+    .evaluateAll((all) => all.map((m) => m.getBoundingClientRect()));
+  for (const label of labels) {
+    const under = men.some((m) => label.x > m.left && label.x < m.right && label.y > m.top && label.y < m.bottom);
+    assert.ok(!under, `the label ${label.text} is clear of every man`);
+  }
+  await page.locator(".settings-open").click();
+  await page.locator('dialog.settings input[name="coordinates"]').uncheck();
+  await page.locator("dialog.settings button[type=submit]").click();
+  assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false);
+  await page.reload();
+  await page.locator("svg[data-board] .man").first().waitFor();
+  assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false, "kept after a reload");
+  await close();
+});
+
+test("the kanji come from the font the server ships, which holds every character the sources use", async () => {
+  const response = await fetch(`${server.base}/static/fonts/chaturanga-cjk.woff2`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("content-type"), "font/woff2");
+  const listed = new Set(readFileSync(join(root, "web/fonts/chaturanga-cjk.txt"), "utf8").trim());
+  /** @type {string[]} */
+  const sources = [];
+  for (const file of readdirSync(join(root, "web/js"))) sources.push(join(root, "web/js", file));
+  for (const file of readdirSync(join(root, "crates/variants/src"), { recursive: true })) {
+    if (String(file).endsWith(".rs")) sources.push(join(root, "crates/variants/src", String(file)));
+  }
+  const missing = new Set();
+  for (const path of sources) {
+    for (const c of readFileSync(path, "utf8")) {
+      const code = c.codePointAt(0) ?? 0;
+      const cjk = (code >= 0x2e80 && code <= 0x9fff && code !== 0x3000) || (code >= 0xff01 && code <= 0xff5e);
+      if (cjk && !listed.has(c)) missing.add(c);
+    }
+  }
+  assert.deepEqual([...missing], [], "characters the font lacks: run scripts/subset-font");
+  const { page, close } = await played("shogi", []);
+  await until(
+    () => page.evaluate(() => document.fonts.check('20px "Chaturanga CJK"', "飛角")),
+    "the shipped font loaded",
+  );
+  await close();
+});
+
+test("settings: shogi and xiangqi piece sets, board theme; kept in the browser", async () => {
+  const { page, close } = await played("shogi", []);
+  const rook = () => cellOf(page, 0, "2h").locator(".man text").allTextContents();
+  assert.deepEqual(await rook(), ["飛"]);
+  await page.locator(".settings-open").click();
+  const dialog = page.locator("dialog.settings");
+  await dialog.locator('select[name="shogiPieces"]').selectOption("kanji2");
+  assert.deepEqual(await rook(), ["飛", "車"], "two kanji");
+  await dialog.locator('select[name="shogiPieces"]').selectOption("international");
+  assert.deepEqual(await rook(), ["R"], "the letter over a picture of its moves");
+  await dialog.locator('select[name="theme"]').selectOption("green");
+  assert.match((await page.locator("html").getAttribute("class")) ?? "", /theme-green/);
+  await page.reload();
+  await page.locator("svg[data-board] .man").first().waitFor();
+  assert.deepEqual(await rook(), ["R"], "the set is kept");
+  await close();
+
+  const xiangqi = await played("xiangqi", []);
+  await xiangqi.page.evaluate(() => localStorage.removeItem("chaturanga.settings"));
+  await xiangqi.page.reload();
+  const chariot = () => cellOf(xiangqi.page, 0, "a1").locator(".man text").count();
+  await xiangqi.page.locator("svg[data-board] .man").first().waitFor();
+  assert.equal(await chariot(), 1, "a character");
+  await xiangqi.page.locator(".settings-open").click();
+  await xiangqi.page.locator('dialog.settings select[name="xiangqiPieces"]').selectOption("international");
+  assert.equal(await chariot(), 0, "a picture, no character");
+  await xiangqi.close();
+});
+
+test("moves in the notation each game's players read: Western or Japanese shogi, WXF or Chinese xiangqi, figurines", async () => {
+  const shogi = await played("shogi", ["7g7f", "3c3d", "8h2b+"]);
+  assert.deepEqual(await listed(shogi.page), ["P-7f", "P-3d", "Bx2b+"], "Western by default");
+  await shogi.page.locator("select.notation-choice").selectOption("kif");
+  assert.deepEqual(await listed(shogi.page), ["７六歩(77)", "３四歩(33)", "２二角成(88)"]);
+  await shogi.close();
+
+  const xiangqi = await played("xiangqi", ["h3e3", "h10g8"]);
+  assert.deepEqual(await listed(xiangqi.page), ["C2=5", "H8+7"], "WXF by default");
+  await xiangqi.page.locator("select.notation-choice").selectOption("chinese");
+  assert.deepEqual(await listed(xiangqi.page), ["炮二平五", "馬８進７"]);
+  await xiangqi.close();
+
+  const chess = await played("chess", ["g1f3", "e7e5"]);
+  assert.equal(await chess.page.locator("select.notation-choice").isVisible(), false, "chess has SAN only");
+  await chess.page.locator(".settings-open").click();
+  await chess.page.locator('dialog.settings input[name="figurines"]').check();
+  assert.deepEqual(await listed(chess.page), ["♘f3", "e5"]);
+  await chess.close();
+});
+
+test("a man's moves as a picture: on tap, on hover and in the legend", async () => {
+  const { page, close } = await played("chess", []);
+  await cellOf(page, 0, "g1").click();
+  const info = page.locator(".piece-info");
+  assert.match(await info.innerText(), /White knight on g1/);
+  assert.equal(await info.locator(".move-diagram .mark.leap").count(), 8, "the knight's eight leaps");
+  await cellOf(page, 0, "g1").click();
+  await cellOf(page, 0, "a1").locator(".man").hover();
+  await until(async () => /White rook on a1/.test(await info.innerText()), "the rook named on hover");
+  assert.ok((await info.locator(".move-diagram .ride.arrow").count()) >= 2, "the rook's slides go on");
+  await page.locator(".legend-box summary").click();
+  const pawn = page.locator('.legend dt[data-kind="P"] + dd .move-diagram');
+  assert.equal((await pawn.locator(".mark.only-move").count()) >= 1, true, "the pawn moves forward only");
+  assert.equal(await pawn.locator(".mark.only-capture").count(), 2, "and captures diagonally");
+  assert.ok(!/fmW/.test(await page.locator(".legend").innerText()), "no Betza for players");
+  await close();
+});
+
+test("arrows and circles with the right button; sounds of capture and check; the man slides", async () => {
+  const { page, id, tokens, close } = await played("chess", ["e2e4", "d7d5"]);
+  const box = async (/** @type {string} */ cell) => {
+    const r = await cellOf(page, 0, cell).boundingBox();
+    assert.ok(r);
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  };
+  const [from, to] = [await box("g1"), await box("f3")];
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down({ button: "right" });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up({ button: "right" });
+  assert.equal(await page.locator("svg .drawn line").count(), 1, "an arrow");
+  await page.mouse.click(to.x, to.y, { button: "right" });
+  assert.equal(await page.locator("svg .drawn circle").count(), 1, "a circle");
+  await page.mouse.click(from.x, from.y);
+  assert.equal(await page.locator("svg .drawn > *").count(), 0, "a left click clears them");
+  await page.mouse.click(from.x, from.y);
+
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
+  await until(
+    async () => (await page.evaluate(() => document.documentElement.dataset.sound)) === "capture",
+    "the capture heard",
+  );
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 3, "the capture listed");
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d8d5" }, tokens[1]);
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "b1c3" }, tokens[0]);
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d5e5" }, tokens[1]);
+  await until(
+    async () => (await page.evaluate(() => document.documentElement.dataset.sound)) === "check",
+    "the check heard",
+  );
+  // The queen slid from d5 to e5.
+  assert.equal(await cellOf(page, 0, "e5").locator('g[data-slid="d5"] > .man').count(), 1);
+  await page.locator(".settings-open").click();
+  await page.locator('dialog.settings input[name="animation"]').uncheck();
+  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "f1e2" }, tokens[0]);
+  await until(async () => (await page.locator(".moves [data-ply]").count()) === 7, "the bishop's move listed");
+  assert.equal(await cellOf(page, 0, "e2").locator("g[data-slid]").count(), 0, "no slide when animation is off");
+  await close();
+});
