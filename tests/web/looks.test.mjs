@@ -245,3 +245,55 @@ test("arrows and circles with the right button; sounds of capture and check; the
   assert.equal(await cellOf(page, 0, "e2").locator("g[data-slid]").count(), 0, "no slide when animation is off");
   await close();
 });
+
+test("rule options in words: in the lobby as they are chosen, and on the game page", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/`);
+  await page.locator('.new-game select[name="variant"]').waitFor();
+  const option = page.locator('.new-game label.option[data-name="fide-claims"]');
+  await until(async () => (await option.count()) === 1, "chess's draw-claims option");
+  assert.match(await option.innerText(), /Draw claims/);
+  assert.match(
+    await option.locator(".option-words").innerText(),
+    /^Draws by threefold repetition and the fifty-move rule are automatic$/,
+  );
+  await option.locator("select").selectOption("on");
+  assert.match(await option.locator(".option-words").innerText(), /a player claims/);
+  await context.close();
+
+  const { page: game, close } = await played("xiangqi", []);
+  const rules = game.locator('.rule-options li[data-option="no-capture-limit"]');
+  assert.equal(await rules.innerText(), "No-capture limit: Drawn after 100 plies without a capture");
+  await close();
+});
+
+test("the lobby lives: seeks appear and vanish without a reload; each game's picture; who plays and watches", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/`);
+  await page.locator(".variant-card").first().waitFor();
+  assert.equal(await page.locator('.variant-card[data-variant="chess"] .preview svg .man').count(), 32);
+  assert.equal(await page.locator('.variant-card[data-variant="xiangqi"] .preview svg.on-points').count(), 1);
+  const made = await api(server.base, "POST", "/api/games", {
+    variant: "congo",
+    seats: [{ kind: "human" }, { kind: "human" }],
+    me: 0,
+  });
+  const seek = page.locator(`.game-list li[data-game="${made.id}"]`);
+  await until(async () => (await seek.count()) === 1, "the seek shown without a reload", 10_000);
+  await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`, {});
+  await until(
+    async () => (await page.locator(".game-list").first().locator(`li[data-game="${made.id}"]`).count()) === 0,
+    "the seek gone from the open games once taken",
+    10_000,
+  );
+  const watcher = await pageOfSeat(browser, server.base, made.id, made.token);
+  await until(
+    async () => /[1-9]\d* players? at the board/.test(await page.locator(".counts").innerText()),
+    "a player counted",
+    10_000,
+  );
+  await watcher.close();
+  await context.close();
+});

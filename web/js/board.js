@@ -411,6 +411,19 @@ class OneBoard {
 }
 
 /**
+ * A small picture of a board with its men, drawn as a game's board is (the lobby's picture
+ * of each game's start position): no hands, no coordinates, no clicks.
+ * @param {Drawing} drawing
+ * @param {SceneBoard} scene
+ * @param {Look} look
+ */
+export function previewSvg(drawing, scene, look) {
+  const board = new OneBoard(0, drawing, 0);
+  board.edges = [];
+  return board.markup({ ...scene, hands: [] }, look, null, 0);
+}
+
+/**
  * The boards of a game (bughouse has two), their hands and the marks of a move being
  * picked; reports clicks, drags and hand picks to its handlers.
  */

@@ -23,6 +23,7 @@ import { numberTurns } from "./turns.js";
  * @typedef {{seat: number, kind: string, level?: number, joined: boolean, arrived?: boolean, gone?: boolean}} Seat
  * @typedef {{
  *   id: string, variant: string, options: string[], version: number, status: string,
+ *   options_in_words?: {name: string, label: string, value: string, words: string}[],
  *   result?: string, reason?: string, scores?: number[], started: boolean, ply: number,
  *   players: number, player_names: string[], teams: number[], side_to_move: number,
  *   to_move: number[], fen?: string, boards: SceneBoard[], check: string[], note?: string,
@@ -805,7 +806,19 @@ class GamePage {
       this.el.status.textContent =
         this.viewPly === 0 ? "The start position" : `After move ${this.viewPly} of ${s.moves.length}`;
     }
-    this.el.info.textContent = [describeControl(s.clocks?.control), ...s.options].join(" · ");
+    replace(
+      this.el.info,
+      h("span", { class: "control" }, describeControl(s.clocks?.control)),
+      (s.options_in_words ?? []).length
+        ? h(
+            "ul",
+            { class: "rule-options" },
+            (s.options_in_words ?? []).map((o) =>
+              h("li", { "data-option": o.name, title: `${o.name}=${o.value}` }, h("b", {}, `${o.label}: `), o.words),
+            ),
+          )
+        : null,
+    );
     replace(
       this.el.buttons,
       this.picker

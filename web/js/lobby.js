@@ -2,6 +2,7 @@
 // friend by link, or an open seek), and the games open, live and just finished.
 
 import { api, held, rulesPage, variants } from "./api.js";
+import { lookOf, previewSvg } from "./board.js";
 import { h, replace, toast } from "./dom.js";
 
 /** Clock choices offered, as the server takes them. */
@@ -50,6 +51,7 @@ export async function lobbyPage(app) {
       "article",
       { class: "variant-card", "data-variant": v.id },
       h("h3", {}, v.name),
+      preview(v),
       h(
         "div",
         { class: "meta" },
@@ -67,6 +69,26 @@ export async function lobbyPage(app) {
     rulesPage(v.id).then((html) => (summary.textContent = summaryOf(html)));
   }
   await showLists(lists, all);
+}
+
+/**
+ * The picture of a ruleset's start position (its first board), as its games draw it.
+ * @param {any} variant its entry in `GET /api/variants`
+ */
+function preview(variant) {
+  const box = h("div", { class: `preview style-${variant.style ?? "western"}`, "aria-hidden": "true" });
+  const drawing = variant.boards?.[0];
+  const start = variant.start?.[0];
+  if (drawing && start) box.innerHTML = previewSvg(drawing, start, lookOf(variant));
+  return box;
+}
+
+/**
+ * A count of plies in words: `1 ply`, `12 plies`.
+ * @param {number} n
+ */
+export function plies(n) {
+  return `${n} ${n === 1 ? "ply" : "plies"}`;
 }
 
 /** @param {any} drawing */
@@ -100,6 +122,19 @@ function remember(choices) {
   } catch {
     // A browser that keeps nothing starts on chess again.
   }
+}
+
+/**
+ * What a value of a rule option means to a player, from the option's `words`.
+ * @param {{words?: [string, string][], help?: string}} option
+ * @param {string} value
+ */
+export function explainOption(option, value) {
+  const words = option.words ?? [];
+  const own = words.find(([v]) => v === value);
+  if (own) return own[1];
+  const any = words.find(([v]) => v === "*");
+  return any ? any[1].replace("{}", value) : (option.help ?? "");
 }
 
 /**
@@ -158,7 +193,19 @@ function buildForm(form, all) {
               o.values.map((/** @type {string} */ w) => h("option", { value: w, selected: w === o.default }, w)),
             )
           : h("input", { name: `option-${o.name}`, "data-option": o.name, value: o.default, size: 6 });
-        return h("label", { title: o.help }, `${o.name} `, input);
+        // What the chosen value means, said again whenever it changes.
+        const said = h("small", { class: "option-words" });
+        const say = () => (said.textContent = explainOption(o, /** @type {HTMLInputElement} */ (input).value));
+        input.addEventListener("input", say);
+        input.addEventListener("change", say);
+        say();
+        return h(
+          "label",
+          { class: "option", "data-name": o.name },
+          h("span", {}, `${o.label || o.name} `),
+          input,
+          said,
+        );
       }),
     );
     replace(
@@ -273,7 +320,6 @@ function buildForm(form, all) {
  * @param {any[]} all
  */
 async function showLists(box, all) {
-  const names = new Map(all.map((v) => [v.id, v]));
   const [open, live, finished] = await Promise.all(
     ["open", "live", "finished"].map((status) =>
       api("GET", `/api/games?status=${status}&limit=20`)
@@ -281,6 +327,52 @@ async function showLists(box, all) {
         .catch(() => []),
     ),
   );
+  drawLists(box, all, {
+    open,
+    live: live.filter((/** @type {any} */ g) => !open.some((/** @type {any} */ o) => o.id === g.id)),
+    finished: finished.slice(0, 8),
+  });
+  followLobby(box, all);
+}
+
+/**
+ * Keeps the lists as the server's lobby socket tells them, reconnecting after a while when
+ * the connection drops, as long as the lists are on the page.
+ * @param {HTMLElement} box
+ * @param {any[]} all
+ */
+function followLobby(box, all) {
+  let wait = 1000;
+  const connect = () => {
+    if (!box.isConnected) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/api/lobby/socket`);
+    socket.addEventListener("message", (e) => {
+      wait = 1000;
+      if (!box.isConnected) return socket.close();
+      try {
+        const message = JSON.parse(String(e.data));
+        if (message.t === "lobby") drawLists(box, all, message.d);
+      } catch {
+        // A message this page cannot read changes nothing.
+      }
+    });
+    socket.addEventListener("close", () => {
+      setTimeout(connect, wait);
+      wait = Math.min(wait * 2, 30_000);
+    });
+  };
+  connect();
+}
+
+/**
+ * Draws the lobby's lists and counts.
+ * @param {HTMLElement} box
+ * @param {any[]} all
+ * @param {{open: any[], live: any[], finished: any[], counts?: {games: number, players: number, spectators: number}}} lobby
+ */
+function drawLists(box, all, { open, live, finished, counts }) {
+  const names = new Map(all.map((v) => [v.id, v]));
   /**
    * @param {string} title
    * @param {any[]} games
@@ -305,8 +397,8 @@ async function showLists(box, all) {
                   "span",
                   { class: "meta" },
                   g.result
-                    ? `${g.result} · ${g.ply} plies`
-                    : `${g.ply} plies · ${g.seats.map((/** @type {any} */ s) => (s.kind === "engine" ? `engine ${s.level}` : s.joined ? "player" : "open")).join(" – ")}`,
+                    ? `${g.result} · ${plies(g.ply)}`
+                    : `${plies(g.ply)} · ${g.seats.map((/** @type {any} */ s) => (s.kind === "engine" ? `engine ${s.level}` : s.joined ? "player" : "open")).join(" – ")}`,
                 ),
                 held.get(g.id) ? h("span", { class: "yours" }, " (yours)") : null,
               ),
@@ -314,15 +406,20 @@ async function showLists(box, all) {
           )
         : h("p", { class: "meta" }, empty),
     );
+  const plural = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) =>
+    `${n} ${n === 1 ? one : many}`;
   replace(
     box,
+    counts
+      ? h(
+          "p",
+          { class: "counts" },
+          `${plural(counts.games, "game", "games")} being played · ${plural(counts.players, "player", "players")} at the board · ${plural(counts.spectators, "spectator", "spectators")}`,
+        )
+      : null,
     table("Open games", open, "No one is waiting for an opponent."),
-    table(
-      "Playing now",
-      live.filter((/** @type {any} */ g) => !open.some((/** @type {any} */ o) => o.id === g.id)),
-      "No games are being played.",
-    ),
-    table("Just finished", finished.slice(0, 8), "No finished games yet."),
+    table("Playing now", live, "No games are being played."),
+    table("Just finished", finished, "No finished games yet."),
     h("p", {}, h("a", { href: "/archive" }, "All finished games →")),
   );
 }

@@ -185,6 +185,9 @@ pub struct Geometry {
     markings: Markings,
 }
 
+/// A line between two lattice points (cell centres).
+pub type Segment = ((i32, i32), (i32, i32));
+
 /// What a board's picture shows besides its cells, as the game's own players know the board:
 /// xiangqi's lines, river and palace diagonals, Congo's river, shogi's star points. Only the
 /// picture ([`Geometry::to_json`]) reads it; no rule does.
@@ -198,7 +201,7 @@ pub struct Markings {
     pub rivers: Vec<(i32, Vec<String>)>,
     /// Lines drawn between two cells' centres besides the grid (the palace diagonals), as
     /// lattice points.
-    pub lines: Vec<((i32, i32), (i32, i32))>,
+    pub lines: Vec<Segment>,
     /// Cells drawn as water (Congo's river), as lattice points.
     pub water: Vec<(i32, i32)>,
     /// Star points: dots on the corner shared by cell `(x, y)` and cell `(x + 1, y + 1)`
@@ -609,7 +612,7 @@ impl GeometryBuilder {
     }
 
     /// Lines drawn between the centres of two cells (the palace diagonals).
-    pub fn lines(mut self, lines: &[((i32, i32), (i32, i32))]) -> Self {
+    pub fn lines(mut self, lines: &[Segment]) -> Self {
         self.markings.lines.extend_from_slice(lines);
         self
     }

@@ -146,19 +146,47 @@ pub struct OptionSpec {
     pub values: OptionValues,
     /// Default value.
     pub default: &'static str,
-    /// One line of explanation.
+    /// One line of explanation, for developers and the command line.
     pub help: &'static str,
+    /// The option's name for players (`Draw claims`).
+    pub label: &'static str,
+    /// What each value means to a player, in one sentence: `(value, words)`, the value `*`
+    /// for any other value, whose `{}` is replaced by it (`Drawn after {} plies`).
+    pub words: &'static [(&'static str, &'static str)],
 }
 
 impl OptionSpec {
-    /// An `on`/`off` option.
+    /// An `on`/`off` option, still to be [`explained`](OptionSpec::explained).
     pub const fn switch(name: &'static str, default: &'static str, help: &'static str) -> Self {
         OptionSpec {
             name,
             values: OptionValues::Choice(&["on", "off"]),
             default,
             help,
+            label: "",
+            words: &[],
         }
+    }
+
+    /// The option with its name and values in words for players.
+    pub const fn explained(
+        mut self,
+        label: &'static str,
+        words: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        self.label = label;
+        self.words = words;
+        self
+    }
+
+    /// What `value` means to a player: its own sentence, else the sentence for any value
+    /// with the value in it; `None` where the option has no words for it.
+    pub fn explain(&self, value: &str) -> Option<String> {
+        if let Some((_, words)) = self.words.iter().find(|(v, _)| *v == value) {
+            return Some(words.to_string());
+        }
+        let (_, template) = self.words.iter().find(|(v, _)| *v == "*")?;
+        Some(template.replace("{}", value))
     }
 }
 
@@ -300,30 +328,39 @@ mod tests {
     use super::*;
 
     const SPECS: &[OptionSpec] = &[
-        OptionSpec::switch("fide-claims", "off", "claims"),
+        OptionSpec::switch("fide-claims", "off", "claims")
+            .explained("Draw claims", &[("on", "claimed"), ("off", "automatic")]),
         OptionSpec {
             name: "max-plies",
             values: OptionValues::Number(0, 10_000),
             default: "0",
             help: "ply cap",
+            label: "ply cap",
+            words: &[("*", "ply cap {}")],
         },
         OptionSpec {
             name: "clock",
             values: OptionValues::TimeControl,
             default: "3+0",
             help: "time control",
+            label: "time control",
+            words: &[("*", "time control {}")],
         },
         OptionSpec {
             name: "deadline",
             values: OptionValues::Duration,
             default: "24h",
             help: "deadline",
+            label: "deadline",
+            words: &[("*", "deadline {}")],
         },
         OptionSpec {
             name: "secret",
             values: OptionValues::Seed,
             default: "0",
             help: "secret",
+            label: "secret",
+            words: &[("*", "secret {}")],
         },
     ];
 

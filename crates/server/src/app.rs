@@ -4,6 +4,7 @@
 use crate::bus::Nodes;
 use crate::engines::EnginePool;
 use crate::live::{self, GameHandle, LiveError, Role};
+use crate::lobby::{Counts, LobbyFeed};
 use crate::quota::Quotas;
 use crate::store::{GameStatus, Store, StoreError};
 use std::collections::HashMap;
@@ -19,6 +20,8 @@ pub struct AppState {
     nodes: Option<Arc<Nodes>>,
     /// What each client may spend.
     quotas: Arc<Quotas>,
+    /// The lobby its sockets are sent.
+    lobby: Arc<LobbyFeed>,
 }
 
 impl AppState {
@@ -31,7 +34,25 @@ impl AppState {
             games: Arc::new(Mutex::new(HashMap::new())),
             nodes,
             quotas,
+            lobby: Arc::new(LobbyFeed::default()),
         }
+    }
+
+    /// The lobby its sockets are sent.
+    pub fn lobby(&self) -> &LobbyFeed {
+        &self.lobby
+    }
+
+    /// How many games this node runs and how many play and watch them here.
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for handle in self.running_games().iter().filter(|h| h.is_live()) {
+            let (players, spectators) = handle.watchers();
+            counts.games += 1;
+            counts.players += players;
+            counts.spectators += spectators;
+        }
+        counts
     }
 
     /// What each client may spend.

@@ -17,6 +17,7 @@ pub mod cluster;
 pub mod connections;
 pub mod engines;
 pub mod live;
+pub mod lobby;
 pub mod quota;
 pub mod referee;
 pub mod render;
@@ -98,6 +99,7 @@ pub async fn serve_until(
     let listener = connections::listen(config.listen)?;
     ready(listener.local_addr()?);
     tokio::spawn(api::warm_variants());
+    tokio::spawn(lobby::run(state.clone(), api::summary_json));
     if store.cluster().is_some() {
         // The nodes share the live games: this one takes over those whose nodes died, and
         // follows the others when asked for them.

@@ -281,9 +281,24 @@ pub struct GameHandle {
     /// Whether the game goes on (the task lingers a while after it ends).
     live: Arc<AtomicBool>,
     engines_only: bool,
+    /// How many of this node's sockets watch, by class (seat 0..n, then spectators).
+    watching: Arc<[AtomicUsize]>,
 }
 
 impl GameHandle {
+    /// How many seats this node's sockets hold, and how many spectators watch here.
+    pub fn watchers(&self) -> (usize, usize) {
+        let (seats, spectators) = self
+            .watching
+            .split_at(self.watching.len().saturating_sub(1));
+        let held = seats
+            .iter()
+            .filter(|n| n.load(Ordering::Relaxed) > 0)
+            .count();
+        let watching = spectators.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+        (held, watching)
+    }
+
     /// Sends a request and waits for the answer.
     pub async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Request) -> Result<T, LiveError> {
         let (tx, rx) = oneshot::channel();
@@ -299,6 +314,11 @@ impl GameHandle {
         self.sender
             .try_send(request)
             .map_err(|_| LiveError::Stopped)
+    }
+
+    /// Whether the game goes on and its task runs.
+    pub fn is_live(&self) -> bool {
+        self.live.load(Ordering::Relaxed) && !self.is_closed()
     }
 
     /// Whether the task is gone.
@@ -372,10 +392,11 @@ pub fn start(
     let live = Arc::new(AtomicBool::new(referee.is_live()));
     let engines_only = referee.engines_only();
     let lane = referee.creator().unwrap_or(&row.id).to_string();
+    let watching: Arc<[AtomicUsize]> = (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect();
     let game = LiveGame {
         lane,
         live: live.clone(),
-        watching: (0..=row.seats.len()).map(|_| AtomicUsize::new(0)).collect(),
+        watching: watching.clone(),
         referee,
         store,
         engines,
@@ -391,6 +412,7 @@ pub fn start(
         sender,
         live,
         engines_only,
+        watching,
     })
 }
 

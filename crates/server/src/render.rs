@@ -5,8 +5,9 @@
 use crate::referee::{Caller, Referee, viewer_of};
 use crate::store::{EventRow, GameStatus, SeatKind};
 use crate::wire::{
-    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveMovers, MoveNotation, MoveNotations, MoveTexts,
-    OffersView, SeatClock, SeatView, Shape, StateView, check_cells, state_message,
+    ActionOffer, Boards, Clocks, FirstMove, LegalMoves, MoveMovers, MoveNotation, MoveNotations,
+    MoveTexts, OffersView, SeatClock, SeatView, Shape, StateView, check_cells, options_in_words,
+    state_message,
 };
 use chaturanga_session::RecordFormat;
 use serde_json::{Value, json};
@@ -94,10 +95,15 @@ fn with_state<R>(
         seats,
         ms: at.saturating_duration_since(now).as_millis() as u64,
     });
+    let options = referee.options();
     let state = StateView {
         id: referee.id(),
         variant: table.variant().id,
-        options: referee.options(),
+        options_in_words: options_in_words(
+            chaturanga_session::option_specs(table.variant().id).unwrap_or(&[]),
+            &options,
+        ),
+        options,
         version: referee.version(),
         status,
         result,

@@ -6,6 +6,7 @@
 
 use crate::clock::ClockSpec;
 use chaturanga_rules::scene::{BoardShape, MoveShape, SceneBoard, SceneHand, SceneMan};
+use chaturanga_rules::{OptionSpec, OptionValues};
 use chaturanga_session::{LegalMove, SeenMove};
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -233,6 +234,41 @@ pub struct OffersView<'a> {
     pub rematch: Vec<usize>,
 }
 
+/// A rule option of a game as players read it.
+#[derive(Serialize)]
+pub struct OptionInWords {
+    /// The option's name in `options` (`fide-claims`).
+    pub name: &'static str,
+    /// Its name for players (`Draw claims`).
+    pub label: &'static str,
+    /// Its value (`off`).
+    pub value: String,
+    /// What the value means (`Draws by threefold repetition … are automatic`).
+    pub words: String,
+}
+
+/// Every rule option of a game in words: the value it was made with (`options`, `name=value`
+/// each), else the default. Secret options (a draw seed) are not rules a player reads.
+pub fn options_in_words(specs: &'static [OptionSpec], options: &[&str]) -> Vec<OptionInWords> {
+    specs
+        .iter()
+        .filter(|spec| !matches!(spec.values, OptionValues::Seed))
+        .filter_map(|spec| {
+            let value = options
+                .iter()
+                .filter_map(|o| o.split_once('='))
+                .find(|(name, _)| *name == spec.name)
+                .map_or(spec.default, |(_, value)| value);
+            Some(OptionInWords {
+                name: spec.name,
+                label: spec.label,
+                value: value.to_string(),
+                words: spec.explain(value)?,
+            })
+        })
+        .collect()
+}
+
 /// The moves played as texts (`null` where the viewer may not know one).
 pub struct MoveTexts<'a>(pub &'a [SeenMove]);
 
@@ -300,6 +336,8 @@ pub struct StateView<'a> {
     pub id: &'a str,
     pub variant: &'static str,
     pub options: Vec<&'a str>,
+    /// The rule options for players: each option's label and what its value means.
+    pub options_in_words: Vec<OptionInWords>,
     pub version: u64,
     pub status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -852,6 +852,34 @@ mod tests {
     use super::*;
     use chaturanga_variants::CATALOGUE;
 
+    /// Every rule option of every ruleset has a name for players and says in words what each
+    /// of its values means: the lobby, the game page and the records show them.
+    #[test]
+    fn every_option_value_is_explained_in_words() {
+        use chaturanga_rules::OptionValues;
+        let mut missing = Vec::new();
+        for info in CATALOGUE.iter().filter(|v| v.implemented) {
+            for spec in option_specs(info.id).unwrap() {
+                if spec.label.is_empty() {
+                    missing.push(format!("{}: {} has no label", info.id, spec.name));
+                }
+                let values: Vec<&str> = match spec.values {
+                    OptionValues::Choice(words) => words.to_vec(),
+                    _ => vec![spec.default],
+                };
+                for value in values {
+                    match spec.explain(value) {
+                        Some(words) if !words.contains("{}") && words.len() > 10 => {}
+                        _ => {
+                            missing.push(format!("{}: {}={value} unexplained", info.id, spec.name))
+                        }
+                    }
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
+    }
+
     /// Every legal move's shape names cells its text names, in every ruleset, along random
     /// games; every scene names each cell at most once and only cells of its board.
     #[test]

@@ -51,6 +51,14 @@ const PUSH: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["pawn-move", "single-step"]),
     default: "pawn-move",
     help: "pawn-move: a push is a regular pawn move (two cells from the start rank); single-step: always one cell",
+    label: "Pushes",
+    words: &[
+        (
+            "pawn-move",
+            "A push is an ordinary pawn move, two cells from the start rank",
+        ),
+        ("single-step", "A push is always one cell"),
+    ],
 };
 
 const SELF_CHECK_PUSH: OptionSpec = OptionSpec {
@@ -58,10 +66,27 @@ const SELF_CHECK_PUSH: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["loses", "illegal"]),
     default: "loses",
     help: "loses: a push exposing one's own king is legal and loses at once; illegal: only while no safe push exists",
+    label: "Pushes into check",
+    words: &[
+        (
+            "loses",
+            "A push that leaves one's own king in check is allowed and loses at once",
+        ),
+        (
+            "illegal",
+            "A push that leaves one's own king in check is allowed only when no safe push exists",
+        ),
+    ],
 };
 
 const BALANCED: OptionSpec =
-    OptionSpec::switch("balanced", "off", "on: no push on White's first turn");
+    OptionSpec::switch("balanced", "off", "on: no push on White's first turn").explained(
+        "Balanced start",
+        &[
+            ("on", "White makes no push on the first turn"),
+            ("off", "White pushes from the first turn"),
+        ],
+    );
 
 impl Rules<1, 6> for AvalancheParts {
     const ID: &'static str = "avalanche";

@@ -625,18 +625,33 @@ const OPTIONS: &[OptionSpec] = &[
         values: OptionValues::Choice(&["realtime", "turn-based"]),
         default: "realtime",
         help: "real-time clocks, or the fixed four-slot cycle with automatic passes",
+        label: "Timing",
+        words: &[
+            ("realtime", "Every player has a real-time clock"),
+            (
+                "turn-based",
+                "Turns come in a fixed cycle of four slots, with automatic passes",
+            ),
+        ],
     },
     OptionSpec {
         name: "clock",
         values: OptionValues::TimeControl,
         default: "3+0",
         help: "real-time control per player: minutes + increment seconds",
+        label: "Clock",
+        words: &[("*", "Each player has {} (minutes + seconds added a move)")],
     },
     OptionSpec {
         name: "slot-deadline",
         values: OptionValues::Duration,
         default: "24h",
         help: "turn-based mode: time to act in a slot before the team loses",
+        label: "Slot deadline",
+        words: &[(
+            "*",
+            "In turn-based play, a team that does not act within {} of its slot loses",
+        )],
     },
 ];
 

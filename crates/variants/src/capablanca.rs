@@ -23,6 +23,11 @@ const SETUP: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["seed", "standard"]),
     default: "seed",
     help: "seed: R N B C Q K A B N R (the catalogue's array); standard: R N A B Q K B C N R",
+    label: "Start position",
+    words: &[
+        ("seed", "The catalogue's array: R N B C Q K A B N R"),
+        ("standard", "Capablanca's array: R N A B Q K B C N R"),
+    ],
 };
 
 impl Rules<2, 8> for Capablanca {

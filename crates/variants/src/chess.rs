@@ -22,6 +22,16 @@ pub const CHESS960: OptionSpec = OptionSpec::switch(
     "off",
     "on: Chess960 (Fischer random chess): the start array of `start-array`, or any a FEN gives; \
      castling from the king's and rooks' start files, written as the king taking its rook",
+)
+.explained(
+    "Chess960",
+    &[
+        (
+            "on",
+            "Fischer random chess: the back rank starts shuffled; castling ends on the usual cells",
+        ),
+        ("off", "The usual start position"),
+    ],
 );
 
 /// The Chess960 start array, by number.
@@ -31,6 +41,11 @@ pub const START_ARRAY: OptionSpec = OptionSpec {
     default: "518",
     help: "with chess960=on, the start array by its number (Scharnagl's numbering, 0-959; \
            518 is the standard array)",
+    label: "Chess960 array",
+    words: &[
+        ("518", "With Chess960, the usual array (number 518 of 960)"),
+        ("*", "With Chess960, start array number {} of 960"),
+    ],
 };
 
 /// The number of the standard array among the 960.

@@ -134,6 +134,8 @@ const OPTIONS: &[OptionSpec] = &[OptionSpec {
            what the game server draws) or a number (SplitMix64, games stored before keys); a \
            placement turn is `draw` and the revealed man's placement (0: no draw order, a \
            placement names its man)",
+    label: "Draw seed",
+    words: &[("*", "The seed the stacks are shuffled from")],
 }];
 
 /// What a Chex move does.

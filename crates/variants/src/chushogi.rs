@@ -18,6 +18,17 @@ const PROMOTION: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["seed", "lishogi"]),
     default: "seed",
     help: "seed: promote on entering, by capturing from inside the zone (not pawns), pawns on the last rank; lishogi: also pawns by capture and lances on the last rank",
+    label: "Promotion",
+    words: &[
+        (
+            "seed",
+            "Men promote on entering the zone or capturing inside it; pawns only on the last rank",
+        ),
+        (
+            "lishogi",
+            "As on lishogi: pawns also promote by capturing in the zone, lances on the last rank",
+        ),
+    ],
 };
 
 /// (symbol, name, Betza, promotes to).

@@ -40,7 +40,7 @@ const LION_CASTLE: OptionSpec = OptionSpec::switch(
     "lion-castle",
     "off",
     "on: the lion may not leave its 3x3 castle (standard Congo), except for the face-off capture",
-);
+).explained("Lion's castle", &[("on", "The lion may not leave its 3x3 castle, except to take the other lion face to face (standard Congo)"), ("off", "The lion may go anywhere on its own side")]);
 
 fn block(x0: i32, x1: i32, y0: i32, y1: i32) -> Vec<(i32, i32)> {
     (y0..=y1)

@@ -13,7 +13,7 @@ pub const FIDE_CLAIMS: OptionSpec = OptionSpec::switch(
     "fide-claims",
     "off",
     "on: threefold repetition and the fifty-move rule are claims; fivefold and 75 moves end the game",
-);
+).explained("Draw claims", &[("on", "Threefold repetition and the fifty-move rule are draws a player claims; fivefold repetition and 75 moves end the game"), ("off", "Draws by threefold repetition and the fifty-move rule are automatic")]);
 
 /// Lattice points of whole ranks `ys` (0-based from the first player's side) of a board
 /// `files` wide.

@@ -63,6 +63,14 @@ const MOVEMENT: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["seed", "standard"]),
     default: "seed",
     help: "seed: a piece stops before its own stones, which then stay (rules file); standard: it stops on touching any stone and removes every stone under its final footprint",
+    label: "Movement",
+    words: &[
+        ("seed", "A piece stops before its own stones, which stay"),
+        (
+            "standard",
+            "A piece stops on touching any stone and removes every stone under where it ends",
+        ),
+    ],
 };
 
 fn build_spec(options: &RuleOptions) -> Result<Spec<7>, SpecError> {

@@ -44,6 +44,14 @@ const STALEMATE: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["draw", "glinski"]),
     default: "draw",
     help: "glinski: the stalemating player scores 3/4, the stalemated one 1/4",
+    label: "Stalemate",
+    words: &[
+        ("draw", "Stalemate is a draw"),
+        (
+            "glinski",
+            "The stalemating player scores 3/4, the stalemated one 1/4",
+        ),
+    ],
 };
 
 /// The `double-step` option.
@@ -53,6 +61,17 @@ const DOUBLE_STEP: OptionSpec = OptionSpec {
     default: "own-start",
     help: "any-start-cell: a pawn on any of its side's starting cells may advance two cells, \
            even after capturing onto it",
+    label: "Pawn double step",
+    words: &[
+        (
+            "own-start",
+            "A pawn may advance two cells from its own start cell",
+        ),
+        (
+            "any-start-cell",
+            "A pawn on any of its side's start cells may advance two cells, even after capturing onto it",
+        ),
+    ],
 };
 
 /// The lattice point of a label in Gliński's notation (`f6` -> file 5, height 10); the

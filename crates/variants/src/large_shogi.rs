@@ -85,6 +85,16 @@ pub struct Roles {
     pub lance: &'static str,
 }
 
+/// What the lion-trading option's values mean to a player.
+const LION_TRADING_WORDS: &[(&str, &str)] = &[
+    (
+        "on",
+        "A lion may take a distant lion only if it is unprotected, and a lion taken by another \
+         man may not be avenged on a lion at once",
+    ),
+    ("off", "Lions may be taken like any other man"),
+];
+
 /// Option shared by chu and dai: lion-trading with its default.
 pub const fn lion_trading(default: &'static str) -> OptionSpec {
     OptionSpec::switch(
@@ -92,6 +102,7 @@ pub const fn lion_trading(default: &'static str) -> OptionSpec {
         default,
         "on: a lion may take a distant lion only if unprotected, and the counter-strike rule applies",
     )
+    .explained("Lion trading", LION_TRADING_WORDS)
 }
 
 /// Option: the bare-king win.
@@ -99,6 +110,16 @@ pub const BARE_KING: OptionSpec = OptionSpec::switch(
     "bare-king",
     "off",
     "on: reducing the opponent to a lone royal piece wins (Japanese Chu Shogi Association)",
+)
+.explained(
+    "Bare king",
+    &[
+        (
+            "on",
+            "Leaving the opponent a lone royal man wins (Japanese Chu Shogi Association)",
+        ),
+        ("off", "A bare king does not end the game"),
+    ],
 );
 
 /// Option: the repetition rule.
@@ -107,6 +128,15 @@ pub const REPETITION: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["shogi", "attack", "strict"]),
     default: "shogi",
     help: "shogi: perpetual check loses at the fourth occurrence; attack: perpetual attack loses; strict: recreating a position is illegal unless in check",
+    label: "Repetition",
+    words: &[
+        ("shogi", "A perpetual check loses at the fourth repetition"),
+        ("attack", "A perpetual attack loses"),
+        (
+            "strict",
+            "Making a position again is illegal, unless in check",
+        ),
+    ],
 };
 
 const NO_CELL: u16 = u16::MAX;

@@ -30,11 +30,31 @@ const EN_PASSANT: OptionSpec = OptionSpec::switch(
     "en-passant",
     "off",
     "on: en passant exists and, being a capture, is compulsory (lichess)",
+)
+.explained(
+    "En passant",
+    &[
+        (
+            "on",
+            "En passant exists and, being a capture, is compulsory (lichess)",
+        ),
+        ("off", "No en passant"),
+    ],
 );
 const KING_PROMOTION: OptionSpec = OptionSpec::switch(
     "king-promotion",
     "off",
     "on: a pawn may also promote to a king (lichess, Fairy-Stockfish)",
+)
+.explained(
+    "Promotion to king",
+    &[
+        (
+            "on",
+            "A pawn may also promote to a king (lichess, Fairy-Stockfish)",
+        ),
+        ("off", "A pawn may not promote to a king"),
+    ],
 );
 
 impl Rules<1, 6> for Losing {

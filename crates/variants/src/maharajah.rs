@@ -23,6 +23,18 @@ const PLACEMENT: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["any", "unattacked", "ranks1-3"]),
     default: "any",
     help: "where the Maharajah may be placed: any empty cell, cells no sepoy attacks, or ranks 1-3 (Bodlaender)",
+    label: "Maharajah's placement",
+    words: &[
+        ("any", "The Maharajah may be placed on any empty cell"),
+        (
+            "unattacked",
+            "The Maharajah may be placed on a cell no sepoy attacks",
+        ),
+        (
+            "ranks1-3",
+            "The Maharajah may be placed on ranks 1 to 3 (Bodlaender)",
+        ),
+    ],
 };
 
 /// Orthodox values for the Sepoys, and the Maharajah valued as a fighting piece at their

@@ -105,6 +105,22 @@ const TALL: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["forbid", "king", "discard", "reserve"]),
     default: "forbid",
     help: "towers over 8 disks: forbid (illegal), king (allowed, kings), discard (kept at 8, excess leave the game), reserve (kept at 8, excess to a reserve placed back one disk a turn)",
+    label: "Towers over 8",
+    words: &[
+        ("forbid", "A tower may not grow past 8 disks"),
+        (
+            "king",
+            "Towers of 8 or more disks are allowed and are kings",
+        ),
+        (
+            "discard",
+            "A merged tower keeps 8 disks; the rest leave the game",
+        ),
+        (
+            "reserve",
+            "A merged tower keeps 8 disks; the rest go to a reserve, placed back one disk a turn",
+        ),
+    ],
 };
 
 /// How towers taller than eight disks are treated (option `tall`).

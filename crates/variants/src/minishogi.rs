@@ -27,6 +27,11 @@ const REPETITION: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["shogi", "sente-loses"]),
     default: "shogi",
     help: "shogi: fourfold repetition draws, perpetual check loses; sente-loses: a plain repetition loses for Black",
+    label: "Repetition",
+    words: &[
+        ("shogi", "Fourfold repetition draws; perpetual check loses"),
+        ("sente-loses", "A plain repetition loses for Black (sente)"),
+    ],
 };
 const MAX_PLIES: OptionSpec = sf::max_plies("0");
 const PAWN: Kind = 5;

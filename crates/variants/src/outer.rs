@@ -21,6 +21,14 @@ const EN_PASSANT: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["two-cell", "any-advance"]),
     default: "two-cell",
     help: "two-cell: only two-cell advances can be taken en passant; any-advance: every advance of two or more cells (Blanchard)",
+    label: "En passant",
+    words: &[
+        ("two-cell", "Only two-cell advances can be taken en passant"),
+        (
+            "any-advance",
+            "Every advance of two or more cells can be taken en passant (Blanchard)",
+        ),
+    ],
 };
 
 const CASTLING_SAFETY: OptionSpec = OptionSpec {
@@ -28,6 +36,14 @@ const CASTLING_SAFETY: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["chess", "strict"]),
     default: "chess",
     help: "chess: the king's path must be safe; strict: every cell between king and rook too (Blanchard)",
+    label: "Castling",
+    words: &[
+        ("chess", "The king's path must be safe, as in chess"),
+        (
+            "strict",
+            "Every cell between king and rook must be safe too (Blanchard)",
+        ),
+    ],
 };
 
 /// Lattice points of a square block of files `x0..=x1` and ranks `y0..=y1` (0-based).

@@ -59,6 +59,14 @@ const CHECK: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["scottish", "italian"]),
     default: "scottish",
     help: "scottish: a check ends the series at once; italian: check only with the last move of a full series (progressive checkmate)",
+    label: "Check",
+    words: &[
+        ("scottish", "A check ends the series at once (Scottish)"),
+        (
+            "italian",
+            "Only the last move of a full series may give check (Italian)",
+        ),
+    ],
 };
 
 /// The draw rules: the ten-series rule only (no repetition rule, since the growing series make

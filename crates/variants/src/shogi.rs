@@ -29,6 +29,21 @@ const IMPASSE: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["count24", "declare27", "declare24"]),
     default: "count24",
     help: "count24: the seed's 24-point count when both kings have entered; declare27: the CSA/USI 27-point declaration; declare24: the JSA declaration",
+    label: "Impasse",
+    words: &[
+        (
+            "count24",
+            "When both kings have entered, the catalogue's 24-point count decides",
+        ),
+        (
+            "declare27",
+            "A player may declare a win with 27 points (CSA and USI rule)",
+        ),
+        (
+            "declare24",
+            "A player may declare with 24 points (Japan Shogi Association rule)",
+        ),
+    ],
 };
 const MAX_PLIES: OptionSpec = sf::max_plies("500");
 

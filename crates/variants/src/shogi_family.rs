@@ -49,6 +49,14 @@ pub const fn max_plies(default: &'static str) -> OptionSpec {
         values: OptionValues::Number(0, 100_000),
         default,
         help: "plies after which the game is drawn (once the player to move is not in check); 0 switches the cap off",
+        label: "Move limit",
+        words: &[
+            ("0", "No move limit"),
+            (
+                "*",
+                "Drawn after {} plies, once the player to move is not in check",
+            ),
+        ],
     }
 }
 

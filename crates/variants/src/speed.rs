@@ -22,6 +22,11 @@ const BOARD: OptionSpec = OptionSpec {
     values: OptionValues::Choice(&["5x5", "5x6"]),
     default: "5x5",
     help: "5x5: the catalogue's board; 5x6: Joe Miccio's Quick Chess board",
+    label: "Board",
+    words: &[
+        ("5x5", "The catalogue's 5x5 board"),
+        ("5x6", "Joe Miccio's Quick Chess board, 5x6"),
+    ],
 };
 
 impl Rules<1, 6> for Speed {

@@ -51,6 +51,16 @@ const CAPTURES: OptionSpec = OptionSpec::switch(
     "captures",
     "off",
     "on: an active man may also capture an enemy man (active or frozen) as the chess piece does",
+)
+.explained(
+    "Captures",
+    &[
+        (
+            "on",
+            "An active man may also capture an enemy man as the chess piece does",
+        ),
+        ("off", "Men never capture"),
+    ],
 );
 
 /// The four orthogonal directions: the only lines along which men flip.

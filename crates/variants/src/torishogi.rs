@@ -26,12 +26,22 @@ const SWALLOWS_PER_FILE: OptionSpec = OptionSpec {
     values: OptionValues::Number(1, 2),
     default: "1",
     help: "unpromoted own swallows a file may hold before a swallow drop there is forbidden",
+    label: "Swallows per file",
+    words: &[(
+        "*",
+        "A swallow may not be dropped on a file already holding {} unpromoted swallows of its side",
+    )],
 };
 const REPETITION: OptionSpec = OptionSpec {
     name: "repetition",
     values: OptionValues::Choice(&["shogi", "repeater-loses"]),
     default: "shogi",
     help: "shogi: fourfold repetition draws, perpetual check loses; repeater-loses: the player completing the repetition loses",
+    label: "Repetition",
+    words: &[
+        ("shogi", "Fourfold repetition draws; perpetual check loses"),
+        ("repeater-loses", "The player completing a repetition loses"),
+    ],
 };
 const MAX_PLIES: OptionSpec = sf::max_plies("0");
 const SWALLOW: Kind = 6;

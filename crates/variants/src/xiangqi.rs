@@ -26,6 +26,11 @@ const NO_CAPTURE_LIMIT: OptionSpec = OptionSpec {
     values: OptionValues::Number(0, 100_000),
     default: "100",
     help: "plies without a capture after which the game is drawn; 0 switches the rule off",
+    label: "No-capture limit",
+    words: &[
+        ("0", "No limit on moves without a capture"),
+        ("*", "Drawn after {} plies without a capture"),
+    ],
 };
 
 // Kind numbers, in the order the pieces are added below.

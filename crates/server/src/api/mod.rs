@@ -3,6 +3,7 @@
 
 mod compressed;
 pub mod error;
+mod lobby;
 pub mod socket;
 mod variants;
 pub mod web;
@@ -50,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/positions/{ply}", get(position))
         .route("/api/games/{id}/socket", get(socket::upgrade))
+        .route("/api/lobby/socket", get(lobby::upgrade))
         .merge(web::router())
         .fallback(web::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -351,7 +353,7 @@ struct ListQuery {
     limit: Option<usize>,
 }
 
-fn summary_json(s: &Summary) -> Value {
+pub(crate) fn summary_json(s: &Summary) -> Value {
     json!({
         "id": s.id,
         "variant": s.variant,

@@ -37,6 +37,8 @@ fn describe(id: &str) -> Option<Value> {
                 "values": values,
                 "default": spec.default,
                 "help": spec.help,
+                "label": spec.label,
+                "words": spec.words.iter().map(|&(value, words)| json!([value, words])).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -61,6 +63,8 @@ fn describe(id: &str) -> Option<Value> {
         "options": options,
         "records": table.record_formats().iter().map(|f| f.extension()).collect::<Vec<_>>(),
         "boards": boards,
+        // The start position as a state's `boards` show it: the lobby's picture of the game.
+        "start": serde_json::to_value(crate::wire::Boards(&scene.boards)).unwrap_or(Value::Null),
         "style": legend.style.name(),
         "pieces": pieces,
     }))
