@@ -210,7 +210,8 @@ test("every ruleset: the player's own bar is on the first screen at 1280x800, no
         problems.push(`${v.id}: own bar ends at ${seen.ownBottom}`);
       if (seen.width > viewport.width) problems.push(`${v.id} at ${viewport.width}: ${seen.width} px wide`);
       if (seen.clipped) problems.push(`${v.id} at ${viewport.width}: ${seen.clipped} men outside their board`);
-      if (viewport.width === 1280) await page.screenshot({ path: join(outDir, "screens", `first-screen-${v.id}.png`) });
+      const size = viewport.width === 1280 ? "desktop" : "phone";
+      await page.screenshot({ path: join(outDir, "screens", `${size}-${v.id}.png`) });
       await context.close();
     }
   }

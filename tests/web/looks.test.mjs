@@ -297,3 +297,22 @@ test("the lobby lives: seeks appear and vanish without a reload; each game's pic
   await watcher.close();
   await context.close();
 });
+
+test("a rules page for players: how to win and how a turn goes first, the men with their pictures, the specification folded; Play it", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.base}/rules/xiangqi`);
+  await page.locator(".rules-text .summary").waitFor();
+  const headings = await page.locator(".rules-text > section > h2").allInnerTexts();
+  assert.deepEqual(headings.slice(0, 3), ["How to win", "How a turn goes", "The men"]);
+  const xiangqi = (await api(server.base, "GET", "/api/variants")).variants.find(
+    (/** @type {any} */ v) => v.id === "xiangqi",
+  );
+  assert.equal(await page.locator('[data-section="men"] .legend dd .move-diagram').count(), xiangqi.pieces.length);
+  assert.equal(await page.locator("details.specification").getAttribute("open"), null, "folded");
+  assert.equal(await page.locator('details.specification [data-section="Scenarios"]').count(), 1);
+  await page.locator("a.play-this").click();
+  await page.locator('.new-game select[name="variant"]').waitFor();
+  assert.equal(await page.locator('.new-game select[name="variant"]').inputValue(), "xiangqi");
+  await context.close();
+});

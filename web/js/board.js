@@ -175,8 +175,9 @@ class OneBoard {
    * @param {number} index
    * @param {Drawing} drawing
    * @param {number} degrees the rotation putting the viewer's side at the bottom
+   * @param {boolean} [labelled] whether the coordinates are written round it
    */
-  constructor(index, drawing, degrees) {
+  constructor(index, drawing, degrees, labelled = true) {
     this.index = index;
     this.drawing = drawing;
     this.degrees = degrees;
@@ -198,7 +199,7 @@ class OneBoard {
     this.manSize = (sizes[Math.floor(sizes.length / 2)] ?? 1) * 0.9;
     /** The size of the coordinates' letters. */
     this.labelSize = this.manSize * 0.26;
-    this.edges = this.edgeLabels();
+    this.edges = labelled ? this.edgeLabels() : [];
     let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
     /** @param {number} x @param {number} y */
     const hold = (x, y) => {
@@ -418,8 +419,7 @@ class OneBoard {
  * @param {Look} look
  */
 export function previewSvg(drawing, scene, look) {
-  const board = new OneBoard(0, drawing, 0);
-  board.edges = [];
+  const board = new OneBoard(0, drawing, 0, false);
   return board.markup({ ...scene, hands: [] }, look, null, 0);
 }
 

@@ -238,13 +238,17 @@ function buildForm(form, all) {
     form.classList.toggle("engine", /** @type {HTMLSelectElement} */ (opponent).value === "engine");
   variantSelect.addEventListener("change", refresh);
   opponent.addEventListener("change", showEngine);
-  // The last game's choices, else chess: what a visitor most likely plays next.
+  // The game a rules page's "Play it" names, else the last game's choices, else chess: what
+  // a visitor most likely plays next.
   const last = remembered();
-  const start = all.some((v) => v.id === last.variant)
-    ? last.variant
-    : all.some((v) => v.id === "chess")
-      ? "chess"
-      : all[0]?.id;
+  const asked = new URLSearchParams(location.search).get("variant");
+  const start = all.some((v) => v.id === asked)
+    ? asked
+    : all.some((v) => v.id === last.variant)
+      ? last.variant
+      : all.some((v) => v.id === "chess")
+        ? "chess"
+        : all[0]?.id;
   if (start) /** @type {HTMLSelectElement} */ (variantSelect).value = start;
   refresh();
   for (const [select, value] of /** @type {[HTMLElement, string | undefined][]} */ ([
