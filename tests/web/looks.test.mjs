@@ -310,7 +310,7 @@ test("a rules page for players: how to win and how a turn goes first, the men wi
   );
   assert.equal(await page.locator('[data-section="men"] .legend dd .move-diagram').count(), xiangqi.pieces.length);
   assert.equal(await page.locator("details.specification").getAttribute("open"), null, "folded");
-  assert.equal(await page.locator('details.specification [data-section="Scenarios"]').count(), 1);
+  assert.equal(await page.locator('details.specification [data-section="Decisions"]').count(), 1);
   await page.locator("a.play-this").click();
   await page.locator('.new-game select[name="variant"]').waitFor();
   assert.equal(await page.locator('.new-game select[name="variant"]').inputValue(), "xiangqi");

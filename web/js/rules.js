@@ -27,14 +27,14 @@ export async function rulesIndex(app) {
  * The sections of a rules page, by the headings of docs/rules/README.md's template, in the
  * order a player reads them: how to win and how a turn goes first, then the men (drawn with
  * their moves), then the details; the specification's own parts (the men's table with
- * Betza, the decisions, the scenarios) last and folded.
+ * Betza, the decisions) last and folded. (The build leaves the test scenarios out.)
  */
 const FOR_PLAYERS = [
   ["End of game", "How to win"],
   ["Playing a turn", "How a turn goes"],
 ];
 const DETAILS = ["Board", "Setup", "Special rules", "Options"];
-const SPECIFICATION = ["Men and how they move", "Decisions", "Scenarios"];
+const SPECIFICATION = ["Men and how they move", "Decisions"];
 
 /**
  * The page's text cut at its `h2` headings: what comes before the first, then each section.
@@ -97,8 +97,9 @@ export async function rulesPageView(app, id) {
       h(
         "details",
         { class: "specification" },
-        h("summary", {}, "The specification: the men in Betza, the decisions taken, the test scenarios"),
+        h("summary", {}, "The specification: the men in Betza notation and the decisions taken"),
         ...specification,
+        h("p", { class: "meta" }, `The test scenarios are in the project's docs/rules/${id}.md.`),
       ),
     );
   }
