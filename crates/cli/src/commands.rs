@@ -7,7 +7,7 @@ use chaturanga_protocol::Protocol;
 use chaturanga_rules::{
     RuleOptions, Ruleset, legal_turn_texts, perft, perft_divide, perft_turns, perft_turns_divide,
 };
-use chaturanga_session::{Hosted, RecordFormat, Table};
+use chaturanga_session::{Hosted, Occasion, RecordFormat, Table};
 use chaturanga_variants::{CATALOGUE, VariantInfo, Visitor, implemented, visit};
 use std::io::Write;
 use std::time::Instant;
@@ -237,7 +237,7 @@ pub fn record_text<P: Ruleset>(
         });
     }
     // With every rule option: the person at the command line chose them.
-    let text = table.record_with(format, &[], &[], true)?;
+    let text = table.record_with(format, &Occasion::default(), true)?;
     Ok((text, format))
 }
 

@@ -179,7 +179,9 @@ mod tests {
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             table.play(m).unwrap();
         }
-        let text = table.record(RecordFormat::Pgn, &[], &[]).unwrap();
+        let text = table
+            .record(RecordFormat::Pgn, &chaturanga_session::Occasion::default())
+            .unwrap();
         let games = load::read_games(Some("g.pgn"), text.as_bytes()).unwrap();
         assert_eq!(
             describe(&games[0], None),

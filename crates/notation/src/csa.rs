@@ -9,12 +9,16 @@
 //! (`PI82HI22KA`) and `P+` / `P-` placements on the board and `00AL` (the rest in hand).
 //!
 //! Rule options not at their defaults are a comment line, `'RuleOptions:impasse=declare27`,
-//! which other readers skip and ours reads back as the `RuleOptions` tag.
+//! which other readers skip and ours reads back as the `RuleOptions` tag; so is a time control
+//! no item can say (`'TimeControl:600+0|30x3`, PGN's form). What a front end knows of the
+//! game (players, event, site, start, clock) becomes the items of [`header`].
 
-use crate::pgn::OPTIONS_TAG;
+use crate::occasion::{self, Occasion, TimeLimit};
+use crate::pgn::{self, OPTIONS_TAG};
 use crate::record::{
     self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags,
 };
+use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
 
@@ -91,18 +95,96 @@ fn position_lines(grid: &Grid) -> String {
     out
 }
 
+/// The header items of a record of `occasion`, as [`write`] takes them: the players (`N+`,
+/// `N-`: seats 0 and 1), `$EVENT`, `$SITE`, `$START_TIME` (`2026/12/07 17:03:00`, UTC), the
+/// time control ([`time_item`]), the rule options to record (a comment), then the occasion's
+/// own tags.
+pub fn header(occasion: &Occasion, recorded: &[String]) -> Tags {
+    let mut tags = Tags::default();
+    for (tag, name) in ["Black", "White"].into_iter().zip(&occasion.players) {
+        tags.set(tag, name);
+    }
+    if let Some(event) = &occasion.event {
+        tags.set("Event", event);
+    }
+    if let Some(site) = &occasion.site {
+        tags.set("Site", site);
+    }
+    if let Some(started) = occasion.started {
+        tags.set("Date", &started.slashed());
+    }
+    if let TimeLimit::Limited(control) = occasion.clock {
+        match time_item(&control) {
+            Some((name, value)) => tags.set(name, &value),
+            None => tags.set(TIME_CONTROL_TAG, &pgn::time_control_text(&control)),
+        }
+    }
+    tags.set_options(recorded);
+    for (name, value) in &occasion.tags {
+        tags.set(name, value);
+    }
+    tags
+}
+
+/// The tag of a time control no CSA item can say, in PGN's form
+/// ([`pgn::time_control_text`]): written as a comment, `'TimeControl:600+0|30x3`.
+pub const TIME_CONTROL_TAG: &str = "TimeControl";
+
+/// Tags CSA has no item for, written as comments (`'RuleOptions:impasse=declare27`) that other
+/// readers skip and ours reads back.
+const COMMENT_TAGS: [&str; 2] = [OPTIONS_TAG, TIME_CONTROL_TAG];
+
+/// The CSA item of a time control, as tag name (`TIME_LIMIT` for `$TIME_LIMIT`) and value:
+///
+/// - `$TIME_LIMIT:00:10+30` (V2.2: hours and minutes of main time, then the byo-yomi in
+///   seconds, `00` for none) where that says it all: main time in whole minutes, no increment,
+///   at most one byo-yomi period. A fixed time per move is `00:00+30`.
+/// - else `$TIME:600+30+5` (V3.0: main time, byo-yomi and increment, in seconds) where that
+///   does: whole seconds, at most one period.
+/// - else none (several periods, moves per session): [`header`] writes the control in PGN's
+///   form as a comment instead.
+pub fn time_item(control: &TimeControl) -> Option<(&'static str, String)> {
+    if control.moves_per_session.is_some()
+        || control.byo_yomi.is_some_and(|b| b.periods != 1)
+        || !occasion::whole_seconds(control)
+    {
+        return None;
+    }
+    let base = control.base.as_secs();
+    let period = control.byo_yomi.map_or(0, |b| b.period.as_secs());
+    let increment = control.increment.as_secs();
+    if increment == 0 && base.is_multiple_of(60) {
+        let minutes = base / 60;
+        return Some((
+            "TIME_LIMIT",
+            format!("{:02}:{:02}+{period:02}", minutes / 60, minutes % 60),
+        ));
+    }
+    Some(("TIME", format!("{base}+{period}+{increment}")))
+}
+
 /// Writes a game as CSA. `tags`: `Black` and `White` become `N+` / `N-`, `Event`, `Site`
-/// and `Date` `$EVENT`, `$SITE` and `$START_TIME`, other tags with ASCII names `$NAME`
-/// (upper case); the rest are left out. The ruleset needs the `csa` move notation.
+/// and `Date` `$EVENT`, `$SITE` and `$START_TIME`, `RuleOptions` and `TimeControl` comments,
+/// other tags with ASCII names `$NAME` (upper case); the rest are left out (see [`header`]).
+/// The ruleset needs the `csa` move notation.
 pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordError> {
+    write_with_comments(game, tags, &[])
+}
+
+/// Like [`write`], with `comments` (the rule options in words) as comment lines (`'...`)
+/// after the items.
+pub fn write_with_comments<P: Position>(
+    game: &Game<P>,
+    tags: &Tags,
+    comments: &[String],
+) -> Result<String, RecordError> {
     let (grid, moves) = record::moves_for(game, NOTATION, FORMAT)?;
     let mut out = String::from("V2.2\n");
     let mut items: Vec<String> = Vec::new();
     for (name, value) in &tags.0 {
         let value = value.replace(['\n', '\r'], " ");
-        if name == OPTIONS_TAG {
-            // CSA has no item for rule options: a comment other readers skip.
-            items.push(format!("'{OPTIONS_TAG}:{value}"));
+        if COMMENT_TAGS.contains(&name.as_str()) {
+            items.push(format!("'{name}:{value}"));
             continue;
         }
         match KEYS.iter().find(|(tag, _)| tag == name) {
@@ -116,10 +198,15 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordE
             None => {}
         }
     }
-    // Names come before the `$` items and the options' comment.
+    // Names come before the `$` items, and the comments last.
     items.sort_by_key(|i| (!i.starts_with('N'), i.starts_with('\'')));
     for item in items {
         out.push_str(&item);
+        out.push('\n');
+    }
+    for comment in comments {
+        out.push('\'');
+        out.push_str(&comment.replace(['\n', '\r'], " "));
         out.push('\n');
     }
     if grid.is_standard() {
@@ -414,13 +501,14 @@ pub fn parse(text: &str) -> Result<Vec<RecordGame>, RecordError> {
             message,
         };
         let line = raw.trim_end();
-        if let Some(value) = line
-            .strip_prefix('\'')
-            .and_then(|l| l.strip_prefix(OPTIONS_TAG))
-            .and_then(|l| l.strip_prefix(':'))
-        {
+        if let Some((tag, value)) = line.strip_prefix('\'').and_then(|comment| {
+            COMMENT_TAGS.iter().find_map(|&tag| {
+                let value = comment.strip_prefix(tag)?.strip_prefix(':')?;
+                Some((tag, value))
+            })
+        }) {
             reader.seen = true;
-            reader.game.tags.set(OPTIONS_TAG, value.trim());
+            reader.game.tags.set(tag, value.trim());
             continue;
         }
         if line.trim().is_empty() || line.starts_with('\'') {
@@ -520,6 +608,103 @@ mod tests {
         // Other comments are still skipped.
         let parsed = parse("'RuleOption x\n'comment\nPI\n+\n").unwrap();
         assert!(parsed[0].tags.options().is_empty());
+    }
+
+    /// What the front end knows of the game becomes the items of CSA V2.2 (V3.0's `$TIME`
+    /// where V2.2 cannot say the clock), the rule options in words comments; all read back.
+    #[test]
+    fn occasion_header_and_comments() {
+        use crate::occasion::UtcTime;
+        use std::time::Duration;
+        let occasion = Occasion {
+            event: Some("Casual Shogi game".into()),
+            site: Some("https://example.org/games/abc".into()),
+            started: UtcTime::from_unix_millis(1_796_662_980_000),
+            players: vec!["Anonymous".into(), "Chaturanga level 3".into()],
+            clock: TimeLimit::Limited(TimeControl::byo_yomi(
+                Duration::from_secs(600),
+                Duration::from_secs(30),
+                1,
+            )),
+            tags: Vec::new(),
+        };
+        let tags = header(&occasion, &["impasse=declare27".to_string()]);
+        let comments = ["impasse=declare27 (declare27: the 27-point declaration)".to_string()];
+        let text = write_with_comments(&game_from(None, &["7g7f"]), &tags, &comments).unwrap();
+        assert_eq!(
+            text,
+            "V2.2\nN+Anonymous\nN-Chaturanga level 3\n$EVENT:Casual Shogi game\n\
+             $SITE:https://example.org/games/abc\n$START_TIME:2026/12/07 17:03:00\n\
+             $TIME_LIMIT:00:10+30\n'RuleOptions:impasse=declare27\n\
+             'impasse=declare27 (declare27: the 27-point declaration)\nPI\n+\n+7776FU\n"
+        );
+        let parsed = &parse(&text).unwrap()[0];
+        for (name, value) in [
+            ("Date", "2026/12/07 17:03:00"),
+            ("Event", "Casual Shogi game"),
+            ("Site", "https://example.org/games/abc"),
+            ("TIME_LIMIT", "00:10+30"),
+            ("Black", "Anonymous"),
+            ("White", "Chaturanga level 3"),
+        ] {
+            assert_eq!(parsed.tags.get(name), Some(value), "{name}");
+        }
+        assert_eq!(parsed.tags.options(), ["impasse=declare27"]);
+        // A control no item says is a comment in PGN's form, read back as its tag.
+        let several = Occasion {
+            clock: TimeLimit::Limited(TimeControl::byo_yomi(
+                Duration::from_secs(600),
+                Duration::from_secs(30),
+                3,
+            )),
+            ..Occasion::default()
+        };
+        let text = write(&game_from(None, &[]), &header(&several, &[])).unwrap();
+        assert_eq!(text, "V2.2\n'TimeControl:600+0|30x3\nPI\n+\n");
+        assert_eq!(
+            parse(&text).unwrap()[0].tags.get(TIME_CONTROL_TAG),
+            Some("600+0|30x3")
+        );
+        assert!(header(&Occasion::default(), &[]).0.is_empty());
+    }
+
+    #[test]
+    fn time_items() {
+        use std::time::Duration;
+        let s = Duration::from_secs;
+        let item = |c: TimeControl| time_item(&c).map(|(k, v)| format!("${k}:{v}"));
+        for (control, expected) in [
+            (
+                TimeControl::fischer(s(1500), Duration::ZERO),
+                Some("$TIME_LIMIT:00:25+00"),
+            ),
+            (
+                TimeControl::fischer(s(5400), Duration::ZERO),
+                Some("$TIME_LIMIT:01:30+00"),
+            ),
+            (
+                TimeControl::byo_yomi(s(600), s(30), 1),
+                Some("$TIME_LIMIT:00:10+30"),
+            ),
+            (TimeControl::per_move(s(30)), Some("$TIME_LIMIT:00:00+30")),
+            (
+                TimeControl::per_move(s(86_400)),
+                Some("$TIME_LIMIT:00:00+86400"),
+            ),
+            (TimeControl::fischer(s(300), s(3)), Some("$TIME:300+0+3")),
+            (
+                TimeControl::fischer(s(90), Duration::ZERO),
+                Some("$TIME:90+0+0"),
+            ),
+            (TimeControl::byo_yomi(s(600), s(30), 3), None),
+            (TimeControl::sessions(40, s(5400)), None),
+            (
+                TimeControl::fischer(s(10), Duration::from_millis(100)),
+                None,
+            ),
+        ] {
+            assert_eq!(item(control).as_deref(), expected);
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! KIF game records as Kifu for Windows writes them: header items (`先手：`), the start
-//! position as `手合割：平手` (or another handicap) or as a board diagram (BOD), numbered moves
-//! (`   1 ７六歩(77)`, `同　歩(23)` onto the previous move's destination), and the closing
-//! lines (`  65 投了`, `まで64手で先手の勝ち`).
+//! KIF game records as Kifu for Windows writes them: header items (`開始日時：`, `棋戦：`,
+//! `持ち時間：`), the start position as `手合割：平手` (or another handicap) or as a board
+//! diagram (BOD), the players (`先手：`, `後手：`), numbered moves (`   1 ７六歩(77)`, `同　歩(23)`
+//! onto the previous move's destination), and the closing lines (`  65 投了`,
+//! `まで64手で先手の勝ち`). What a front end knows of the game becomes the items of
+//! [`header`].
 //!
 //! Moves are written and read by the ruleset's `kif` notation ([`Position::write_move`]); the
 //! record adds `同` and converts the diagram to and from SFEN. Rule options not at their
@@ -10,11 +12,14 @@
 //! decodes and encodes `.kif` files (Shift_JIS) and `.kifu` files (UTF-8). Times, comments
 //! (`*`), bookmarks (`&`) and variations (`変化：` and what follows) are skipped when reading.
 
+use crate::occasion::{Occasion, TimeLimit, seconds_text};
 use crate::record::{
     self, Ending, Grid, MAX_IN_HAND, MAX_MOVES, MAX_RECORD_LEN, RecordError, RecordGame, Tags,
 };
+use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{Game, Position, RuleOptions, Ruleset};
+use std::time::Duration;
 
 const FORMAT: &str = "KIF";
 const NOTATION: &str = "kif";
@@ -273,24 +278,131 @@ fn parse_row(line: &str) -> Result<[Option<(u8, usize)>; 9], String> {
     Ok(row)
 }
 
+/// The header items of a record of `occasion`, as [`write`] takes them, in the order Kifu for
+/// Windows writes them: `開始日時` (`2026/12/07 17:03:00`, UTC), `棋戦` (the event), `場所`
+/// (the site), `持ち時間` ([`time_control_words`]; `なし` without a clock), the rule options to
+/// record (`RuleOptions`), the players (`先手`, `後手`: seats 0 and 1), then the occasion's
+/// own tags.
+pub fn header(occasion: &Occasion, recorded: &[String]) -> Tags {
+    let mut tags = Tags::default();
+    if let Some(started) = occasion.started {
+        tags.set("Date", &started.slashed());
+    }
+    if let Some(event) = &occasion.event {
+        tags.set("Event", event);
+    }
+    if let Some(site) = &occasion.site {
+        tags.set("Site", site);
+    }
+    match occasion.clock {
+        TimeLimit::Unknown => {}
+        TimeLimit::Unlimited => tags.set(TIME_KEY, "なし"),
+        TimeLimit::Limited(control) => tags.set(TIME_KEY, &time_control_words(&control)),
+    }
+    tags.set_options(recorded);
+    for (tag, name) in ["Black", "White"].into_iter().zip(&occasion.players) {
+        tags.set(tag, name);
+    }
+    for (name, value) in &occasion.tags {
+        tags.set(name, value);
+    }
+    tags
+}
+
+/// The header key of the time control.
+pub const TIME_KEY: &str = "持ち時間";
+
+/// A duration in Japanese: `1時間30分`, `10分`, `45秒`, `3日`, `0.5秒`.
+fn japanese_duration(d: Duration) -> String {
+    let seconds = d.as_secs();
+    if seconds >= 86_400 && seconds.is_multiple_of(86_400) && d.subsec_nanos() == 0 {
+        return format!("{}日", seconds / 86_400);
+    }
+    let mut out = String::new();
+    let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        out.push_str(&format!("{hours}時間"));
+    }
+    if minutes > 0 {
+        out.push_str(&format!("{minutes}分"));
+    }
+    if rest > 0 || d.subsec_nanos() > 0 {
+        let part = Duration::new(rest, d.subsec_nanos());
+        out.push_str(&format!("{}秒", seconds_text(part)));
+    }
+    if out.is_empty() {
+        out.push_str("0分");
+    }
+    out
+}
+
+/// `持ち時間` in words, as Japanese records write it: `10分` (sudden death), `10分+30秒`
+/// (ten minutes, then thirty seconds' byo-yomi for every move), `10分+30秒×3回` (three
+/// periods), `1手30秒` (a fixed time per move: byo-yomi without main time; `1手3日` by
+/// correspondence), `10分+5秒加算` (a Fischer increment of five seconds a move),
+/// `40手ごとに1時間30分` (moves per session).
+pub fn time_control_words(control: &TimeControl) -> String {
+    if let Some(per_move) = control.fixed_per_move() {
+        return format!("1手{}", japanese_duration(per_move));
+    }
+    let mut out = japanese_duration(control.base);
+    if let Some(moves) = control.moves_per_session {
+        out = format!("{moves}手ごとに{out}");
+    }
+    if !control.increment.is_zero() {
+        out.push_str(&format!("+{}加算", japanese_duration(control.increment)));
+    }
+    if let Some(byo_yomi) = control.byo_yomi {
+        out.push_str(&format!("+{}", japanese_duration(byo_yomi.period)));
+        if byo_yomi.periods != 1 {
+            out.push_str(&format!("×{}回", byo_yomi.periods));
+        }
+    }
+    out
+}
+
 /// Writes a game as KIF. `tags` become header items (`Black`, `White`, `Event`, `Site`,
-/// `Date` under their KIF names). The ruleset needs the `kif` move notation.
+/// `Date` under their KIF names: see [`header`]) before the start position, the players'
+/// names after it, as Kifu for Windows places them. The ruleset needs the `kif` move
+/// notation.
 pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, RecordError> {
+    write_with_comments(game, tags, &[])
+}
+
+/// Like [`write`], with `comments` (the rule options in words) as comment lines on the start
+/// position (`*...`), which KIF programs show with it and readers of the moves skip.
+pub fn write_with_comments<P: Position>(
+    game: &Game<P>,
+    tags: &Tags,
+    comments: &[String],
+) -> Result<String, RecordError> {
     let (grid, moves) = record::moves_for(game, NOTATION, FORMAT)?;
     let mut out = String::new();
-    for (name, value) in &tags.0 {
+    let item = |name: &str, value: &str| {
         let key = KEYS
             .iter()
-            .find(|(tag, _)| tag == name)
-            .map_or(name.as_str(), |(_, key)| key);
+            .find(|(tag, _)| *tag == name)
+            .map_or(name, |(_, key)| key);
         let key = key.replace(['：', '\n', '\r'], "");
         let value = value.replace(['\n', '\r'], " ");
-        out.push_str(&format!("{key}：{value}\n"));
+        format!("{key}：{value}\n")
+    };
+    let is_player = |name: &str| name == "Black" || name == "White";
+    for (name, value) in tags.0.iter().filter(|(name, _)| !is_player(name)) {
+        out.push_str(&item(name, value));
     }
     let sfen = grid.to_sfen();
     match HANDICAPS.iter().find(|(_, s)| *s == sfen) {
         Some((name, _)) => out.push_str(&format!("手合割：{name}\n")),
         None => out.push_str(&bod(&grid)),
+    }
+    for (name, value) in tags.0.iter().filter(|(name, _)| is_player(name)) {
+        out.push_str(&item(name, value));
+    }
+    for comment in comments {
+        out.push('*');
+        out.push_str(&comment.replace(['\n', '\r'], " "));
+        out.push('\n');
     }
     out.push_str(MOVES_HEADER);
     out.push('\n');
@@ -553,7 +665,7 @@ mod tests {
         tags.set("Black", "Sente");
         tags.set("White", "Gote");
         let text = write(&game, &tags).unwrap();
-        let expected = "先手：Sente\n後手：Gote\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角不成(88)\n   4 同　銀(31)\n   5 ４五角打\n   6 ６四歩(63)\n   7 ６三角成(45)\n   8 ６二金(61)\n   9 同　馬(63)\n  10 同　銀(71)\n  11 ３三金打\n  12 ５五角打\n";
+        let expected = "手合割：平手\n先手：Sente\n後手：Gote\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角不成(88)\n   4 同　銀(31)\n   5 ４五角打\n   6 ６四歩(63)\n   7 ６三角成(45)\n   8 ６二金(61)\n   9 同　馬(63)\n  10 同　銀(71)\n  11 ３三金打\n  12 ５五角打\n";
         assert_eq!(text, expected);
         let parsed = parse(&text).unwrap();
         assert_eq!(parsed.len(), 1);
@@ -573,7 +685,7 @@ mod tests {
         tags.set_options(&["impasse=declare27".to_string(), "max-plies=0".to_string()]);
         let text = write(&game_from(None, &["7g7f"]), &tags).unwrap();
         assert!(
-            text.starts_with("先手：A\nRuleOptions：impasse=declare27 max-plies=0\n手合割：平手\n"),
+            text.starts_with("RuleOptions：impasse=declare27 max-plies=0\n手合割：平手\n先手：A\n"),
             "{text}"
         );
         let parsed = parse(&text).unwrap();
@@ -585,6 +697,85 @@ mod tests {
             write(&game_from(None, &["7g7f"]), &parsed[0].tags).unwrap(),
             text
         );
+    }
+
+    /// What the front end knows of the game becomes Kifu for Windows' header items, the rule
+    /// options in words comments on the start; all read back.
+    #[test]
+    fn occasion_header_and_comments() {
+        use crate::occasion::UtcTime;
+        use std::time::Duration;
+        let occasion = Occasion {
+            event: Some("Casual Shogi game".into()),
+            site: Some("https://example.org/games/abc".into()),
+            started: UtcTime::from_unix_millis(1_796_662_980_000),
+            players: vec!["Anonymous".into(), "Chaturanga level 3".into()],
+            clock: TimeLimit::Limited(TimeControl::byo_yomi(
+                Duration::from_secs(600),
+                Duration::from_secs(30),
+                1,
+            )),
+            tags: Vec::new(),
+        };
+        let tags = header(&occasion, &["impasse=declare27".to_string()]);
+        let comments = ["impasse=declare27 (declare27: the 27-point declaration)".to_string()];
+        let mut game = game_from(None, &["7g7f"]);
+        game.end(chaturanga_rules::Outcome::loss(2, 1, Reason::Resignation));
+        let text = write_with_comments(&game, &tags, &comments).unwrap();
+        assert_eq!(
+            text,
+            "開始日時：2026/12/07 17:03:00\n棋戦：Casual Shogi game\n\
+             場所：https://example.org/games/abc\n持ち時間：10分+30秒\n\
+             RuleOptions：impasse=declare27\n手合割：平手\n先手：Anonymous\n\
+             後手：Chaturanga level 3\n*impasse=declare27 (declare27: the 27-point declaration)\n\
+             手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\nまで1手で先手の勝ち\n"
+        );
+        let parsed = &parse(&text).unwrap()[0];
+        for (name, value) in [
+            ("Date", "2026/12/07 17:03:00"),
+            ("Event", "Casual Shogi game"),
+            ("Site", "https://example.org/games/abc"),
+            (TIME_KEY, "10分+30秒"),
+            ("Black", "Anonymous"),
+            ("White", "Chaturanga level 3"),
+        ] {
+            assert_eq!(parsed.tags.get(name), Some(value), "{name}");
+        }
+        assert_eq!(parsed.tags.options(), ["impasse=declare27"]);
+        let again: Game<ShogiPosition> = replay(parsed, &options()).unwrap();
+        assert_eq!(again.moves(), game.moves());
+        assert_eq!(again.status(), game.status());
+        // Nothing known, nothing written; no clock is なし.
+        assert!(header(&Occasion::default(), &[]).0.is_empty());
+        let untimed = Occasion {
+            clock: TimeLimit::Unlimited,
+            ..Occasion::default()
+        };
+        assert_eq!(header(&untimed, &[]).get(TIME_KEY), Some("なし"));
+    }
+
+    #[test]
+    fn time_control_in_words() {
+        let s = Duration::from_secs;
+        for (control, words) in [
+            (TimeControl::fischer(s(600), Duration::ZERO), "10分"),
+            (TimeControl::fischer(s(5400), s(5)), "1時間30分+5秒加算"),
+            (TimeControl::byo_yomi(s(600), s(30), 1), "10分+30秒"),
+            (TimeControl::byo_yomi(s(3600), s(60), 3), "1時間+1分×3回"),
+            (
+                TimeControl::byo_yomi(Duration::ZERO, s(30), 2),
+                "0分+30秒×2回",
+            ),
+            (TimeControl::per_move(s(30)), "1手30秒"),
+            (TimeControl::per_move(s(3 * 86_400)), "1手3日"),
+            (
+                TimeControl::fischer(s(90), Duration::from_millis(500)),
+                "1分30秒+0.5秒加算",
+            ),
+            (TimeControl::sessions(40, s(5400)), "40手ごとに1時間30分"),
+        ] {
+            assert_eq!(time_control_words(&control), words);
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! PGN: export of a game with its `Variant` tag, and import of one or more games.
 
+use crate::occasion::{Occasion, TimeLimit, seconds_text};
 use crate::san;
+use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::position::excerpt;
 use chaturanga_rules::{
     Game, MoveError, OptionSpec, OptionValues, Position, RuleOptions, Ruleset, SetupError, Status,
@@ -44,7 +46,7 @@ impl Tags {
 
     /// The seven-tag roster with unknowns, the `Variant` tag, the result, and `FEN`/`SetUp`
     /// when the game does not start from the ruleset's start position (default rule
-    /// options; see [`Tags::for_record`]).
+    /// options, nothing known of the occasion; see [`Tags::for_record`]).
     pub fn for_game<P: Ruleset>(variant: &str, game: &Game<P>) -> Tags {
         let options = RuleOptions::parse::<&str>(P::option_specs(), &[]).unwrap_or_default();
         Tags::for_record(
@@ -54,28 +56,62 @@ impl Tags {
                 options: &options,
                 recorded: &[],
             },
+            &Occasion::default(),
             game,
         )
     }
 
-    /// The seven-tag roster with unknowns, the `Variant` tag, the result, the rule options
-    /// to record (`RuleOptions`), and `SetUp`/`FEN` unless a reader can tell the start
-    /// position from the rest: it is the ruleset's start position under the game's options
-    /// and the start other programs give the `Variant` ([`PgnSetup::foreign_start`]).
-    pub fn for_record<P: Ruleset>(setup: &PgnSetup<'_>, game: &Game<P>) -> Tags {
+    /// A record's tags, in this order:
+    ///
+    /// - the seven-tag roster: `Event`, `Site`, `Date` (`2026.12.07`; `?` where the
+    ///   [`Occasion`] does not say), `Round` (`-`: our games are not played in rounds),
+    ///   `White`, `Black` (each seat's name under its [`player_tag`]), `Result`; then the
+    ///   tags of seats beyond two (three-player chess's `Red`);
+    /// - `UTCDate` and `UTCTime` where the start is known, as lichess writes them;
+    /// - `Variant`; `TimeControl` where the occasion says anything of a clock
+    ///   ([`time_control_text`], `-` for none); `Termination` (our reason word) once the game
+    ///   is over;
+    /// - the rule options to record (`RuleOptions`);
+    /// - `SetUp`/`FEN` unless a reader can tell the start position from the rest: it is the
+    ///   ruleset's start position under the game's options and the start other programs give
+    ///   the `Variant` ([`PgnSetup::foreign_start`]);
+    /// - the occasion's own tags, last, replacing any of the above they name.
+    pub fn for_record<P: Ruleset>(
+        setup: &PgnSetup<'_>,
+        occasion: &Occasion,
+        game: &Game<P>,
+    ) -> Tags {
         let mut tags = Tags::default();
+        let date = occasion.started.map(|t| t.pgn_date());
         for (k, v) in [
-            ("Event", "?"),
-            ("Site", "?"),
-            ("Date", "????.??.??"),
-            ("Round", "?"),
+            ("Event", occasion.event.as_deref().unwrap_or("?")),
+            ("Site", occasion.site.as_deref().unwrap_or("?")),
+            ("Date", date.as_deref().unwrap_or("????.??.??")),
+            ("Round", "-"),
             ("White", "?"),
             ("Black", "?"),
         ] {
             tags.set(k, v);
         }
         tags.set("Result", &result_of(game));
+        let position = game.position();
+        let seats = position.players();
+        for (seat, name) in occasion.players.iter().enumerate().take(seats) {
+            tags.set(&player_tag(position.player_name(seat), seat, seats), name);
+        }
+        if let Some(started) = occasion.started {
+            tags.set("UTCDate", &started.pgn_date());
+            tags.set("UTCTime", &started.time_of_day());
+        }
         tags.set("Variant", setup.variant);
+        match occasion.clock {
+            TimeLimit::Unknown => {}
+            TimeLimit::Unlimited => tags.set("TimeControl", "-"),
+            TimeLimit::Limited(control) => tags.set("TimeControl", &time_control_text(&control)),
+        }
+        if let Status::Over(outcome) = game.status() {
+            tags.set("Termination", outcome.reason.as_str());
+        }
         tags.set_options(setup.recorded);
         let start = game.start().fen();
         let ours = P::start_position(setup.options).ok().map(|p| p.fen());
@@ -84,6 +120,9 @@ impl Tags {
         if !known {
             tags.set("SetUp", "1");
             tags.set("FEN", &start);
+        }
+        for (name, value) in &occasion.tags {
+            tags.set(name, value);
         }
         tags
     }
@@ -149,6 +188,65 @@ pub fn recorded_options(
         .collect()
 }
 
+/// The rule options in force, each in words for a person reading the record:
+/// `Label: what the value means (name=value)` (`Draw claims: Draws by threefold repetition
+/// and the fifty-move rule are automatic (fide-claims=off)`), every option of the ruleset in
+/// its order, defaults too (a record says under which rules its game was played); the
+/// option's `help` where it has no words for the value. Secrets ([`OptionValues::Seed`])
+/// only with `reveal_secrets`, as in [`recorded_options`].
+pub fn options_in_words(
+    specs: &[OptionSpec],
+    options: &RuleOptions,
+    reveal_secrets: bool,
+) -> Vec<String> {
+    specs
+        .iter()
+        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed))
+        .map(|spec| {
+            let value = options.get(spec.name).unwrap_or(spec.default);
+            match (spec.label, spec.explain(value)) {
+                (label, Some(words)) if !label.is_empty() => {
+                    format!("{label}: {words} ({}={value})", spec.name)
+                }
+                _ => format!("{}={value} ({})", spec.name, spec.help),
+            }
+        })
+        .collect()
+}
+
+/// PGN's `TimeControl` value of a control, in seconds:
+///
+/// - `300+3`: main time plus an increment per move (`300+0` without one), as lichess writes
+///   it (the standard's sudden death `300` is the same control);
+/// - `40/5400`: moves per session, the session's time given again after each (`+5` follows
+///   where there is an increment too);
+/// - byo-yomi, which PGN's standard cannot say, extends the first form: `600+0|30` is ten
+///   minutes, then a period of thirty seconds for every move; `600+0|30x3` gives three such
+///   periods. A fixed time per move is byo-yomi without main time: `0+0|30`; correspondence
+///   at three days a move is `0+0|259200`.
+///
+/// Fractions of a second have up to three decimals (`10+0.1`).
+pub fn time_control_text(control: &TimeControl) -> String {
+    let mut text = match control.moves_per_session {
+        Some(moves) => format!("{moves}/{}", seconds_text(control.base)),
+        None => format!(
+            "{}+{}",
+            seconds_text(control.base),
+            seconds_text(control.increment)
+        ),
+    };
+    if control.moves_per_session.is_some() && !control.increment.is_zero() {
+        text.push_str(&format!("+{}", seconds_text(control.increment)));
+    }
+    if let Some(byo_yomi) = control.byo_yomi {
+        text.push_str(&format!("|{}", seconds_text(byo_yomi.period)));
+        if byo_yomi.periods != 1 {
+            text.push_str(&format!("x{}", byo_yomi.periods));
+        }
+    }
+    text
+}
+
 /// The tag under which PGN names player `player` of `players`: in a two-player game `White`
 /// or `Black` where the ruleset calls him so (shogi's first player, sente, is `Black`), else
 /// by his place (`White` for the first, xiangqi's red); with more players, his own name
@@ -184,7 +282,18 @@ fn escape(value: &str) -> String {
 /// Writes a game as PGN: tags, then SAN movetext (the ruleset's own move text where it has no
 /// SAN) wrapped at 80 columns, then the result.
 pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveError> {
+    write_with_comments(game, tags, &[])
+}
+
+/// Like [`write`], with `comments` before the first move (the rule options in words), each
+/// its own `{...}` wrapped at 80 columns: readers keep them as the game's comment.
+pub fn write_with_comments<P: Position>(
+    game: &Game<P>,
+    tags: &Tags,
+    comments: &[String],
+) -> Result<String, MoveError> {
     let mut out = tags.header();
+    write_comments(&mut out, comments);
     let mut tokens = Vec::new();
     let positions = game.positions();
     // Counted here rather than read from each position: shogi-family FENs number plies, and
@@ -215,6 +324,15 @@ pub fn write<P: Position>(game: &Game<P>, tags: &Tags) -> Result<String, MoveErr
     );
     wrap_movetext(&mut out, tokens);
     Ok(out)
+}
+
+/// Appends each comment as `{comment}` in lines of at most 80 columns; braces inside become
+/// parentheses, since a comment ends at the first `}`. Records that extend PGN (BPGN) share it.
+pub fn write_comments(out: &mut String, comments: &[String]) {
+    for comment in comments {
+        let text = format!("{{{}}}", comment.replace('{', "(").replace('}', ")"));
+        wrap_movetext(out, text.split_whitespace().map(str::to_string).collect());
+    }
 }
 
 /// Appends movetext tokens to `out` in lines of at most 80 columns (a longer token stands
@@ -566,7 +684,11 @@ mod tests {
                 options: &options,
                 recorded: &recorded,
             };
-            let text = write(&game, &Tags::for_record(&setup, &game)).unwrap();
+            let text = write(
+                &game,
+                &Tags::for_record(&setup, &Occasion::default(), &game),
+            )
+            .unwrap();
             assert_eq!(text.contains("[FEN "), fen_written, "{text}");
             assert_eq!(
                 text.contains("[RuleOptions \"setup=standard\"]"),
@@ -597,6 +719,162 @@ mod tests {
         assert_eq!(player_tag("black", 1, 2), "Black");
         assert_eq!(player_tag("red", 1, 3), "Red");
         assert_eq!(player_tag("black", 2, 3), "Black");
+    }
+
+    /// What the front end knows of the game fills the roster and the tags after it, in
+    /// order; the rule options in words open the movetext; everything reads back.
+    #[test]
+    fn occasion_tags_and_option_comments() {
+        use crate::occasion::UtcTime;
+        use chaturanga_rules::clock::TimeControl;
+        use std::time::Duration;
+        let specs = ChessPosition::option_specs();
+        let options = RuleOptions::parse(specs, &["fide-claims=on"]).unwrap();
+        let recorded = recorded_options(specs, &options, true);
+        let mut game = Game::new(ChessPosition::start_position(&options).unwrap());
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            game.play_text(m).unwrap();
+        }
+        let occasion = Occasion {
+            event: Some("Casual Chess game against the engine".into()),
+            site: Some("https://example.org/games/abc".into()),
+            started: UtcTime::from_unix_millis(1_796_662_980_000),
+            players: vec!["Anonymous".into(), "Chaturanga level 3".into()],
+            clock: TimeLimit::Limited(TimeControl::fischer(
+                Duration::from_secs(300),
+                Duration::from_secs(3),
+            )),
+            tags: vec![("Annotator".into(), "nobody".into())],
+        };
+        let setup = PgnSetup {
+            variant: "Standard",
+            foreign_start: None,
+            options: &options,
+            recorded: &recorded,
+        };
+        let tags = Tags::for_record(&setup, &occasion, &game);
+        let comments = options_in_words(specs, &options, true);
+        assert_eq!(comments.len(), specs.len());
+        assert!(
+            comments[0].starts_with("Draw claims: Threefold repetition and the fifty-move rule"),
+            "{comments:?}"
+        );
+        let text = write_with_comments(&game, &tags, &comments).unwrap();
+        let header = "[Event \"Casual Chess game against the engine\"]\n\
+                      [Site \"https://example.org/games/abc\"]\n\
+                      [Date \"2026.12.07\"]\n\
+                      [Round \"-\"]\n\
+                      [White \"Anonymous\"]\n\
+                      [Black \"Chaturanga level 3\"]\n\
+                      [Result \"0-1\"]\n\
+                      [UTCDate \"2026.12.07\"]\n\
+                      [UTCTime \"17:03:00\"]\n\
+                      [Variant \"Standard\"]\n\
+                      [TimeControl \"300+3\"]\n\
+                      [Termination \"checkmate\"]\n\
+                      [RuleOptions \"fide-claims=on\"]\n\
+                      [Annotator \"nobody\"]\n\
+                      \n\
+                      {Draw claims: Threefold repetition and the fifty-move rule are draws a player\n";
+        assert!(text.starts_with(header), "{text}");
+        assert!(text.ends_with("}\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{text}");
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+        // Every comment, whole, once.
+        let flat = text.replace('\n', " ");
+        for comment in &comments {
+            assert_eq!(
+                flat.matches(&format!("{{{comment}}}")).count(),
+                1,
+                "{comment}"
+            );
+        }
+        let parsed = &parse(&text).unwrap()[0];
+        for (name, value) in &tags.0 {
+            assert_eq!(parsed.tags.get(name), Some(value.as_str()), "{name}");
+        }
+        assert_eq!(parsed.tags.options(), ["fide-claims=on"]);
+        let again: Game<ChessPosition> = replay(parsed, &options).unwrap();
+        assert_eq!(again.moves(), game.moves());
+        // Nothing known: the roster's unknowns and no clock; a game without a clock says so.
+        let unknown = Tags::for_game("chess", &game);
+        for (name, value) in [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", "?"),
+            ("Black", "?"),
+        ] {
+            assert_eq!(unknown.get(name), Some(value), "{name}");
+        }
+        assert_eq!(unknown.get("TimeControl"), None);
+        assert_eq!(unknown.get("UTCDate"), None);
+        let untimed = Occasion {
+            clock: TimeLimit::Unlimited,
+            ..Occasion::default()
+        };
+        assert_eq!(
+            Tags::for_record(&setup, &untimed, &game).get("TimeControl"),
+            Some("-")
+        );
+        // Braces in a comment cannot end it early.
+        let mut out = String::new();
+        write_comments(&mut out, &["a {b} c".to_string()]);
+        assert_eq!(out, "{a (b) c}\n");
+    }
+
+    /// Seats beyond two follow the roster, whose seventh tag stays `Result`.
+    #[test]
+    fn three_players_tags() {
+        use chaturanga_variants::threeplayer::ThreePlayerPosition;
+        let options = RuleOptions::parse::<&str>(ThreePlayerPosition::option_specs(), &[]).unwrap();
+        let game = Game::new(ThreePlayerPosition::start_position(&options).unwrap());
+        let occasion = Occasion {
+            players: vec!["A".into(), "B".into(), "C".into()],
+            ..Occasion::default()
+        };
+        let setup = PgnSetup {
+            variant: "threeplayer",
+            foreign_start: None,
+            options: &options,
+            recorded: &[],
+        };
+        let tags = Tags::for_record(&setup, &occasion, &game);
+        let names: Vec<&str> = tags.0.iter().map(|(k, _)| k.as_str()).take(8).collect();
+        assert_eq!(
+            names,
+            [
+                "Event", "Site", "Date", "Round", "White", "Black", "Result", "Red"
+            ]
+        );
+        assert_eq!(tags.get("White"), Some("A"));
+        assert_eq!(tags.get("Red"), Some("B"));
+        assert_eq!(tags.get("Black"), Some("C"));
+    }
+
+    #[test]
+    fn time_control_texts() {
+        use chaturanga_rules::clock::TimeControl;
+        use std::time::Duration;
+        let s = Duration::from_secs;
+        for (control, text) in [
+            (TimeControl::fischer(s(300), s(3)), "300+3"),
+            (TimeControl::fischer(s(600), Duration::ZERO), "600+0"),
+            (
+                TimeControl::fischer(s(10), Duration::from_millis(100)),
+                "10+0.1",
+            ),
+            (TimeControl::sessions(40, s(5400)), "40/5400"),
+            (TimeControl::byo_yomi(s(600), s(30), 1), "600+0|30"),
+            (TimeControl::byo_yomi(s(600), s(30), 3), "600+0|30x3"),
+            (TimeControl::per_move(s(30)), "0+0|30"),
+            (TimeControl::per_move(s(3 * 86_400)), "0+0|259200"),
+        ] {
+            assert_eq!(time_control_text(&control), text);
+        }
+        let mut with_increment = TimeControl::sessions(40, s(5400));
+        with_increment.increment = s(30);
+        assert_eq!(time_control_text(&with_increment), "40/5400+30");
     }
 
     #[test]

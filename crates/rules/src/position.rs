@@ -1058,6 +1058,9 @@ pub struct RecordHeader<'a> {
     /// The players' names by seat (the ruleset's player order), or none where unknown; each
     /// format puts them under its own tags.
     pub players: &'a [String],
+    /// Comments for the person who reads the record (the rule options in words), written
+    /// where the format's readers skip comments; a format without comments leaves them out.
+    pub comments: &'a [String],
 }
 
 /// A game read from a ruleset's own record format.

@@ -254,6 +254,8 @@ pub enum Request {
         who: Who,
         /// The format asked for, or the ruleset's default.
         format: Option<String>,
+        /// The server's address as the request reached it, for the record's site.
+        base: Option<String>,
         /// The record and its file extension.
         reply: Reply<(String, &'static str)>,
     },
@@ -693,10 +695,17 @@ impl LiveGame {
                 };
                 let _ = reply.send(result);
             }
-            Request::Record { who, format, reply } => {
+            Request::Record {
+                who,
+                format,
+                base,
+                reply,
+            } => {
                 let result = match self.reader(&who, false).await {
-                    Ok(caller) => render::record(&self.referee, caller, format.as_deref())
-                        .map_err(LiveError::Record),
+                    Ok(caller) => {
+                        render::record(&self.referee, caller, format.as_deref(), base.as_deref())
+                            .map_err(LiveError::Record)
+                    }
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(result);

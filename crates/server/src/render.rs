@@ -2,6 +2,7 @@
 //! all rendered from the referee as the viewer may see them (dark chess's fog, hidden moves,
 //! secret options). Pure functions of the referee and the instant.
 
+use crate::clock::ClockSpec;
 use crate::referee::{Caller, Referee, viewer_of};
 use crate::store::{EventRow, GameStatus, SeatKind};
 use crate::wire::{
@@ -9,7 +10,7 @@ use crate::wire::{
     MoveTexts, OffersView, SeatClock, SeatView, Shape, StateView, check_cells, options_in_words,
     state_message,
 };
-use chaturanga_session::RecordFormat;
+use chaturanga_session::{Occasion, RecordFormat, TimeLimit, UtcTime};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -218,11 +219,13 @@ pub enum RecordRefusal {
 }
 
 /// The game's record in `format` (the ruleset's default without one) with its file extension,
-/// where the caller may see the whole game.
+/// where the caller may see the whole game; `base` is the server's address as the request
+/// reached it (`https://example.org`), if known, for the record's site.
 pub fn record(
     referee: &Referee,
     caller: Caller,
     format: Option<&str>,
+    base: Option<&str>,
 ) -> Result<(String, &'static str), RecordRefusal> {
     let table = referee.table();
     if !table.scene(viewer_of(referee.is_live(), caller)).complete {
@@ -238,23 +241,60 @@ pub fn record(
             ))
         })?,
     };
-    let tags = [(
-        "Site".to_string(),
-        format!("chaturanga game {}", referee.id()),
-    )];
-    // Every seat is named; the record puts each name under its format's tag for the seat (a
-    // shogi record's `Black` is the first mover, BPGN's `WhiteB` the second).
-    let players: Vec<String> = referee
-        .seats()
+    let text = table
+        .record(format, &occasion(referee, base))
+        .map_err(|e| RecordRefusal::Format(e.to_string()))?;
+    Ok((text, format.extension()))
+}
+
+/// What the server knows of a game for its records, which the rules do not:
+///
+/// - the event: `Casual <ruleset> game`, `... against the engine` where an engine holds a
+///   seat beside people, `... between engines` where engines hold them all;
+/// - the site: the game's page, `<base>/games/<id>`, or `Chaturanga game <id>` without a
+///   base;
+/// - the start: when the game was created, as stored;
+/// - the players by seat: `Anonymous` for a person (there are no accounts yet), `Chaturanga
+///   level N` for the engine; each format puts a seat's name under its own tag (a shogi
+///   record's `先手` is the first mover, BPGN's `WhiteB` the second seat);
+/// - the clock: the game's time control, or none.
+pub fn occasion(referee: &Referee, base: Option<&str>) -> Occasion {
+    let seats = referee.seats();
+    let engines = seats
         .iter()
-        .enumerate()
-        .map(|(n, seat)| match seat.kind {
-            SeatKind::Human => format!("seat {n}"),
+        .filter(|seat| matches!(seat.kind, SeatKind::Engine(_)))
+        .count();
+    let name = referee.table().variant().name;
+    let event = if engines == 0 {
+        format!("Casual {name} game")
+    } else if engines == seats.len() {
+        format!("Casual {name} game between engines")
+    } else {
+        format!("Casual {name} game against the engine")
+    };
+    let site = match base {
+        Some(base) => format!("{base}/games/{}", referee.id()),
+        None => format!("Chaturanga game {}", referee.id()),
+    };
+    let players = seats
+        .iter()
+        .map(|seat| match seat.kind {
+            SeatKind::Human => "Anonymous".to_string(),
             SeatKind::Engine(level) => format!("Chaturanga level {level}"),
         })
         .collect();
-    let text = table
-        .record(format, &tags, &players)
-        .map_err(|e| RecordRefusal::Format(e.to_string()))?;
-    Ok((text, format.extension()))
+    let clock = match referee.time_control().map(ClockSpec::control) {
+        Some(Ok(control)) => TimeLimit::Limited(control),
+        // A stored clock is checked when the game is loaded; one that fails is not told.
+        Some(Err(_)) => TimeLimit::Unknown,
+        None => TimeLimit::Unlimited,
+    };
+    Occasion {
+        event: Some(event),
+        site: Some(site),
+        started: UtcTime::from_unix_millis(referee.created_ms()),
+        players,
+        clock,
+        tags: Vec::new(),
+    }
 }

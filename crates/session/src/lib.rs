@@ -15,6 +15,7 @@ mod fairy;
 pub mod load;
 pub mod table;
 
+pub use chaturanga_notation::occasion::{Occasion, TimeLimit, UtcTime};
 pub use coordinates::{from_xboard, to_xboard};
 pub use fairy::{
     fairy_halfmove_clock, fen_from_fairy, fen_to_fairy, from_fairy, start_to_fairy, to_fairy,
@@ -529,7 +530,11 @@ impl<P: Ruleset> GameSession for Session<P> {
     }
 
     fn pgn(&self, tags: &[(String, String)]) -> Result<String, SessionError> {
-        self.table.record(RecordFormat::Pgn, tags, &[])
+        let occasion = Occasion {
+            tags: tags.to_vec(),
+            ..Occasion::default()
+        };
+        self.table.record(RecordFormat::Pgn, &occasion)
     }
 }
 

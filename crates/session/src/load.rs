@@ -378,8 +378,8 @@ pub fn load<P: Ruleset>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open_table;
     use crate::table::RecordFormat;
+    use crate::{Occasion, open_table};
     use chaturanga_notation::files::{TextEncoding, encode};
     use chaturanga_rules::OptionValues;
     use chaturanga_variants::CATALOGUE;
@@ -450,7 +450,7 @@ mod tests {
                 }
                 let before = summary(table.as_ref());
                 for format in table.record_formats() {
-                    let text = table.record(format, &[], &[]).unwrap();
+                    let text = table.record(format, &Occasion::default()).unwrap();
                     let names: Vec<(String, TextEncoding)> = match format {
                         RecordFormat::Kif => vec![
                             ("game.kif".into(), TextEncoding::ShiftJis),
@@ -477,7 +477,7 @@ mod tests {
                                 assert_eq!(summary(again.table.as_ref()).1, before.1, "{context}");
                             }
                             assert_eq!(
-                                again.table.record(format, &[], &[]).unwrap(),
+                                again.table.record(format, &Occasion::default()).unwrap(),
                                 text,
                                 "written again; {context}"
                             );
@@ -494,7 +494,9 @@ mod tests {
     fn loading_as_a_ruleset() {
         let mut table = open_table("shogi", &["impasse=declare27".to_string()], None).unwrap();
         table.play("7g7f").unwrap();
-        let text = table.record(RecordFormat::Kif, &[], &[]).unwrap();
+        let text = table
+            .record(RecordFormat::Kif, &Occasion::default())
+            .unwrap();
         let bytes = encode(&text, TextEncoding::ShiftJis).unwrap();
         let info = chaturanga_variants::find("shogi").unwrap();
         let (hosted, options) = chaturanga_variants::visit("shogi", LoadShogi(info, &bytes))

@@ -12,7 +12,8 @@
 
 use crate::{Finished, MAX_MOVES, MAX_TEXT, SessionError, read_move};
 use chaturanga_engine::{Engine, Limits, Sampling};
-use chaturanga_notation::{csa, kif, pgn, record, san};
+use chaturanga_notation::occasion::{Occasion, TimeLimit};
+use chaturanga_notation::{csa, kif, pgn, san};
 use chaturanga_rules::clock::TimeControl;
 use chaturanga_rules::scene::{MoveShape, Scene, Viewer};
 use chaturanga_rules::{
@@ -177,15 +178,11 @@ pub trait Table: Send + Sync {
     fn perform(&mut self, action: &str) -> Result<Finished, SessionError>;
     /// The record formats this ruleset has, the default first.
     fn record_formats(&self) -> Vec<RecordFormat>;
-    /// The game written as `format`, with extra tags, the players' names by seat (each under
-    /// the format's own tag for the seat; none where unknown) and the rule options not at
-    /// their defaults (secret ones once the game is over).
-    fn record(
-        &self,
-        format: RecordFormat,
-        tags: &[(String, String)],
-        players: &[String],
-    ) -> Result<String, SessionError>;
+    /// The game written as `format`, with what the front end knows of it (the players'
+    /// names by seat, each under the format's own tag for the seat; the event, site, start
+    /// and clock; more tags), the rule options not at their defaults and every option in
+    /// words (secret ones once the game is over).
+    fn record(&self, format: RecordFormat, occasion: &Occasion) -> Result<String, SessionError>;
     /// A search of the current position on a copy of the game, through the player's view
     /// where the ruleset hides information.
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask;
@@ -293,14 +290,14 @@ impl<P: Ruleset> Hosted<P> {
         }
     }
 
-    /// The game written as `format` with extra tags and the players' names by seat (see
-    /// [`Table::record`]), recording its rule options; secrets among them (Chex's draw seed)
-    /// only with `reveal_secrets` ([`Table::record`] reveals them once the game is over).
+    /// The game written as `format` with what the front end knows of it (see
+    /// [`Table::record`]), recording its rule options, by name and in words; secrets among
+    /// them (Chex's draw seed) only with `reveal_secrets` ([`Table::record`] reveals them once
+    /// the game is over).
     pub fn record_with(
         &self,
         format: RecordFormat,
-        extra: &[(String, String)],
-        players: &[String],
+        occasion: &Occasion,
         reveal_secrets: bool,
     ) -> Result<String, SessionError> {
         if !self.record_formats().contains(&format) {
@@ -310,38 +307,30 @@ impl<P: Ruleset> Hosted<P> {
                 format.extension()
             )));
         }
-        let recorded = pgn::recorded_options(P::option_specs(), &self.rule_options, reveal_secrets);
-        // PGN, KIF and CSA name a seat by the same tag (a shogi record's `Black` is sente).
-        let position = self.game.position();
-        let seat_count = position.players();
-        let seat_tags: Vec<(String, String)> = players
-            .iter()
-            .enumerate()
-            .take(seat_count)
-            .map(|(seat, name)| {
-                let tag = pgn::player_tag(position.player_name(seat), seat, seat_count);
-                (tag.into_owned(), name.clone())
-            })
-            .collect();
-        let mut tags = record::Tags::default();
-        for (name, value) in extra.iter().chain(&seat_tags) {
-            tags.set(name, value);
-        }
-        tags.set_options(&recorded);
+        let specs = P::option_specs();
+        let recorded = pgn::recorded_options(specs, &self.rule_options, reveal_secrets);
+        let comments = pgn::options_in_words(specs, &self.rule_options, reveal_secrets);
         match format {
             RecordFormat::Bpgn => match P::own_record() {
                 Some(own) => {
                     let header = RecordHeader {
                         options: &recorded,
-                        tags: extra,
-                        players,
+                        tags: &own_record_tags(occasion),
+                        players: &occasion.players,
+                        comments: &comments,
                     };
                     (own.write)(&self.game, &header).map_err(|e| SessionError::Setup(e.to_string()))
                 }
                 None => Err(SessionError::Setup("no BPGN".to_string())),
             },
-            RecordFormat::Kif => kif::write(&self.game, &tags).map_err(error),
-            RecordFormat::Csa => csa::write(&self.game, &tags).map_err(error),
+            RecordFormat::Kif => {
+                let header = kif::header(occasion, &recorded);
+                kif::write_with_comments(&self.game, &header, &comments).map_err(error)
+            }
+            RecordFormat::Csa => {
+                let header = csa::header(occasion, &recorded);
+                csa::write_with_comments(&self.game, &header, &comments).map_err(error)
+            }
             RecordFormat::Pgn => {
                 let variant = record_names::pgn_variant(self.info, &recorded);
                 let setup = pgn::PgnSetup {
@@ -350,14 +339,8 @@ impl<P: Ruleset> Hosted<P> {
                     options: &self.rule_options,
                     recorded: &recorded,
                 };
-                let mut tags = pgn::Tags::for_record(&setup, &self.game);
-                if let Status::Over(outcome) = self.game.status() {
-                    tags.set("Termination", outcome.reason.as_str());
-                }
-                for (name, value) in extra.iter().chain(&seat_tags) {
-                    tags.set(name, value);
-                }
-                pgn::write(&self.game, &tags).map_err(error)
+                let tags = pgn::Tags::for_record(&setup, occasion, &self.game);
+                pgn::write_with_comments(&self.game, &tags, &comments).map_err(error)
             }
         }
     }
@@ -791,15 +774,10 @@ impl<P: Ruleset> Table for Hosted<P> {
         formats
     }
 
-    fn record(
-        &self,
-        format: RecordFormat,
-        extra: &[(String, String)],
-        players: &[String],
-    ) -> Result<String, SessionError> {
+    fn record(&self, format: RecordFormat, occasion: &Occasion) -> Result<String, SessionError> {
         // A secret option (Chex's draw seed) tells what is hidden: not while the game goes on.
         let over = matches!(self.game.status(), Status::Over(_));
-        self.record_with(format, extra, players, over)
+        self.record_with(format, occasion, over)
     }
 
     fn search_task(&self, limits: Limits, hash_mb: usize) -> SearchTask {
@@ -813,6 +791,43 @@ impl<P: Ruleset> Table for Hosted<P> {
     fn boxed_clone(&self) -> Box<dyn Table> {
         Box::new(self.clone())
     }
+}
+
+/// The tags of a ruleset's own record (BPGN, PGN's kin) for what the front end knows: the
+/// roster's event, site and date, `Round` `-`, the start in UTC, the clock where the format's
+/// `TimeControl` can say it (base and increment in whole seconds: BPGN's reader takes no
+/// other), then the occasion's own tags.
+fn own_record_tags(occasion: &Occasion) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    let mut tag = |name: &str, value: String| tags.push((name.to_string(), value));
+    if let Some(event) = &occasion.event {
+        tag("Event", event.clone());
+    }
+    if let Some(site) = &occasion.site {
+        tag("Site", site.clone());
+    }
+    if let Some(started) = occasion.started {
+        tag("Date", started.pgn_date());
+    }
+    tag("Round", "-".to_string());
+    if let Some(started) = occasion.started {
+        tag("UTCDate", started.pgn_date());
+        tag("UTCTime", started.time_of_day());
+    }
+    match occasion.clock {
+        TimeLimit::Limited(control)
+            if control.byo_yomi.is_none()
+                && control.moves_per_session.is_none()
+                && control.base.subsec_nanos() == 0
+                && control.increment.subsec_nanos() == 0 =>
+        {
+            tag("TimeControl", pgn::time_control_text(&control));
+        }
+        TimeLimit::Unlimited => tag("TimeControl", "-".to_string()),
+        _ => {}
+    }
+    tags.extend(occasion.tags.iter().cloned());
+    tags
 }
 
 impl<P: Ruleset> Clone for Hosted<P> {

@@ -137,8 +137,10 @@ fn shogi_records() {
         "{kif}"
     );
     let csa = stdout(&[&["record", "shogi", "--format", "csa"], &moves[..]].concat());
+    // The rule options in words are comments before the position.
+    assert!(csa.starts_with("V2.2\n'impasse="), "{csa}");
     assert!(
-        csa.starts_with("V2.2\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-3122GI\n"),
+        csa.contains("\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-3122GI\n"),
         "{csa}"
     );
     // Moves may be given in those notations too.

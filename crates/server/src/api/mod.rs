@@ -528,10 +528,12 @@ async fn record(
 ) -> Result<Response, ApiError> {
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
+    let base = base_url(&headers);
     let (text, extension) = game
         .ask(|reply| live::Request::Record {
             who,
             format: query.format,
+            base,
             reply,
         })
         .await?;
@@ -549,6 +551,34 @@ async fn record(
         text,
     )
         .into_response())
+}
+
+/// Longest `Host` header taken for a record's site.
+const MAX_HOST: usize = 255;
+
+/// The server's address as the client reached it, for the site of its records:
+/// `scheme://host` from the `Host` header, the scheme `https` where `X-Forwarded-Proto` says so
+/// (a proxy that ends TLS: docs/deployment.md) and `http` otherwise; `None` for a host that is
+/// no plain name, address or port (what a client sends is only ever written into its own
+/// record, but never verbatim).
+fn base_url(headers: &HeaderMap) -> Option<String> {
+    let host = headers.get(header::HOST)?.to_str().ok()?.trim();
+    let plausible = !host.is_empty()
+        && host.len() <= MAX_HOST
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+    if !plausible {
+        return None;
+    }
+    // A chain of proxies lists the first one's first.
+    let https = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"));
+    let scheme = if https { "https" } else { "http" };
+    Some(format!("{scheme}://{}", host.to_ascii_lowercase()))
 }
 
 /// `GET /api/games/{id}/positions/{ply}`: the position after `ply` moves, as the caller may
@@ -570,4 +600,62 @@ async fn position(
         .ask(|reply| live::Request::Position { who, ply, reply })
         .await?;
     Ok(axum::Json(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn the_base_url_of_records_comes_from_the_host() {
+        let base = |pairs: &[(&'static str, &str)]| base_url(&headers(pairs));
+        assert_eq!(
+            base(&[("host", "Chess.Example.org")]).as_deref(),
+            Some("http://chess.example.org")
+        );
+        assert_eq!(
+            base(&[("host", "127.0.0.1:8080")]).as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(
+            base(&[("host", "[::1]:80")]).as_deref(),
+            Some("http://[::1]:80")
+        );
+        assert_eq!(
+            base(&[("host", "example.org"), ("x-forwarded-proto", "HTTPS")]).as_deref(),
+            Some("https://example.org")
+        );
+        assert_eq!(
+            base(&[
+                ("host", "example.org"),
+                ("x-forwarded-proto", "https, http")
+            ])
+            .as_deref(),
+            Some("https://example.org")
+        );
+        assert_eq!(
+            base(&[("host", "example.org"), ("x-forwarded-proto", "gopher")]).as_deref(),
+            Some("http://example.org")
+        );
+        // No host, or one that is no plain name: no address.
+        assert_eq!(base(&[]), None);
+        for host in [
+            "",
+            "a b",
+            "evil\"]",
+            "x/y",
+            "user@host",
+            &"a".repeat(MAX_HOST + 1),
+        ] {
+            assert_eq!(base(&[("host", host)]), None, "{host:?}");
+        }
+    }
 }

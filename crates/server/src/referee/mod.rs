@@ -67,6 +67,8 @@ struct Core {
     rematch: Option<String>,
     creator: Option<String>,
     owner_hash: Option<String>,
+    /// When it was created, milliseconds since the Unix epoch (its records' start).
+    created_ms: i64,
     /// The seat that made each ply.
     plies: Vec<usize>,
     /// Kept in memory only (a restart starts them afresh, as it does the clocks' turn).
@@ -246,6 +248,17 @@ impl Referee {
     /// The seats that may move now (none before every seat is claimed, or once it is over).
     pub fn to_move(&self) -> Vec<usize> {
         self.core.to_move(self.table.as_ref())
+    }
+
+    /// When the game was created, milliseconds since the Unix epoch: the start its records
+    /// give (what the store says, not a clock read here).
+    pub fn created_ms(&self) -> i64 {
+        self.core.created_ms
+    }
+
+    /// The time control, if the game has a clock.
+    pub fn time_control(&self) -> Option<&ClockSpec> {
+        self.core.clock.as_ref().map(|(spec, _)| spec)
     }
 
     /// The time control and every seat's clock at `now`.
@@ -503,6 +516,7 @@ impl Core {
             rematch: row.rematch.clone(),
             creator: row.creator.clone(),
             owner_hash: row.owner_hash.clone(),
+            created_ms: row.created_ms,
             plies,
         };
         core.sync(table, now);

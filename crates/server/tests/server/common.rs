@@ -207,6 +207,17 @@ impl Server {
         )
     }
 
+    /// GET with request headers: the status and the body as text.
+    pub fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> (u16, String) {
+        let mut request = self.agent.get(&self.url(path));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut response = request.call().expect("GET");
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_to_string().expect("body"))
+    }
+
     /// POST of raw bytes.
     pub fn post_raw(&self, path: &str, body: &str, token: Option<&str>) -> (u16, Value) {
         let mut request = self

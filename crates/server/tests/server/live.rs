@@ -257,7 +257,7 @@ fn takeback_draw_and_resignation() {
         record
             .as_str()
             .unwrap()
-            .contains("先手：seat 0\n後手：seat 1\n"),
+            .contains("先手：Anonymous\n後手：Anonymous\n"),
         "{record}"
     );
     let (status, csa) = server.get(&format!("/api/games/{id}/record?format=csa"), None);

@@ -7,4 +7,5 @@ mod legend;
 mod limits;
 mod live;
 mod play;
+mod records;
 mod web;

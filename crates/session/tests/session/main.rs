@@ -2,3 +2,4 @@
 
 mod hidden;
 mod legend;
+mod records;

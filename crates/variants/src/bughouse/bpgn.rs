@@ -218,6 +218,16 @@ pub fn write_moves(
     moves: &[(usize, Move, Option<Duration>)],
     tags: &Tags,
 ) -> Result<String, BpgnError> {
+    write_moves_with_comments(start, moves, tags, &[])
+}
+
+/// Like [`write_moves`], with `comments` before the first move ([`write_text_with_comments`]).
+pub fn write_moves_with_comments(
+    start: &BughousePosition,
+    moves: &[(usize, Move, Option<Duration>)],
+    tags: &Tags,
+    comments: &[String],
+) -> Result<String, BpgnError> {
     let mut position = real_time(start);
     let mut records = Vec::with_capacity(moves.len());
     for (i, &(board, mv, clock)) in moves.iter().enumerate() {
@@ -239,12 +249,20 @@ pub fn write_moves(
         });
         position.play_board_move(board, mv).map_err(error)?;
     }
-    Ok(write_text(tags, &records))
+    Ok(write_text_with_comments(tags, comments, &records))
 }
 
 /// Formats tags and moves (no checking): 80-column movetext ending in the `Result` tag's value.
 pub fn write_text(tags: &Tags, moves: &[BpgnMove]) -> String {
+    write_text_with_comments(tags, &[], moves)
+}
+
+/// Like [`write_text`], with `comments` (the rule options in words) before the first move, as
+/// PGN writes them ([`pgn::write_comments`](chaturanga_notation::pgn::write_comments)); a
+/// comment there is no move's clock stamp, and reading skips it.
+pub fn write_text_with_comments(tags: &Tags, comments: &[String], moves: &[BpgnMove]) -> String {
     let mut out = tags.header();
+    chaturanga_notation::pgn::write_comments(&mut out, comments);
     let mut tokens = Vec::new();
     for m in moves {
         let mut token = format!(
@@ -312,9 +330,10 @@ pub fn write_game(
 /// B-black).
 pub const SEAT_TAGS: [&str; 4] = ["WhiteA", "WhiteB", "BlackA", "BlackB"];
 
-/// A game played through the [`Position`] trait as BPGN, with the header's tags, the
-/// players under their roster tags ([`SEAT_TAGS`]) and the rule options to record
-/// (`name=value`) in the `RuleOptions` tag: the writer of the ruleset's own record
+/// A game played through the [`Position`] trait as BPGN, with the header's tags (replacing
+/// the roster's unknowns, the others after it), the players under their roster tags
+/// ([`SEAT_TAGS`]), the rule options to record (`name=value`) in the `RuleOptions` tag and
+/// the header's comments before the first move: the writer of the ruleset's own record
 /// (`Ruleset::own_record`).
 pub fn write_recorded(
     game: &Game<BughousePosition>,
@@ -338,7 +357,7 @@ pub fn write_recorded(
         .iter()
         .map(|m| (m.board as usize, m.mv, None))
         .collect();
-    write_moves(start, &moves, &tags)
+    write_moves_with_comments(start, &moves, &tags, header.comments)
 }
 
 /// Every game of a BPGN text as a game of the [`Position`] trait, under the rule options of

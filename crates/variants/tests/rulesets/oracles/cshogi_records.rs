@@ -268,7 +268,8 @@ fn we_write_cshogi_reads() {
             let start = kif_text
                 .find("後手の持駒：")
                 .expect("a board diagram for a set-up position");
-            let end = kif_text.find("手数----").expect("the move header");
+            // The players' names follow the diagram.
+            let end = kif_text.find("先手：Sente").expect("the players");
             diagrams.push((
                 format!("{id}-bod"),
                 game.start().fen(),
