@@ -608,6 +608,70 @@ mod tests {
         assert_eq!(migrations::SQLITE.len(), migrations::POSTGRES.len());
     }
 
+    #[test]
+    fn migration_8_marks_the_games_against_the_engine_and_dates_every_ended_one() {
+        const BEFORE: usize = 7;
+        let rows = "INSERT INTO games (id, variant, options, status, version, created_ms, \
+                    active_ms, finished_ms) VALUES \
+                    ('engine', 'chess', '[]', 'finished', 2, 1, 50, NULL), \
+                    ('people', 'chess', '[]', 'aborted', 2, 1, 60, NULL), \
+                    ('dated', 'chess', '[]', 'finished', 2, 1, 70, 65), \
+                    ('live', 'chess', '[]', 'live', 1, 1, 80, NULL); \
+                    INSERT INTO seats (game_id, n, kind, level) VALUES \
+                    ('engine', 0, 'human', NULL), ('engine', 1, 'engine', 3), \
+                    ('people', 0, 'human', NULL), ('people', 1, 'human', NULL)";
+        // The second column says whether the flag is right: only `engine` has an engine seat.
+        let query = "SELECT id, with_engine = (id = 'engine'), finished_ms FROM games ORDER BY id";
+        let found: Vec<(String, bool, Option<i64>)> =
+            match std::env::var("CHATURANGA_TEST_BACKEND").as_deref() {
+                Ok("postgres") => {
+                    let url = fresh_postgres("migration_8");
+                    let mut pg = ::postgres::Client::connect(&url, ::postgres::NoTls).unwrap();
+                    pg.batch_execute(
+                        "CREATE TABLE schema_version (version BIGINT NOT NULL); \
+                         INSERT INTO schema_version (version) VALUES (7)",
+                    )
+                    .unwrap();
+                    for sql in &migrations::POSTGRES[..BEFORE] {
+                        pg.batch_execute(sql).unwrap();
+                    }
+                    pg.batch_execute(rows).unwrap();
+                    drop(Store::open(&Database::Postgres(url)).unwrap());
+                    pg.query(query, &[])
+                        .unwrap()
+                        .iter()
+                        .map(|r| (r.get(0), r.get(1), r.get(2)))
+                        .collect()
+                }
+                _ => {
+                    let mut c = rusqlite::Connection::open_in_memory().unwrap();
+                    for sql in &migrations::SQLITE[..BEFORE] {
+                        c.execute_batch(sql).unwrap();
+                    }
+                    c.pragma_update(None, "user_version", BEFORE as i64)
+                        .unwrap();
+                    c.execute_batch(rows).unwrap();
+                    migrations::migrate_sqlite(&mut c).unwrap();
+                    c.prepare(query)
+                        .unwrap()
+                        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                        .unwrap()
+                        .collect::<Result<_, _>>()
+                        .unwrap()
+                }
+            };
+        // The games that ended and had no finish time get their last activity's.
+        assert_eq!(
+            found,
+            [
+                ("dated".to_string(), true, Some(65)),
+                ("engine".to_string(), true, Some(50)),
+                ("live".to_string(), true, None),
+                ("people".to_string(), true, Some(60)),
+            ]
+        );
+    }
+
     fn game(id: &str) -> GameRow {
         GameRow {
             id: id.into(),
