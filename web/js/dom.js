@@ -78,3 +78,11 @@ export function toast(text, kind = "info") {
   box.append(note);
   setTimeout(() => note.remove(), kind === "error" ? 6000 : 3000);
 }
+
+/**
+ * A count of plies in words: `1 ply`, `12 plies`.
+ * @param {number} n
+ */
+export function plies(n) {
+  return `${n} ${n === 1 ? "ply" : "plies"}`;
+}

@@ -3,7 +3,7 @@
 
 import { api, held, rulesPage, variants } from "./api.js";
 import { lookOf, previewSvg } from "./board.js";
-import { h, replace, toast } from "./dom.js";
+import { h, plies, replace, toast } from "./dom.js";
 
 /** Clock choices offered, as the server takes them. */
 const CLOCKS = [
@@ -81,14 +81,6 @@ function preview(variant) {
   const start = variant.start?.[0];
   if (drawing && start) box.innerHTML = previewSvg(drawing, start, lookOf(variant));
   return box;
-}
-
-/**
- * A count of plies in words: `1 ply`, `12 plies`.
- * @param {number} n
- */
-export function plies(n) {
-  return `${n} ${n === 1 ? "ply" : "plies"}`;
 }
 
 /** @param {any} drawing */

@@ -273,7 +273,8 @@ async fn same_after_restart(state: &AppState, store: &Store, id: &str) {
 }
 
 /// Seeds: for every ruleset a game between people, seated, played a move over HTTP and one
-/// over the socket, read back every way, and a game against the engine that is resigned.
+/// over the socket, read back every way, and a game against the engine that is resigned and
+/// looked up in the archive.
 pub fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut seeds = Vec::new();
     for info in chaturanga_variants::implemented() {
@@ -313,6 +314,10 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
             script.push(format!(
                 r#"@{token} POST /api/games/$1/actions {{"action":"resign"}}"#
             ));
+            script.push(format!(
+                "GET /api/games?status=finished&variant={id}&opponent=engine&limit=1"
+            ));
+            script.push("GET /api/games?status=finished&before=1.x&opponent=people".into());
         }
         seeds.push((format!("{id}-game"), script.join("\n").into_bytes()));
     }

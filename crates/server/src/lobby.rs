@@ -10,7 +10,7 @@
 
 use crate::app::AppState;
 use crate::referee::lifecycle;
-use crate::store::{Listing, Summary, now_ms};
+use crate::store::{Filter, Listing, Summary, now_ms};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -109,10 +109,12 @@ pub async fn run(state: AppState, summary: fn(&Summary) -> Value) {
             let live = Listing::Live {
                 active_since_ms: now_ms() - lifecycle::ADJOURN_AFTER.as_millis() as i64,
             };
+            let all = Filter::default();
+            let finished = Listing::Finished { before: None };
             Ok::<_, crate::store::StoreError>((
-                store.list(Listing::Open, LISTED)?,
-                store.list(live, LISTED)?,
-                store.list(Listing::Finished, FINISHED_LISTED)?,
+                store.list(&Listing::Open, &all, LISTED)?.games,
+                store.list(&live, &all, LISTED)?.games,
+                store.list(&finished, &all, FINISHED_LISTED)?.games,
             ))
         })
         .await;

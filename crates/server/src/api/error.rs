@@ -2,6 +2,7 @@
 //! the store's, the machinery's — gets its HTTP status, its stable code and its line. The
 //! socket answers with the same line and code.
 
+use super::listing::ListingError;
 use crate::bus::RemoteError;
 use crate::live::LiveError;
 use crate::quota::Refusal;
@@ -157,6 +158,12 @@ impl From<GameError> for ApiError {
     }
 }
 
+impl From<ListingError> for ApiError {
+    fn from(e: ListingError) -> Self {
+        ApiError::bad_request(e.to_string()).with_code(e.code())
+    }
+}
+
 impl From<Refusal> for ApiError {
     fn from(refusal: Refusal) -> Self {
         let message = refusal.to_string();
@@ -269,6 +276,7 @@ fn known_code(code: &str) -> Option<&'static str> {
     GameError::CODES
         .iter()
         .chain(&OTHERS)
+        .chain(&ListingError::CODES)
         .find(|c| **c == code)
         .copied()
 }

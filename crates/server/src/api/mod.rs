@@ -3,7 +3,10 @@
 
 mod compressed;
 pub mod error;
+mod listing;
 mod lobby;
+
+pub(crate) use listing::summary_json;
 pub mod socket;
 mod variants;
 pub mod web;
@@ -16,8 +19,8 @@ use crate::connections::Client;
 use crate::live::{self, Answer, Who};
 use crate::quota::{Quotas, Refusal, Spend};
 use crate::referee::GameError;
-use crate::referee::{NewGame, lifecycle};
-use crate::store::{Listing, SeatKind, Summary, now_ms};
+use crate::referee::NewGame;
+use crate::store::SeatKind;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
@@ -35,15 +38,13 @@ use sha2::{Digest, Sha256};
 pub const MAX_BODY: usize = 16 * 1024;
 /// Most rule options in a request.
 const MAX_OPTIONS: usize = 16;
-/// Most games in a listing.
-const MAX_LISTING: usize = 100;
 
 /// The API's routes over `state`, within its quotas.
 pub fn router(state: AppState) -> Router {
     let limits = state.quotas().limits().clone();
     Router::new()
         .route("/api/variants", get(variants::list))
-        .route("/api/games", post(create_game).get(list_games))
+        .route("/api/games", post(create_game).get(listing::list_games))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/seats/{n}/join", post(join))
         .route("/api/games/{id}/moves", post(play))
@@ -345,57 +346,6 @@ async fn create_game(
         answer["token"] = json!(token);
     }
     Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
-}
-
-#[derive(Deserialize)]
-struct ListQuery {
-    status: Option<String>,
-    limit: Option<usize>,
-}
-
-pub(crate) fn summary_json(s: &Summary) -> Value {
-    json!({
-        "id": s.id,
-        "variant": s.variant,
-        "status": s.status.as_str(),
-        "result": s.result,
-        "reason": s.reason,
-        "ply": s.plies,
-        "created_ms": s.created_ms,
-        "seats": s.seats.iter().enumerate().map(|(n, seat)| json!({
-            "seat": n,
-            "kind": seat.kind.word(),
-            "level": seat.kind.level(),
-            "joined": seat.kind != SeatKind::Human || seat.token_hash.is_some(),
-        })).collect::<Vec<_>>(),
-    })
-}
-
-async fn list_games(
-    State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
-) -> Result<axum::Json<Value>, ApiError> {
-    let listing = match query.status.as_deref() {
-        None | Some("live") => Listing::Live {
-            active_since_ms: now_ms() - lifecycle::ADJOURN_AFTER.as_millis() as i64,
-        },
-        Some("open") => Listing::Open,
-        Some("finished") => Listing::Finished,
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "status must be open, live or finished, not {:?}",
-                other.chars().take(20).collect::<String>()
-            )));
-        }
-    };
-    let limit = query.limit.unwrap_or(50).clamp(1, MAX_LISTING);
-    let store = state.store().clone();
-    let games = tokio::task::spawn_blocking(move || store.list(listing, limit))
-        .await
-        .map_err(|e| ApiError::internal(format!("store task: {e}")))??;
-    Ok(axum::Json(json!({
-        "games": games.iter().map(summary_json).collect::<Vec<_>>()
-    })))
 }
 
 async fn game_state(

@@ -155,3 +155,23 @@ pub async fn list(headers: HeaderMap) -> Response {
         Err(_) => super::ApiError::internal("the ruleset listing failed").into_response(),
     }
 }
+
+/// Whether `id` names a ruleset this server plays.
+pub fn is_ruleset(id: &str) -> bool {
+    CATALOGUE.iter().any(|v| v.id == id && v.implemented)
+}
+
+/// What the players of ruleset `id` are called (`white`, `black`: seat n plays player n),
+/// read from its table once per ruleset (the names do not depend on the options); empty for
+/// an id that is no ruleset this server plays.
+pub fn player_names(id: &str) -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<OnceLock<Vec<&'static str>>>> = OnceLock::new();
+    let Some(index) = CATALOGUE.iter().position(|v| v.id == id && v.implemented) else {
+        return &[];
+    };
+    let slots = NAMES.get_or_init(|| CATALOGUE.iter().map(|_| OnceLock::new()).collect());
+    slots[index].get_or_init(|| match open_table(id, &[], None) {
+        Ok(table) => (0..table.players()).map(|p| table.player_name(p)).collect(),
+        Err(_) => Vec::new(),
+    })
+}

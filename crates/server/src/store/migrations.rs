@@ -73,6 +73,25 @@ pub const SQLITE: &[&str] = &[
     // clients), and the hash of the token that may stop a game of engines only.
     "ALTER TABLE games ADD COLUMN creator TEXT;
     ALTER TABLE games ADD COLUMN owner_hash TEXT;",
+    // 8: the archive, paged by finish time and id and filtered by ruleset and opponent:
+    // whether a seat is the engine's (seats never change kind), a finish time for every
+    // game that ended, and one index per combination of filters, over the archive's games
+    // only, so that a page reads its own rows and no others. The conditions are written as
+    // the listing's query writes them (`store::listing`). The status leads, though it is
+    // the same in every row: without statistics SQLite prefers an index with an equality
+    // on its first column (`games_by_status`), and then sorts.
+    "ALTER TABLE games ADD COLUMN with_engine INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET with_engine = 1 WHERE EXISTS (
+        SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.kind = 'engine');
+    UPDATE games SET finished_ms = active_ms WHERE status <> 'live' AND finished_ms IS NULL;
+    CREATE INDEX games_archive ON games (status, finished_ms, id)
+        WHERE status = 'finished' AND listed = 1;
+    CREATE INDEX games_archive_by_variant ON games (status, variant, finished_ms, id)
+        WHERE status = 'finished' AND listed = 1;
+    CREATE INDEX games_archive_by_opponent ON games (status, with_engine, finished_ms, id)
+        WHERE status = 'finished' AND listed = 1;
+    CREATE INDEX games_archive_by_both ON games (status, variant, with_engine, finished_ms, id)
+        WHERE status = 'finished' AND listed = 1;",
 ];
 
 /// The same migrations for PostgreSQL, in order. Append only.
@@ -139,6 +158,22 @@ pub const POSTGRES: &[&str] = &[
     // 7: the creator's digest and the owner's token hash.
     "ALTER TABLE games ADD COLUMN creator TEXT;
     ALTER TABLE games ADD COLUMN owner_hash TEXT;",
+    // 8: the archive's engine flag, finish times and indexes. Without the status, which the
+    // planner leaves out of the conditions it seeks by where an index's own condition says
+    // it: a status in front would leave nothing to seek the cursor by, and a page deep in
+    // the archive would read every index entry before it.
+    "ALTER TABLE games ADD COLUMN with_engine BOOLEAN NOT NULL DEFAULT FALSE;
+    UPDATE games SET with_engine = TRUE WHERE EXISTS (
+        SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.kind = 'engine');
+    UPDATE games SET finished_ms = active_ms WHERE status <> 'live' AND finished_ms IS NULL;
+    CREATE INDEX games_archive ON games (finished_ms, id)
+        WHERE status = 'finished' AND listed;
+    CREATE INDEX games_archive_by_variant ON games (variant, finished_ms, id)
+        WHERE status = 'finished' AND listed;
+    CREATE INDEX games_archive_by_opponent ON games (with_engine, finished_ms, id)
+        WHERE status = 'finished' AND listed;
+    CREATE INDEX games_archive_by_both ON games (variant, with_engine, finished_ms, id)
+        WHERE status = 'finished' AND listed;",
 ];
 
 /// Applies the SQLite migrations not yet applied, each in its own transaction.

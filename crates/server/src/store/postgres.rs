@@ -8,9 +8,10 @@
 //! notice of a change (`{"v":1,"game":ID,"version":N}`) is sent inside the same transaction,
 //! so it is delivered exactly when the change is visible.
 
+use super::listing::{self, Arg, Dialect, Listed};
 use super::{
-    Backend, Change, Cluster, Ending, EventRow, GameRow, GameStatus, Listing, SeatKind, SeatRow,
-    StoreError, StoreResult, StoredMove, Summary, migrations, now_ms,
+    Backend, Change, Cluster, Ending, EventRow, Filter, GameRow, GameStatus, Listing, SeatKind,
+    SeatRow, StoreError, StoreResult, StoredMove, Summary, migrations, now_ms,
 };
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -342,8 +343,8 @@ fn insert_game(
         statements,
         tx,
         "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
-         created_ms, active_ms, listed, offers, creator, owner_hash) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+         created_ms, active_ms, listed, offers, creator, owner_hash, with_engine) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         &[
             &game.id,
             &game.variant,
@@ -359,6 +360,7 @@ fn insert_game(
             &to_json(&game.pending),
             &game.creator,
             &game.owner_hash,
+            &game.with_engine(),
         ],
     )?;
     for (n, seat) in game.seats.iter().enumerate() {
@@ -579,46 +581,36 @@ impl Backend for Postgres {
         })
     }
 
-    fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
+    fn list(&self, listing: &Listing, filter: &Filter, limit: usize) -> StoreResult<Vec<Summary>> {
+        let (sql, args) = listing::query(listing, filter, limit, Dialect::Postgres);
+        let args: Vec<Box<dyn ToSql + Sync>> = args
+            .into_iter()
+            .map(|arg| -> Box<dyn ToSql + Sync> {
+                match arg {
+                    Arg::Int(n) => Box::new(n),
+                    Arg::Text(text) => Box::new(text),
+                    Arg::Bool(b) => Box::new(b),
+                }
+            })
+            .collect();
+        let params: Vec<&(dyn ToSql + Sync)> = args.iter().map(AsRef::as_ref).collect();
         self.with(|c| {
-            let (filter, since) = match listing {
-                Listing::Open => (
-                    "status = 'live' AND listed AND $2::BIGINT = 0 AND EXISTS (SELECT 1 FROM seats s \
-                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)",
-                    0i64,
-                ),
-                Listing::Live { active_since_ms } => (
-                    "status = 'live' AND listed AND (clock IS NOT NULL OR active_ms >= $2)",
-                    active_since_ms,
-                ),
-                Listing::Finished => (
-                    "status IN ('finished', 'aborted') AND listed AND $2::BIGINT = 0",
-                    0,
-                ),
-            };
-            let order = match listing {
-                Listing::Finished => "finished_ms DESC NULLS LAST, created_ms DESC",
-                _ => "created_ms DESC",
-            };
-            let sql = format!(
-                "SELECT id, variant, status, result, reason, created_ms, \
-                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-                 FROM games g WHERE {filter} ORDER BY {order} LIMIT $1"
-            );
-            let rows = c.query(&sql, &[&(limit as i64), &since])?;
+            let rows = c.query(&sql, &params)?;
             let mut games = Vec::with_capacity(rows.len());
             for r in &rows {
-                let id: String = r.get(0);
-                games.push(Summary {
-                    seats: seats(c, &id)?,
-                    id,
+                let row = Listed {
+                    id: r.get(0),
                     variant: r.get(1),
-                    status: GameStatus::parse(r.get(2))?,
+                    status: r.get(2),
                     result: r.get(3),
                     reason: r.get(4),
-                    created_ms: r.get(5),
-                    plies: r.get::<_, i64>(6) as usize,
-                });
+                    quarters: r.get(5),
+                    created_ms: r.get(6),
+                    finished_ms: r.get(7),
+                    plies: r.get(8),
+                };
+                let seats = seats(c, &row.id)?;
+                games.push(row.summary(seats)?);
             }
             Ok(games)
         })

@@ -1,9 +1,10 @@
 //! The embedded store: games, seats, moves and events in one SQLite file (WAL mode), the
 //! default, for one server process.
 
+use super::listing::{self, Arg, Dialect, Listed};
 use super::{
-    Backend, Change, Ending, EventRow, GameRow, GameStatus, Listing, SeatKind, SeatRow, StoreError,
-    StoreResult, StoredMove, Summary, migrations, now_ms,
+    Backend, Change, Ending, EventRow, Filter, GameRow, GameStatus, Listing, SeatKind, SeatRow,
+    StoreError, StoreResult, StoredMove, Summary, migrations, now_ms,
 };
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::{Path, PathBuf};
@@ -215,8 +216,8 @@ fn insert_game(
 ) -> StoreResult<()> {
     tx.prepare_cached(
         "INSERT INTO games (id, variant, options, fen, clock, status, version, clock_state, \
-         created_ms, active_ms, listed, offers, creator, owner_hash) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+         created_ms, active_ms, listed, offers, creator, owner_hash, with_engine) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?
     .execute(params![
         game.id,
@@ -233,6 +234,7 @@ fn insert_game(
         to_json(&game.pending),
         game.creator,
         game.owner_hash,
+        game.with_engine(),
     ])?;
     for (n, seat) in game.seats.iter().enumerate() {
         tx.prepare_cached(
@@ -475,60 +477,35 @@ impl Backend for Sqlite {
         })
     }
 
-    /// Games for the lobby or the archive, at most `limit`, the newest first.
-    fn list(&self, listing: Listing, limit: usize) -> StoreResult<Vec<Summary>> {
+    fn list(&self, listing: &Listing, filter: &Filter, limit: usize) -> StoreResult<Vec<Summary>> {
+        let (sql, args) = listing::query(listing, filter, limit, Dialect::Sqlite);
+        let args = args.into_iter().map(|arg| match arg {
+            Arg::Int(n) => rusqlite::types::Value::Integer(n),
+            Arg::Text(text) => rusqlite::types::Value::Text(text),
+            Arg::Bool(b) => rusqlite::types::Value::Integer(b.into()),
+        });
         self.read(|c| {
-            let (filter, since) = match listing {
-                Listing::Open => (
-                    "status = 'live' AND listed = 1 AND ?2 = 0 AND EXISTS (SELECT 1 FROM seats s \
-                     WHERE s.game_id = g.id AND s.kind = 'human' AND s.token_hash IS NULL)",
-                    0,
-                ),
-                Listing::Live { active_since_ms } => (
-                    "status = 'live' AND listed = 1 AND (clock IS NOT NULL OR active_ms >= ?2)",
-                    active_since_ms,
-                ),
-                Listing::Finished => (
-                    "status IN ('finished', 'aborted') AND listed = 1 AND ?2 = 0",
-                    0,
-                ),
-            };
-            let order = match listing {
-                Listing::Finished => "finished_ms DESC, created_ms DESC",
-                _ => "created_ms DESC",
-            };
-            let sql = format!(
-                "SELECT id, variant, status, result, reason, created_ms, \
-                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-                 FROM games g WHERE {filter} ORDER BY {order} LIMIT ?1"
-            );
             let mut statement = c.prepare_cached(&sql)?;
             let rows = statement
-                .query_map(params![limit as i64, since], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, Option<String>>(4)?,
-                        r.get::<_, i64>(5)?,
-                        r.get::<_, i64>(6)?,
-                    ))
+                .query_map(rusqlite::params_from_iter(args), |r| {
+                    Ok(Listed {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        status: r.get(2)?,
+                        result: r.get(3)?,
+                        reason: r.get(4)?,
+                        quarters: r.get(5)?,
+                        created_ms: r.get(6)?,
+                        finished_ms: r.get(7)?,
+                        plies: r.get(8)?,
+                    })
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             drop(statement);
             rows.into_iter()
-                .map(|(id, variant, status, result, reason, created_ms, plies)| {
-                    Ok(Summary {
-                        seats: seats(c, &id)?,
-                        id,
-                        variant,
-                        status: GameStatus::parse(&status)?,
-                        result,
-                        reason,
-                        created_ms,
-                        plies: plies as usize,
-                    })
+                .map(|row| {
+                    let seats = seats(c, &row.id)?;
+                    row.summary(seats)
                 })
                 .collect()
         })
