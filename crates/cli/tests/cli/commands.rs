@@ -138,7 +138,7 @@ fn shogi_records() {
     );
     let csa = stdout(&[&["record", "shogi", "--format", "csa"], &moves[..]].concat());
     // The rule options in words are comments before the position.
-    assert!(csa.starts_with("V2.2\n'impasse="), "{csa}");
+    assert!(csa.starts_with("V2.2\n'Impasse: "), "{csa}");
     assert!(
         csa.contains("\nPI\n+\n+7776FU\n-3334FU\n+8822KA\n-3122GI\n"),
         "{csa}"

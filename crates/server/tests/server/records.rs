@@ -76,7 +76,10 @@ fn records_name_the_players_the_event_the_day_and_the_clock() {
         pgn.contains("[Variant \"Standard\"]\n[TimeControl \"300+3\"]\n"),
         "{pgn}"
     );
-    assert!(pgn.contains("\n\n{fide-claims=off ("), "{pgn}");
+    assert!(
+        pgn.contains("\n\n{Draw claims: Draws by threefold"),
+        "{pgn}"
+    );
 
     // Behind a proxy that ends TLS, the game's address is the one the player used.
     let (status, proxied) = server.get_with(

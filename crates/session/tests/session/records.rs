@@ -75,7 +75,8 @@ fn options_in_words(variant: &str, table: &dyn Table) -> Vec<String> {
                 .iter()
                 .find_map(|o| o.strip_prefix(&format!("{}=", spec.name)))
                 .unwrap_or(spec.default);
-            format!("{}={value} ({})", spec.name, spec.help)
+            let words = spec.explain(value).expect("every option value has words");
+            format!("{}: {words} ({}={value})", spec.label, spec.name)
         })
         .collect()
 }
@@ -146,7 +147,7 @@ fn pgn_carries_the_occasion_and_the_options_in_words() {
              [Variant \"Standard\"]\n\
              [TimeControl \"300+3\"]\n\
              [Termination \"resignation\"]\n\
-             [RuleOptions \"fide-claims=on\"]\n\n{fide-claims=on (on: "
+             [RuleOptions \"fide-claims=on\"]\n\n{Draw claims: Threefold repetition "
         ),
         "{text}"
     );
@@ -285,7 +286,10 @@ fn bpgn_carries_the_occasion_and_the_options_in_words() {
         &known("Casual Bughouse game", &[], byo_yomi(0, 86_400, 1)),
     );
     assert!(!text.contains("[TimeControl "), "{text}");
-    assert!(text.contains("{timing=turn-based ("), "{text}");
+    assert!(
+        text.contains("{Timing: Turns come in a fixed cycle"),
+        "{text}"
+    );
 }
 
 fn hex(text: &str) -> String {
