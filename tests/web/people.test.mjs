@@ -141,7 +141,9 @@ test("two people play chess to checkmate", async () => {
   // A game for a friend stays out of the archive; its page steps back through the game.
   const page = people[0].page;
   await page.goto(`${server.base}/archive`);
-  await page.locator(".archive-list").waitFor();
+  // The list may be empty (the game of this test is not in it): the note says when it came.
+  await page.locator(".archive-note").waitFor({ state: "attached" });
+  await until(async () => !/Loading/.test(await page.locator(".archive-note").innerText()), "the archive loaded");
   assert.equal(await page.locator(`.archive-list li[data-game="${id}"]`).count(), 0, "unlisted");
   await page.goto(`${server.base}/games/${id}`);
   await page.locator('.banner[data-result="0-1"]').waitFor();
