@@ -614,20 +614,8 @@ mod tests {
     /// where V2.2 cannot say the clock), the rule options in words comments; all read back.
     #[test]
     fn occasion_header_and_comments() {
-        use crate::occasion::UtcTime;
         use std::time::Duration;
-        let occasion = Occasion {
-            event: Some("Casual Shogi game".into()),
-            site: Some("https://example.org/games/abc".into()),
-            started: UtcTime::from_unix_millis(1_796_662_980_000),
-            players: vec!["Anonymous".into(), "Chaturanga level 3".into()],
-            clock: TimeLimit::Limited(TimeControl::byo_yomi(
-                Duration::from_secs(600),
-                Duration::from_secs(30),
-                1,
-            )),
-            tags: Vec::new(),
-        };
+        let occasion = crate::occasion::shogi_sample();
         let tags = header(&occasion, &["impasse=declare27".to_string()]);
         let comments = ["impasse=declare27 (declare27: the 27-point declaration)".to_string()];
         let text = write_with_comments(&game_from(None, &["7g7f"]), &tags, &comments).unwrap();

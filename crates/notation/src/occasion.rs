@@ -142,6 +142,25 @@ pub(crate) fn whole_seconds(control: &TimeControl) -> bool {
         && control.byo_yomi.is_none_or(|b| whole(b.period))
 }
 
+/// The occasion the shogi record tests write: a casual game against the engine on
+/// 2026-12-07 at 17:03 UTC, 10 minutes then one 30-second period.
+#[cfg(test)]
+pub(crate) fn shogi_sample() -> Occasion {
+    use std::time::Duration;
+    Occasion {
+        event: Some("Casual Shogi game".into()),
+        site: Some("https://example.org/games/abc".into()),
+        started: UtcTime::from_unix_millis(1_796_662_980_000),
+        players: vec!["Anonymous".into(), "Chaturanga level 3".into()],
+        clock: TimeLimit::Limited(TimeControl::byo_yomi(
+            Duration::from_secs(600),
+            Duration::from_secs(30),
+            1,
+        )),
+        tags: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,6 +170,14 @@ pub struct PgnSetup<'a> {
     pub recorded: &'a [String],
 }
 
+/// The options a record may tell: secrets ([`OptionValues::Seed`]) only with
+/// `reveal_secrets`.
+fn told(specs: &[OptionSpec], reveal_secrets: bool) -> impl Iterator<Item = &OptionSpec> {
+    specs
+        .iter()
+        .filter(move |spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed))
+}
+
 /// The rule options a record gives: those not at their defaults, as `name=value`, in the
 /// ruleset's order. Secrets ([`OptionValues::Seed`], Chex's draw order) only with
 /// `reveal_secrets`: a record of a game still going on must not tell them.
@@ -178,9 +186,7 @@ pub fn recorded_options(
     options: &RuleOptions,
     reveal_secrets: bool,
 ) -> Vec<String> {
-    specs
-        .iter()
-        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed))
+    told(specs, reveal_secrets)
         .filter_map(|spec| {
             let value = options.get(spec.name)?;
             (value != spec.default).then(|| format!("{}={value}", spec.name))
@@ -199,9 +205,7 @@ pub fn options_in_words(
     options: &RuleOptions,
     reveal_secrets: bool,
 ) -> Vec<String> {
-    specs
-        .iter()
-        .filter(|spec| reveal_secrets || !matches!(spec.values, OptionValues::Seed))
+    told(specs, reveal_secrets)
         .map(|spec| {
             let value = options.get(spec.name).unwrap_or(spec.default);
             match (spec.label, spec.explain(value)) {
