@@ -5,23 +5,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { api, gameOfTwo, launch, outDir, startServer, until, watchErrors } from "./harness.mjs";
+import { test } from "node:test";
+import { api, gameOfPeople, outDir, serverAndBrowser, startServer, until, watchErrors } from "./harness.mjs";
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setting = serverAndBrowser();
 
 /**
  * Plays `moves` in game `id`, the seats in turn from the first.
@@ -31,7 +18,7 @@ after(async () => {
  */
 async function play(id, tokens, moves) {
   for (const [ply, move] of moves.entries()) {
-    await api(server.base, "POST", `/api/games/${id}/moves`, { move, ply }, tokens[ply % 2]);
+    await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move, ply }, tokens[ply % 2]);
   }
 }
 
@@ -42,7 +29,7 @@ async function play(id, tokens, moves) {
  * @param {string} action
  */
 function act(id, token, action) {
-  return api(server.base, "POST", `/api/games/${id}/actions`, { action }, token);
+  return api(setting.server.base, "POST", `/api/games/${id}/actions`, { action }, token);
 }
 
 /**
@@ -52,7 +39,7 @@ function act(id, token, action) {
  * @param {number} level
  */
 async function againstEngine(variant, level) {
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant,
     seats: [{ kind: "human" }, { kind: "engine", level }],
     me: 0,
@@ -71,15 +58,15 @@ function listed(page) {
 test("the archive shows players and results, filters on the server from the address, and pages", async () => {
   // Enough games for a second page, before those the first page shows on top.
   for (let n = 0; n < 30; n++) {
-    const game = await gameOfTwo(server.base, n % 2 ? "xiangqi" : "chess");
+    const game = await gameOfPeople(setting.server.base, n % 2 ? "xiangqi" : "chess");
     await act(game.id, game.tokens[n % 2], "resign");
   }
   // One move, then Black gives up.
-  const opening = await gameOfTwo(server.base, "chess");
+  const opening = await gameOfPeople(setting.server.base, "chess");
   await play(opening.id, opening.tokens, ["e2e4"]);
   await act(opening.id, opening.tokens[1], "resign");
   // Drawn after two moves.
-  const drawn = await gameOfTwo(server.base, "chess");
+  const drawn = await gameOfPeople(setting.server.base, "chess");
   await play(drawn.id, drawn.tokens, ["d2d4", "d7d5"]);
   await act(drawn.id, drawn.tokens[0], "draw-offer");
   await act(drawn.id, drawn.tokens[1], "draw-accept");
@@ -87,11 +74,11 @@ test("the archive shows players and results, filters on the server from the addr
   const shogi = await againstEngine("shogi", 3);
   await act(shogi.id, shogi.token, "resign");
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await setting.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
   // This browser played the shogi game: its seat is kept as the game page keeps it.
-  await page.goto(`${server.base}/archive`);
+  await page.goto(`${setting.server.base}/archive`);
   await page.evaluate(
     ([key, value]) => localStorage.setItem(key, value),
     [`chaturanga.seats.${shogi.id}`, JSON.stringify([{ seat: 0, token: shogi.token }])],
@@ -117,15 +104,15 @@ test("the archive shows players and results, filters on the server from the addr
   assert.match(engine, /Black: you · White: engine level 3/);
   assert.match(engine, /White won by resignation · 0 plies/);
   await item(opening.id).locator("a").click();
-  await page.waitForURL(`${server.base}/games/${opening.id}`);
+  await page.waitForURL(`${setting.server.base}/games/${opening.id}`);
   await page.goBack();
 
   // Filters: on the server, in the address.
   await page.locator('select[name="variant"]').selectOption("shogi");
-  await page.waitForURL(`${server.base}/archive?variant=shogi`);
+  await page.waitForURL(`${setting.server.base}/archive?variant=shogi`);
   await until(async () => (await listed(page)).length === 1, "the shogi game alone");
   await page.locator('select[name="opponent"]').selectOption("people");
-  await page.waitForURL(`${server.base}/archive?variant=shogi&opponent=people`);
+  await page.waitForURL(`${setting.server.base}/archive?variant=shogi&opponent=people`);
   await page.locator(".archive-note", { hasText: "No finished games match these choices." }).waitFor();
   assert.equal((await listed(page)).length, 0);
   // Back goes to the choice before.
@@ -136,23 +123,23 @@ test("the archive shows players and results, filters on the server from the addr
   // A link shows the same list: the filters are read from the address.
   const linked = await context.newPage();
   const linkedErrors = watchErrors(linked);
-  await linked.goto(`${server.base}/archive?variant=chess&opponent=people`);
+  await linked.goto(`${setting.server.base}/archive?variant=chess&opponent=people`);
   await until(async () => (await listed(linked)).length === 17, "the games of chess between people");
   assert.equal(await linked.locator('select[name="variant"]').inputValue(), "chess");
   assert.equal(await linked.locator('select[name="opponent"]').inputValue(), "people");
   assert.ok((await listed(linked)).every((text) => text.startsWith("Chess")));
   // An address asking for what no list has shows every game, and says so in the address.
-  await linked.goto(`${server.base}/archive?variant=tictactoe&opponent=robots`);
+  await linked.goto(`${setting.server.base}/archive?variant=tictactoe&opponent=robots`);
   await until(async () => (await listed(linked)).length === 30, "every game");
   assert.equal(new URL(linked.url()).search, "");
 
   // A phone: nothing wider than the screen.
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await setting.browser.newContext({ viewport: { width: 390, height: 844 } });
   const small = await phone.newPage();
   const smallErrors = watchErrors(small);
-  await small.goto(`${server.base}/archive?opponent=engine`);
+  await small.goto(`${setting.server.base}/archive?opponent=engine`);
   await until(async () => (await listed(small)).length === 1, "the engine's game");
-  await small.goto(`${server.base}/archive`);
+  await small.goto(`${setting.server.base}/archive`);
   await until(async () => (await listed(small)).length === 30, "the first page on a phone");
   const width = await small.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
   assert.ok(width <= 390, `the page is ${width} px wide`);
@@ -164,7 +151,7 @@ test("the archive shows players and results, filters on the server from the addr
 
 test("an empty archive says so", async () => {
   const fresh = await startServer();
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await setting.browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
     const page = await context.newPage();
     await page.goto(`${fresh.base}/archive`);

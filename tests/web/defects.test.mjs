@@ -4,23 +4,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { api, cellOf, gameOfTwo, launch, outDir, pageOfSeat, startServer, state, until } from "./harness.mjs";
+import { test } from "node:test";
+import { api, cellOf, gameOfPeople, outDir, pageOfSeat, serverAndBrowser, state, until } from "./harness.mjs";
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setting = serverAndBrowser();
 
 /**
  * A game of two people made over the API; both seats' tokens.
@@ -28,7 +15,7 @@ after(async () => {
  * @param {string} [fen]
  */
 function twoPeople(variant, fen) {
-  return gameOfTwo(server.base, variant, fen);
+  return gameOfPeople(setting.server.base, variant, fen);
 }
 
 /**
@@ -38,7 +25,7 @@ function twoPeople(variant, fen) {
  * @param {{width: number, height: number}} [viewport]
  */
 function seatPage(id, token, viewport) {
-  return pageOfSeat(browser, server.base, id, token, viewport);
+  return pageOfSeat(setting.browser, setting.server.base, id, token, viewport);
 }
 
 /**
@@ -86,43 +73,43 @@ test("chu shogi: the lion's leap clicked as two steps through an empty cell", as
   // 7i then 6h is its leap to 6h.
   const { id, tokens } = await twoPeople("chushogi");
   const { page, errors, close } = await seatPage(id, tokens[0]);
-  const open = await state(server.base, id, tokens[0]);
+  const open = await state(setting.server.base, id, tokens[0]);
   const opening = open.legal.find((/** @type {any} */ m) => m.from === "7i" && m.to === "7h");
   assert.ok(opening, "the pawn on 7i steps to 7h");
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: opening.text }, tokens[0]);
-  const reply = (await state(server.base, id, tokens[1])).legal[0];
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: reply.text }, tokens[1]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: opening.text }, tokens[0]);
+  const reply = (await state(setting.server.base, id, tokens[1])).legal[0];
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: reply.text }, tokens[1]);
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 2, "both moves shown");
   await cellOf(page, 0, "7j").click();
   await cellOf(page, 0, "7i").click();
   assert.match((await cellOf(page, 0, "6h").getAttribute("class")) ?? "", /dest/, "6h is offered after 7i");
   await cellOf(page, 0, "6h").click();
-  await until(async () => (await state(server.base, id, null)).moves[2] === "7j6h", "the lion's leap to 6h");
+  await until(async () => (await state(setting.server.base, id, null)).moves[2] === "7j6h", "the lion's leap to 6h");
   assert.deepEqual(errors, []);
   await close();
 });
 
 test("bughouse: a man picked up stays in hand while the other board plays", async () => {
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant: "bughouse",
     seats: [{ kind: "human" }, { kind: "human" }, { kind: "human" }, { kind: "human" }],
     me: 0,
   });
   const tokens = [made.token];
   for (const seat of [1, 2, 3]) {
-    tokens.push((await api(server.base, "POST", `/api/games/${made.id}/seats/${seat}/join`, {})).token);
+    tokens.push((await api(setting.server.base, "POST", `/api/games/${made.id}/seats/${seat}/join`, {})).token);
   }
   // Everyone comes, so that the clocks and the boards go.
-  for (const token of tokens.slice(1)) await state(server.base, made.id, token);
+  for (const token of tokens.slice(1)) await state(setting.server.base, made.id, token);
   const { page, errors, close } = await seatPage(made.id, tokens[0]);
   await cellOf(page, 0, "g1").click();
   assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/);
   // Board B's White (seat 1) moves.
-  await api(server.base, "POST", `/api/games/${made.id}/moves`, { move: "e2e4" }, tokens[1]);
+  await api(setting.server.base, "POST", `/api/games/${made.id}/moves`, { move: "e2e4" }, tokens[1]);
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 1, "board B's move shown");
   assert.match((await cellOf(page, 0, "g1").getAttribute("class")) ?? "", /selected/, "still in hand");
   await cellOf(page, 0, "f3").click();
-  await until(async () => (await state(server.base, made.id, null)).moves[1] === "g1f3", "the knight's move");
+  await until(async () => (await state(setting.server.base, made.id, null)).moves[1] === "g1f3", "the knight's move");
   // The move list names the board of each move.
   await until(async () => (await page.locator(".moves li").count()) === 2, "two turns listed");
   const labels = await page
@@ -141,7 +128,7 @@ test("progressive chess: the move list numbers turns, each series one turn", asy
     [1, "e7e5"],
     [1, "f8c5"],
   ]) {
-    await api(server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[Number(seat)]);
+    await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[Number(seat)]);
   }
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 3, "three moves shown");
   const turns = await page
@@ -158,26 +145,26 @@ test("progressive chess: the move list numbers turns, each series one turn", asy
 });
 
 test("an unknown address shows the site's page, not raw JSON", async () => {
-  const context = await browser.newContext();
+  const context = await setting.browser.newContext();
   const page = await context.newPage();
-  const answer = await page.goto(`${server.base}/no/such/page`);
+  const answer = await page.goto(`${setting.server.base}/no/such/page`);
   assert.equal(answer?.status(), 404);
   await page.getByText("No such page.").waitFor();
   await page.getByRole("link", { name: "Go to the lobby" }).click();
-  await page.waitForURL(`${server.base}/`);
+  await page.waitForURL(`${setting.server.base}/`);
   // Programs still get JSON.
-  const r = await fetch(`${server.base}/api/nothing`);
+  const r = await fetch(`${setting.server.base}/api/nothing`);
   assert.equal(r.status, 404);
   assert.equal((await r.json()).error, "no such page");
   await context.close();
 });
 
-test("every ruleset: the player's own bar is on the first screen at 1280x800, nothing overflows at 390 px", async () => {
-  const { variants } = await api(server.base, "GET", "/api/variants");
+test("every ruleset: the player's own bar is under the own board and on the first screen at 1280x800, nothing overflows at 390 px", async () => {
+  const { variants } = await api(setting.server.base, "GET", "/api/variants");
   /** @type {string[]} */
   const problems = [];
   for (const v of variants) {
-    const made = await api(server.base, "POST", "/api/games", {
+    const made = await api(setting.server.base, "POST", "/api/games", {
       variant: v.id,
       seats: Array.from({ length: v.players }, (_, i) => (i === 0 ? { kind: "human" } : { kind: "engine", level: 1 })),
       me: 0,
@@ -186,12 +173,17 @@ test("every ruleset: the player's own bar is on the first screen at 1280x800, no
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
     ]) {
-      const context = await browser.newContext({ viewport });
+      const context = await setting.browser.newContext({ viewport });
       const page = await context.newPage();
-      await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+      await page.goto(`${setting.server.base}/games/${made.id}#seat=${made.token}`);
       await page.locator("svg[data-board] [data-cell]").first().waitFor();
       const seen = await page.evaluate(() => {
-        const own = document.querySelector(".players.bottom .player");
+        const own = document.querySelector('.players.bottom .player[data-seat="0"]');
+        // The board the player's own men stand on: the bar belongs right under it.
+        const home =
+          document.querySelector('.man[data-owner="0"]')?.closest("svg[data-board]") ??
+          document.querySelector("svg[data-board]");
+        const gap = own && home ? own.getBoundingClientRect().top - home.getBoundingClientRect().bottom : Infinity;
         const men = [...document.querySelectorAll("svg[data-board] .man")].map((m) => m.getBoundingClientRect());
         const boards = [...document.querySelectorAll("svg[data-board]")].map((b) => b.getBoundingClientRect());
         const clipped = men.filter(
@@ -204,10 +196,14 @@ test("every ruleset: the player's own bar is on the first screen at 1280x800, no
           ownBottom: own ? own.getBoundingClientRect().bottom : Infinity,
           width: document.scrollingElement?.scrollWidth ?? 0,
           clipped: clipped.length,
+          gap,
         };
       });
       if (viewport.width === 1280 && seen.ownBottom > viewport.height)
         problems.push(`${v.id}: own bar ends at ${seen.ownBottom}`);
+      // Under the own board, with at most the own hand between them.
+      if (!(seen.gap >= 0 && seen.gap < 90))
+        problems.push(`${v.id} at ${viewport.width}: own bar ${seen.gap} px under the board`);
       if (seen.width > viewport.width) problems.push(`${v.id} at ${viewport.width}: ${seen.width} px wide`);
       if (seen.clipped) problems.push(`${v.id} at ${viewport.width}: ${seen.clipped} men outside their board`);
       const size = viewport.width === 1280 ? "desktop" : "phone";
@@ -219,9 +215,9 @@ test("every ruleset: the player's own bar is on the first screen at 1280x800, no
 });
 
 test("the lobby fits a phone", async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await setting.browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setting.server.base}/`);
   await page.locator("button.create").waitFor();
   const width = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
   assert.ok(width <= 390, `the lobby is ${width} px wide`);
@@ -232,7 +228,7 @@ test("the lobby fits a phone", async () => {
 });
 
 test("the buttons mean something: resigning asks twice, no draw offer to an engine, no move box for spectators", async () => {
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant: "chess",
     seats: [{ kind: "human" }, { kind: "engine", level: 1 }],
     me: 0,
@@ -244,10 +240,10 @@ test("the buttons mean something: resigning asks twice, no draw offer to an engi
   const resign = page.locator('button[data-action="resign"]');
   await resign.click();
   assert.match(await resign.innerText(), /again/);
-  assert.equal((await state(server.base, made.id, null)).status, "ongoing", "one click resigns nothing");
+  assert.equal((await state(setting.server.base, made.id, null)).status, "ongoing", "one click resigns nothing");
   await resign.click();
   await page.locator(".banner[data-result]").waitFor();
-  assert.equal((await state(server.base, made.id, null)).reason, "resignation");
+  assert.equal((await state(setting.server.base, made.id, null)).reason, "resignation");
   assert.deepEqual(errors, []);
   await close();
   // Between people the draw offer is there; a spectator has no move box.
@@ -255,9 +251,9 @@ test("the buttons mean something: resigning asks twice, no draw offer to an engi
   const player = await seatPage(id, tokens[0]);
   await player.page.locator('button[data-action="draw-offer"]').waitFor();
   await player.close();
-  const context = await browser.newContext();
+  const context = await setting.browser.newContext();
   const spectator = await context.newPage();
-  await spectator.goto(`${server.base}/games/${id}`);
+  await spectator.goto(`${setting.server.base}/games/${id}`);
   await spectator.locator("svg[data-board] [data-cell]").first().waitFor();
   assert.equal(await spectator.locator(".keyboard").isVisible(), false, "a spectator types no moves");
   await context.close();
@@ -274,20 +270,20 @@ test("the words about a tapped man follow him when he moves", async () => {
     "the pawn named on e4",
   );
   // A man named, then taken: nothing is said of his taker.
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d7d5" }, tokens[1]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "d7d5" }, tokens[1]);
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 2, "Black's move shown");
   await cellOf(page, 0, "d5").click();
   assert.match(await page.locator(".piece-info").innerText(), /Black pawn on d5/);
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
   await until(async () => (await page.locator(".piece-info").innerText()) === "", "the taken pawn no longer named");
   assert.deepEqual(errors, []);
   await close();
 });
 
 test("the lobby starts on chess, then on the last game's choices", async () => {
-  const context = await browser.newContext();
+  const context = await setting.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setting.server.base}/`);
   const variant = page.locator('select[name="variant"]');
   await variant.waitFor();
   assert.equal(await variant.inputValue(), "chess");
@@ -296,7 +292,7 @@ test("the lobby starts on chess, then on the last game's choices", async () => {
   await page.locator('select[name="level"]').selectOption("5");
   await page.locator("button.create").click();
   await page.waitForURL(/\/games\/[^/#]+$/);
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setting.server.base}/`);
   await variant.waitFor();
   assert.equal(await variant.inputValue(), "xiangqi");
   assert.equal(await page.locator('select[name="level"]').inputValue(), "5");

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -69,6 +70,29 @@ export async function startServer(again) {
         child.kill("SIGTERM");
       }),
   };
+}
+
+/**
+ * @typedef {Awaited<ReturnType<typeof startServer>>} Server
+ * @typedef {{server: Server, browser: import("playwright-core").Browser}} Setting
+ */
+
+/**
+ * A test file's server and browser: started before its first test and stopped after its
+ * last (a test may put another server in `server`, which is the one stopped).
+ * @returns {Setting}
+ */
+export function serverAndBrowser() {
+  const setting = /** @type {Setting} */ ({});
+  before(async () => {
+    setting.server = await startServer();
+    setting.browser = await launch();
+  });
+  after(async () => {
+    await setting.browser?.close();
+    await setting.server?.stop();
+  });
+  return setting;
 }
 
 /** @param {number} ms */
@@ -262,20 +286,24 @@ export function watchErrors(page, expected) {
 }
 
 /**
- * A game of two people made over the API; both seats' tokens.
+ * A game of people made over the API (two, or `players`); every seat's token.
  * @param {string} base
  * @param {string} variant
  * @param {string} [fen]
+ * @param {number} [players]
  */
-export async function gameOfTwo(base, variant, fen) {
+export async function gameOfPeople(base, variant, fen, players = 2) {
   const made = await api(base, "POST", "/api/games", {
     variant,
     fen,
-    seats: [{ kind: "human" }, { kind: "human" }],
+    seats: Array.from({ length: players }, () => ({ kind: "human" })),
     me: 0,
   });
-  const joined = await api(base, "POST", `/api/games/${made.id}/seats/1/join`, {});
-  return { id: made.id, tokens: [made.token, joined.token] };
+  const tokens = [made.token];
+  for (let seat = 1; seat < players; seat++) {
+    tokens.push((await api(base, "POST", `/api/games/${made.id}/seats/${seat}/join`, {})).token);
+  }
+  return { id: made.id, tokens };
 }
 
 /**

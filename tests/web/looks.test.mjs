@@ -6,25 +6,12 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { after, before, test } from "node:test";
-import { api, cellOf, gameOfTwo, launch, pageOfSeat, startServer, until } from "./harness.mjs";
+import { test } from "node:test";
+import { api, cellOf, gameOfPeople, pageOfSeat, serverAndBrowser, until } from "./harness.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setting = serverAndBrowser();
 
 /**
  * A game of two people with `moves` played, and the page of `seat`.
@@ -33,11 +20,14 @@ after(async () => {
  * @param {number} [seat]
  */
 async function played(variant, moves, seat = 0) {
-  const { id, tokens } = await gameOfTwo(server.base, variant);
+  const { players } = (await api(setting.server.base, "GET", "/api/variants")).variants.find(
+    (/** @type {{id: string}} */ v) => v.id === variant,
+  );
+  const { id, tokens } = await gameOfPeople(setting.server.base, variant, undefined, players);
   for (const [i, move] of moves.entries()) {
-    await api(server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[i % 2]);
+    await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move }, tokens[i % players]);
   }
-  const seen = await pageOfSeat(browser, server.base, id, tokens[seat]);
+  const seen = await pageOfSeat(setting.browser, setting.server.base, id, tokens[seat]);
   await until(async () => (await seen.page.locator(".moves [data-ply]").count()) === moves.length, "the moves listed");
   return { id, tokens, ...seen };
 }
@@ -83,33 +73,43 @@ test("xiangqi is drawn on the points, with its river and palaces; Congo's river 
 });
 
 test("coordinates stand outside the cells, never under a man, and can be turned off", async () => {
-  const { page, close } = await played("chushogi", []);
-  const labels = await page.locator("svg[data-board] .coord").evaluateAll((texts) =>
-    texts.map((t) => {
-      const r = t.getBoundingClientRect();
-      return { text: t.textContent, x: r.x + r.width / 2, y: r.y + r.height / 2 };
-    }),
-  );
-  assert.equal(labels.length, 24, "12 files and 12 ranks");
-  const men = await page
-    .locator("svg[data-board] .man")
-    .evaluateAll((all) => all.map((m) => m.getBoundingClientRect()));
-  for (const label of labels) {
-    const under = men.some((m) => label.x > m.left && label.x < m.right && label.y > m.top && label.y < m.bottom);
-    assert.ok(!under, `the label ${label.text} is clear of every man`);
+  for (const [variant, count] of [
+    ["threeplayer", 48],
+    ["chushogi", 24],
+  ]) {
+    const { page, close } = await played(variant, []);
+    const labels = await page.locator("svg[data-board] .coord").evaluateAll((texts) =>
+      texts.map((t) => {
+        const r = t.getBoundingClientRect();
+        const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+        const cell = document.elementsFromPoint(x, y).find((e) => e.matches("[data-cell] *, [data-cell]"));
+        return { text: t.textContent, x, y, cell: cell?.closest("[data-cell]")?.getAttribute("data-cell") ?? null };
+      }),
+    );
+    assert.equal(labels.length, count, `${variant}: ${labels.map((l) => l.text).join(" ")}`);
+    const men = await page
+      .locator("svg[data-board] .man")
+      .evaluateAll((all) => all.map((m) => m.getBoundingClientRect()));
+    for (const label of labels) {
+      const under = men.some((m) => label.x > m.left && label.x < m.right && label.y > m.top && label.y < m.bottom);
+      assert.ok(!under, `${variant}: the label ${label.text} is clear of every man`);
+      assert.equal(label.cell, null, `${variant}: the label ${label.text} is outside the cells`);
+    }
+    if (variant === "chushogi") {
+      await page.locator(".settings-open").click();
+      await page.locator('dialog.settings input[name="coordinates"]').uncheck();
+      await page.locator("dialog.settings button[type=submit]").click();
+      assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false);
+      await page.reload();
+      await page.locator("svg[data-board] .man").first().waitFor();
+      assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false, "kept after a reload");
+    }
+    await close();
   }
-  await page.locator(".settings-open").click();
-  await page.locator('dialog.settings input[name="coordinates"]').uncheck();
-  await page.locator("dialog.settings button[type=submit]").click();
-  assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false);
-  await page.reload();
-  await page.locator("svg[data-board] .man").first().waitFor();
-  assert.equal(await page.locator("svg[data-board] .coord").first().isVisible(), false, "kept after a reload");
-  await close();
 });
 
 test("the kanji come from the font the server ships, which holds every character the sources use", async () => {
-  const response = await fetch(`${server.base}/static/fonts/chaturanga-cjk.woff2`);
+  const response = await fetch(`${setting.server.base}/static/fonts/chaturanga-cjk.woff2`);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("content-type"), "font/woff2");
   const listed = new Set(readFileSync(join(root, "web/fonts/chaturanga-cjk.txt"), "utf8").trim());
@@ -223,15 +223,15 @@ test("arrows and circles with the right button; sounds of capture and check; the
   assert.equal(await page.locator("svg .drawn > *").count(), 0, "a left click clears them");
   await page.mouse.click(from.x, from.y);
 
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "e4d5" }, tokens[0]);
   await until(
     async () => (await page.evaluate(() => document.documentElement.dataset.sound)) === "capture",
     "the capture heard",
   );
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 3, "the capture listed");
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d8d5" }, tokens[1]);
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "b1c3" }, tokens[0]);
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "d5e5" }, tokens[1]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "d8d5" }, tokens[1]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "b1c3" }, tokens[0]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "d5e5" }, tokens[1]);
   await until(
     async () => (await page.evaluate(() => document.documentElement.dataset.sound)) === "check",
     "the check heard",
@@ -240,16 +240,16 @@ test("arrows and circles with the right button; sounds of capture and check; the
   assert.equal(await cellOf(page, 0, "e5").locator('g[data-slid="d5"] > .man').count(), 1);
   await page.locator(".settings-open").click();
   await page.locator('dialog.settings input[name="animation"]').uncheck();
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "f1e2" }, tokens[0]);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "f1e2" }, tokens[0]);
   await until(async () => (await page.locator(".moves [data-ply]").count()) === 7, "the bishop's move listed");
   assert.equal(await cellOf(page, 0, "e2").locator("g[data-slid]").count(), 0, "no slide when animation is off");
   await close();
 });
 
 test("rule options in words: in the lobby as they are chosen, and on the game page", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await setting.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setting.server.base}/`);
   await page.locator('.new-game select[name="variant"]').waitFor();
   const option = page.locator('.new-game label.option[data-name="fide-claims"]');
   await until(async () => (await option.count()) === 1, "chess's draw-claims option");
@@ -269,26 +269,26 @@ test("rule options in words: in the lobby as they are chosen, and on the game pa
 });
 
 test("the lobby lives: seeks appear and vanish without a reload; each game's picture; who plays and watches", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await setting.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.base}/`);
+  await page.goto(`${setting.server.base}/`);
   await page.locator(".variant-card").first().waitFor();
   assert.equal(await page.locator('.variant-card[data-variant="chess"] .preview svg .man').count(), 32);
   assert.equal(await page.locator('.variant-card[data-variant="xiangqi"] .preview svg.on-points').count(), 1);
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant: "congo",
     seats: [{ kind: "human" }, { kind: "human" }],
     me: 0,
   });
   const seek = page.locator(`.game-list li[data-game="${made.id}"]`);
   await until(async () => (await seek.count()) === 1, "the seek shown without a reload", 10_000);
-  await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`, {});
+  await api(setting.server.base, "POST", `/api/games/${made.id}/seats/1/join`, {});
   await until(
     async () => (await page.locator(".game-list").first().locator(`li[data-game="${made.id}"]`).count()) === 0,
     "the seek gone from the open games once taken",
     10_000,
   );
-  const watcher = await pageOfSeat(browser, server.base, made.id, made.token);
+  const watcher = await pageOfSeat(setting.browser, setting.server.base, made.id, made.token);
   await until(
     async () => /[1-9]\d* players? at the board/.test(await page.locator(".counts").innerText()),
     "a player counted",
@@ -299,13 +299,13 @@ test("the lobby lives: seeks appear and vanish without a reload; each game's pic
 });
 
 test("a rules page for players: how to win and how a turn goes first, the men with their pictures, the specification folded; Play it", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await setting.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.base}/rules/xiangqi`);
+  await page.goto(`${setting.server.base}/rules/xiangqi`);
   await page.locator(".rules-text .summary").waitFor();
   const headings = await page.locator(".rules-text > section > h2").allInnerTexts();
   assert.deepEqual(headings.slice(0, 3), ["How to win", "How a turn goes", "The men"]);
-  const xiangqi = (await api(server.base, "GET", "/api/variants")).variants.find(
+  const xiangqi = (await api(setting.server.base, "GET", "/api/variants")).variants.find(
     (/** @type {any} */ v) => v.id === "xiangqi",
   );
   assert.equal(await page.locator('[data-section="men"] .legend dd .move-diagram').count(), xiangqi.pieces.length);

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, afterEach, before, test } from "node:test";
+import { afterEach, test } from "node:test";
 import {
   api,
   cellOf,
@@ -14,23 +14,15 @@ import {
   createInLobby,
   heldSeats,
   heldToken,
-  launch,
   outDir,
+  serverAndBrowser,
   startServer,
   state,
   until,
   watchErrors,
 } from "./harness.mjs";
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
+const setting = serverAndBrowser();
 
 /** @type {string[][]} the script errors of every page a test opened */
 let errors = [];
@@ -38,11 +30,6 @@ let errors = [];
 afterEach(() => {
   assert.deepEqual(errors.flat(), [], "no script errors");
   errors = [];
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /**
@@ -57,21 +44,21 @@ async function gameOfPeople(variant, players) {
   const people = [];
   let id = "";
   for (let seat = 0; seat < players; seat++) {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 850 } });
+    const context = await setting.browser.newContext({ viewport: { width: 1200, height: 850 } });
     const page = await context.newPage();
     // One test stops the server: the failed reconnections are expected.
     errors.push(watchErrors(page, /WebSocket connection to .* failed|net::ERR_CONNECTION_REFUSED/));
     if (seat === 0) {
       id = await createInLobby(
         page,
-        server.base,
+        setting.server.base,
         variant,
         players > 2 ? { seats: Array.from({ length: players }, () => "human") } : { opponent: "friend" },
       );
       const link = await page.locator("input.invite-link").inputValue();
-      assert.equal(link, `${server.base}/games/${id}`, "the page offers the game's link");
+      assert.equal(link, `${setting.server.base}/games/${id}`, "the page offers the game's link");
     } else {
-      await page.goto(`${server.base}/games/${id}`);
+      await page.goto(`${setting.server.base}/games/${id}`);
       await page.locator(`button[data-join="${seat}"]`).click();
       await page.locator("svg[data-board] [data-cell]").first().waitFor();
     }
@@ -86,10 +73,10 @@ async function gameOfPeople(variant, players) {
  * @param {(legal: any[], s: any) => any} choose
  */
 async function turn(id, people, choose) {
-  const s = await state(server.base, id, people[0].token);
+  const s = await state(setting.server.base, id, people[0].token);
   const mover = people.find((p) => s.to_move.includes(p.seat));
   assert.ok(mover, "someone is to move");
-  const mine = await state(server.base, id, mover.token);
+  const mine = await state(setting.server.base, id, mover.token);
   const move = choose(mine.legal, mine);
   assert.ok(move, "a move to play");
   await until(
@@ -104,7 +91,7 @@ async function turn(id, people, choose) {
       `every page to show move ${ply}`,
     );
   }
-  const now = await state(server.base, id, mover.token);
+  const now = await state(setting.server.base, id, mover.token);
   assert.equal(now.moves[ply - 1], move.text);
   return { move, now };
 }
@@ -120,7 +107,7 @@ test("two people play chess to checkmate", async () => {
     assert.match(await p.page.locator(".banner").innerText(), /checkmate/);
   }
   assert.equal(await people[0].page.locator('.moves [data-ply="4"]').innerText(), "Qh4#", "moves in SAN");
-  const s = await state(server.base, id, null);
+  const s = await state(setting.server.base, id, null);
   assert.equal(s.status, "finished");
   assert.equal(s.result, "0-1");
   await people[1].page.screenshot({ path: join(outDir, "screens", "chess-checkmate.png") });
@@ -140,12 +127,12 @@ test("two people play chess to checkmate", async () => {
   assert.match(await people[0].page.locator(".piece-info").innerText(), /^Black queen on h4/);
   // A game for a friend stays out of the archive; its page steps back through the game.
   const page = people[0].page;
-  await page.goto(`${server.base}/archive`);
+  await page.goto(`${setting.server.base}/archive`);
   // The list may be empty (the game of this test is not in it): the note says when it came.
   await page.locator(".archive-note").waitFor({ state: "attached" });
   await until(async () => !/Loading/.test(await page.locator(".archive-note").innerText()), "the archive loaded");
   assert.equal(await page.locator(`.archive-list li[data-game="${id}"]`).count(), 0, "unlisted");
-  await page.goto(`${server.base}/games/${id}`);
+  await page.goto(`${setting.server.base}/games/${id}`);
   await page.locator('.banner[data-result="0-1"]').waitFor();
   await page.locator('.moves [data-ply="2"]').click();
   // After 1... e5 the queen is still at home and the page says which move it shows.
@@ -162,7 +149,7 @@ test("two people play chess to checkmate", async () => {
   await until(async () => (await cellOf(page, 0, "f3").locator(".man").count()) === 1, "the position after 1. f3");
   await page.locator('button[aria-label="now"]').click();
   await until(async () => (await cellOf(page, 0, "h4").locator(".man").getAttribute("data-piece")) === "Q", "the end");
-  const pgn = await (await fetch(`${server.base}/api/games/${id}/record`)).text();
+  const pgn = await (await fetch(`${setting.server.base}/api/games/${id}/record`)).text();
   assert.match(pgn, /Qh4#/);
   // A rematch is an offer the other player answers; then both pages go on to the new game,
   // each player on the other colour.
@@ -171,22 +158,22 @@ test("two people play chess to checkmate", async () => {
   await black.locator('button[data-action="rematch-accept"]').click();
   await until(async () => !page.url().endsWith(id) && !black.url().endsWith(id), "both pages to move on");
   const next = black.url().split("/games/")[1];
-  assert.equal(page.url(), `${server.base}/games/${next}`);
+  assert.equal(page.url(), `${setting.server.base}/games/${next}`);
   await black.locator("svg[data-board] [data-cell]").first().waitFor();
-  const asWhite = await state(server.base, next, people[1].token);
+  const asWhite = await state(setting.server.base, next, people[1].token);
   assert.equal(asWhite.you, 0, "Black of the first game is White now");
-  assert.equal((await state(server.base, next, people[0].token)).you, 1);
+  assert.equal((await state(setting.server.base, next, people[0].token)).you, 1);
   await clickMove(black, { text: "e2e4", from: "e2", to: "e4" }, 0);
-  await until(async () => (await state(server.base, next, null)).ply === 1, "the rematch's first move");
+  await until(async () => (await state(setting.server.base, next, null)).ply === 1, "the rematch's first move");
 });
 
 test("the rules page names and draws every piece of the ruleset", async () => {
-  const context = await browser.newContext();
+  const context = await setting.browser.newContext();
   const page = await context.newPage();
   errors.push(watchErrors(page));
-  await page.goto(`${server.base}/rules/chushogi`);
+  await page.goto(`${setting.server.base}/rules/chushogi`);
   await page.locator(".rules-text .summary").waitFor();
-  const variants = (await api(server.base, "GET", "/api/variants")).variants;
+  const variants = (await api(setting.server.base, "GET", "/api/variants")).variants;
   const chu = variants.find((/** @type {any} */ v) => v.id === "chushogi");
   assert.equal(await page.locator(".rules-page .legend dt").count(), chu.pieces.length);
   await context.close();
@@ -196,10 +183,10 @@ test("three people play three-player chess until one resigns in favour of anothe
   const { id, people } = await gameOfPeople("threeplayer", 3);
   for (let n = 0; n < 6; n++) await turn(id, people, (legal) => legal[(n * 31) % legal.length]);
   // A resignation names whom it favours: the ruleset lists those actions.
-  const s = await state(server.base, id, people[0].token);
+  const s = await state(setting.server.base, id, people[0].token);
   const mover = people.find((p) => s.to_move.includes(p.seat));
   assert.ok(mover);
-  const mine = await state(server.base, id, mover.token);
+  const mine = await state(setting.server.base, id, mover.token);
   assert.ok(mine.actions.length, "resignations in favour of a player are offered");
   const resign = mover.page.locator(`button[data-action="${mine.actions[0]}"]`);
   const favoured = mine.actions[0].replace(/^resign[ -]/, "");
@@ -212,10 +199,10 @@ test("three people play three-player chess until one resigns in favour of anothe
   await resign.click();
   await resign.click();
   await until(async () => {
-    const t = await state(server.base, id, null);
+    const t = await state(setting.server.base, id, null);
     return t.status !== "ongoing" || t.offers.action || t.version > s.version;
   }, "the resignation to be taken");
-  const after = await state(server.base, id, null);
+  const after = await state(setting.server.base, id, null);
   if (after.offers.action) {
     const consent = people.find((p) => p.seat === after.offers.action.consent);
     assert.ok(consent);
@@ -260,11 +247,11 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   await turn(id, people, byText("g1f3"));
   // The server goes away and comes back on the same database; black moves before the
   // white page has reconnected, and the page catches up from the version it had.
-  await server.stop();
+  await setting.server.stop();
   await white.page.locator(".connection.offline").waitFor();
-  server = await startServer({ port: server.port, dir: server.dir });
-  const s = await state(server.base, id, black.token);
-  await api(server.base, "POST", `/api/games/${id}/moves`, { move: "b8c6", ply: s.ply }, black.token);
+  setting.server = await startServer({ port: setting.server.port, dir: setting.server.dir });
+  const s = await state(setting.server.base, id, black.token);
+  await api(setting.server.base, "POST", `/api/games/${id}/moves`, { move: "b8c6", ply: s.ply }, black.token);
   await white.page.locator('.moves [data-ply="4"]').waitFor({ timeout: 20_000 });
   assert.equal(await cellOf(white.page, 0, "c6").locator(".man").getAttribute("data-piece"), "N");
   await white.page.locator(".connection:not(.offline)").waitFor();
@@ -272,7 +259,7 @@ test("a reload keeps the seat and the position; a dropped connection catches up"
   await until(async () => (await white.page.locator(".moves [data-ply]").count()) === 4, "white's page is current");
   await white.page.locator("input.keyboard").fill("Bc4");
   await white.page.locator("input.keyboard").press("Enter");
-  await until(async () => (await state(server.base, id, white.token)).moves[4] === "f1c4", "the typed move");
+  await until(async () => (await state(setting.server.base, id, white.token)).moves[4] === "f1c4", "the typed move");
 });
 
 test("a premove is played when its turn comes", async () => {
@@ -291,7 +278,10 @@ test("a premove is played when its turn comes", async () => {
     "the premove marked on the board",
   );
   await turn(id, people, byText("d2d4"));
-  await until(async () => (await state(server.base, id, people[0].token)).moves[1] === "e7e5", "the premove played");
+  await until(
+    async () => (await state(setting.server.base, id, people[0].token)).moves[1] === "e7e5",
+    "the premove played",
+  );
 });
 
 test("a man picked up stays in hand when a state arrives that leaves the turn as it was", async () => {
@@ -301,30 +291,33 @@ test("a man picked up stays in hand when a state arrives that leaves the turn as
   await cellOf(white, 0, "g1").click();
   assert.match((await cellOf(white, 0, "g1").getAttribute("class")) ?? "", /selected/, "the knight is picked up");
   // The other player offers a draw: a new state reaches the page between the two clicks.
-  await api(server.base, "POST", `/api/games/${id}/actions`, { action: "draw-offer" }, people[1].token);
+  await api(setting.server.base, "POST", `/api/games/${id}/actions`, { action: "draw-offer" }, people[1].token);
   await white.locator('button[data-action="draw-accept"]').waitFor();
   await cellOf(white, 0, "f3").click();
-  await until(async () => (await state(server.base, id, people[0].token)).moves[0] === "g1f3", "the knight's move");
+  await until(
+    async () => (await state(setting.server.base, id, people[0].token)).moves[0] === "g1f3",
+    "the knight's move",
+  );
 });
 
 test("a link to another seat asks first, keeps the seat held, and the page switches between both", async () => {
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant: "chess",
     seats: [{ kind: "human" }, { kind: "human" }],
     me: 0,
     listed: false,
   });
-  const black = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const black = await api(setting.server.base, "POST", `/api/games/${made.id}/seats/1/join`);
+  const context = await setting.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   errors.push(watchErrors(page));
   // White's seat as browsers kept one seat per game before: it is still this browser's.
-  await page.goto(`${server.base}/archive`);
+  await page.goto(`${setting.server.base}/archive`);
   await page.evaluate(
     ([key, value]) => localStorage.setItem(key, value),
     [`chaturanga.seat.${made.id}`, JSON.stringify({ seat: 0, token: made.token })],
   );
-  const gameUrl = `${server.base}/games/${made.id}`;
+  const gameUrl = `${setting.server.base}/games/${made.id}`;
   /** @param {import("playwright-core").Page} p @param {number} seat */
   const plays = async (p, seat) => {
     await p.locator(`.players.bottom .player[data-seat="${seat}"] .who`).filter({ hasText: /^you$/ }).waitFor();
@@ -338,7 +331,7 @@ test("a link to another seat asks first, keeps the seat held, and the page switc
    */
   const clickAs = async (p, seat, text) => {
     const token = seat === 0 ? made.token : black.token;
-    const before = await state(server.base, made.id, token);
+    const before = await state(setting.server.base, made.id, token);
     const move = before.legal.find((/** @type {any} */ m) => m.text === text);
     assert.ok(move, `${text} is legal for seat ${seat}`);
     await until(
@@ -346,7 +339,7 @@ test("a link to another seat asks first, keeps the seat held, and the page switc
       "the page is current",
     );
     await clickMove(p, move, seat);
-    await until(async () => (await state(server.base, made.id, null)).moves.length > before.moves.length, text);
+    await until(async () => (await state(setting.server.base, made.id, null)).moves.length > before.moves.length, text);
   };
 
   // The link to Black's seat: asked over White's game, declined.
@@ -399,29 +392,29 @@ test("a link to another seat asks first, keeps the seat held, and the page switc
 });
 
 test("dark chess: the page never holds a man its seat cannot see", async () => {
-  const made = await api(server.base, "POST", "/api/games", {
+  const made = await api(setting.server.base, "POST", "/api/games", {
     variant: "darkchess",
     seats: [{ kind: "human" }, { kind: "human" }],
     me: 0,
   });
-  const other = await api(server.base, "POST", `/api/games/${made.id}/seats/1/join`);
-  const context = await browser.newContext();
+  const other = await api(setting.server.base, "POST", `/api/games/${made.id}/seats/1/join`);
+  const context = await setting.browser.newContext();
   const page = await context.newPage();
   errors.push(watchErrors(page));
   /** @type {string[]} */
   const frames = [];
   page.on("websocket", (ws) => ws.on("framereceived", (f) => frames.push(String(f.payload))));
-  await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+  await page.goto(`${setting.server.base}/games/${made.id}#seat=${made.token}`);
   await page.locator("svg[data-board] [data-cell]").first().waitFor();
   for (let n = 0; n < 8; n++) {
-    const s = await state(server.base, made.id, made.token);
+    const s = await state(setting.server.base, made.id, made.token);
     if (s.status !== "ongoing") break;
     if (s.to_move.includes(0)) {
       await clickMove(page, s.legal[(n * 13) % s.legal.length], 0);
     } else {
-      const b = await state(server.base, made.id, other.token);
+      const b = await state(setting.server.base, made.id, other.token);
       await api(
-        server.base,
+        setting.server.base,
         "POST",
         `/api/games/${made.id}/moves`,
         { move: b.legal[(n * 7) % b.legal.length].text, ply: b.ply },
@@ -429,7 +422,7 @@ test("dark chess: the page never holds a man its seat cannot see", async () => {
       );
     }
     const white = await until(async () => {
-      const w = await state(server.base, made.id, made.token);
+      const w = await state(setting.server.base, made.id, made.token);
       return w.ply > s.ply ? w : null;
     }, "the move");
     await until(
@@ -437,7 +430,7 @@ test("dark chess: the page never holds a man its seat cannot see", async () => {
       "the page to show it",
     );
     // Black's men that White cannot see, from black's own view.
-    const black = await state(server.base, made.id, other.token);
+    const black = await state(setting.server.base, made.id, other.token);
     const fog = new Set(white.boards[0].fog ?? []);
     assert.ok(fog.size > 0, "white sees only part of the board");
     const hidden = black.boards[0].men.filter((m) => m.owner === 1 && fog.has(m.cell));

@@ -7,36 +7,22 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   api,
   clickMove,
   createInLobby,
   heldToken,
-  launch,
   outDir,
-  startServer,
+  serverAndBrowser,
   state,
   until,
   watchErrors,
 } from "./harness.mjs";
 
-/** @type {Awaited<ReturnType<typeof startServer>>} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
+const setting = serverAndBrowser();
 const screens = join(outDir, "screens");
 mkdirSync(screens, { recursive: true });
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /**
  * Ranks the legal moves so the special shapes are tried first.
@@ -77,7 +63,7 @@ function pick(legal, n) {
  */
 async function playOne(page, id, token, seat, n, want) {
   const before = await until(async () => {
-    const s = await state(server.base, id, token);
+    const s = await state(setting.server.base, id, token);
     return s.status !== "ongoing" || (s.to_move.includes(seat) && s.legal?.length) ? s : null;
   }, `seat ${seat} to move in ${id}`);
   // The engine's reply may have ended the game.
@@ -92,7 +78,7 @@ async function playOne(page, id, token, seat, n, want) {
   await clickMove(page, move, seat);
   const afterMove = await until(
     async () => {
-      const s = await state(server.base, id, token);
+      const s = await state(setting.server.base, id, token);
       return s.moves.length > before.moves.length ? s : null;
     },
     `the server to take ${move.text} (${JSON.stringify(move)})`,
@@ -136,15 +122,15 @@ describe("every ruleset in the browser", () => {
   ]) {
     test(`${id}: made in the lobby, three turns clicked against the engine`, async () => {
       assert.ok(!many.has(id));
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await setting.browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const errors = watchErrors(page);
-      const gameId = await createInLobby(page, server.base, id);
+      const gameId = await createInLobby(page, setting.server.base, id);
       const token = await heldToken(page, gameId);
       let turns = 0;
       let moves = 0;
       for (let n = 0; turns < 3 && moves < 30; n++) {
-        const s = await state(server.base, gameId, token);
+        const s = await state(setting.server.base, gameId, token);
         if (s.status !== "ongoing") break;
         const played = await playOne(page, gameId, token, 0, n);
         if (!played) break;
@@ -152,11 +138,11 @@ describe("every ruleset in the browser", () => {
         moves++;
         if (turnOver) turns++;
       }
-      const end = await state(server.base, gameId, token);
+      const end = await state(setting.server.base, gameId, token);
       assert.ok(turns >= 3 || end.status !== "ongoing", `three turns played in ${id} (${turns})`);
       // The page shows what the server holds: every man on its cell.
       await until(async () => {
-        const seen = await state(server.base, gameId, token);
+        const seen = await state(setting.server.base, gameId, token);
         if ((await page.locator(".moves [data-ply]").count()) !== seen.moves.length) return false;
         for (const [b, board] of seen.boards.entries()) {
           const onPage = await page.locator(`svg[data-board="${b}"] [data-cell]:has(.man)`).count();
@@ -221,22 +207,22 @@ describe("special move shapes, clicked from a seat's link", () => {
   for (const [variant, fen, what, want] of SPECIAL) {
     test(`${variant}: ${what}`, async () => {
       const first = 0;
-      const made = await api(server.base, "POST", "/api/games", {
+      const made = await api(setting.server.base, "POST", "/api/games", {
         variant,
         fen: fen ?? undefined,
         seats: [{ kind: "human" }, { kind: "engine", level: 1 }],
         me: first,
       });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await setting.browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const errors = watchErrors(page);
-      await page.goto(`${server.base}/games/${made.id}#seat=${made.token}`);
+      await page.goto(`${setting.server.base}/games/${made.id}#seat=${made.token}`);
       await page.locator("svg[data-board] [data-cell]").first().waitFor();
       assert.equal(new URL(page.url()).hash, "", "the token is taken out of the address bar");
       assert.equal(await heldToken(page, made.id), made.token);
       const ourTurn = () =>
         until(async () => {
-          const s = await state(server.base, made.id, made.token);
+          const s = await state(setting.server.base, made.id, made.token);
           return s.status !== "ongoing" || s.to_move.includes(first) ? s : null;
         }, "our turn");
       let played = false;

@@ -16,7 +16,7 @@ import { settings } from "./settings.js";
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
  * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, has_hands?: boolean, drawing?: Drawing}} SceneBoard
  * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
- * @typedef {{symbol: string, name: string, moves: string, diagram?: import("./diagram.js").Diagram | null}} Kind
+ * @typedef {{symbol: string, name: string, moves: string, moves_in_words?: boolean, diagram?: import("./diagram.js").Diagram | null}} Kind
  * @typedef {{style: string, set: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
  * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], area?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
@@ -70,7 +70,7 @@ export function legendList(look) {
     dt.append(kind.name);
     const dd = document.createElement("dd");
     if (kind.diagram) dd.innerHTML = diagramSvg(kind.diagram, `how the ${kind.name} moves`);
-    const words = movesInWords(kind.moves);
+    const words = movesInWords(kind);
     if (words) dd.append(h("p", { class: "moves-words" }, words));
     list.append(h("div", { class: "kind" }, dt, dd));
   }
@@ -78,12 +78,12 @@ export function legendList(look) {
 }
 
 /**
- * A legend's `moves` where they are words for players (`one step in any direction…`);
+ * A kind's `moves` where the server says they are words for players (`placed as a turn…`);
  * `null` where they are Betza (`fmWfcF`), which the picture says for players.
- * @param {string} moves
+ * @param {Kind} kind
  */
-export function movesInWords(moves) {
-  return /^[A-Za-z0-9]+(;|$)/.test(moves) ? null : moves;
+export function movesInWords(kind) {
+  return kind.moves_in_words ? kind.moves : null;
 }
 
 /**
@@ -232,21 +232,13 @@ class OneBoard {
    * The coordinates written round the board: under the lowest cell of each column the part
    * of its label that names the file, left of the first cell of each row the part that names
    * the rank, as the board is turned. A linked board (three-player chess), whose rows bend,
-   * has each cell's label written small inside it.
+   * is labelled along each straight side of its outline instead ([`boundaryLabels`]).
    * @returns {EdgeLabel[]}
    */
   edgeLabels() {
     const entries = [...this.cells.values()];
     const t = this.labelSize;
-    if (this.drawing.lattice === "linked") {
-      return entries.map((e) => ({
-        text: e.cell.label,
-        x: e.centre[0],
-        y: e.centre[1] + this.manSize * 0.47,
-        anchor: "middle",
-        where: "inside",
-      }));
-    }
+    if (this.drawing.lattice === "linked") return this.boundaryLabels();
     const round = (/** @type {number} */ v) => Math.round(v * 100) / 100;
     /** @type {Map<number, typeof entries>} */
     const columns = new Map();
@@ -292,6 +284,62 @@ class OneBoard {
       const [x, y] =
         places.find(([px, py]) => !entries.some((o) => inside([px - t * 0.3, py], o.polygon))) ?? places[0];
       labels.push({ text, x, y, anchor: "end", where: "left" });
+    }
+    return labels;
+  }
+
+  /**
+   * The coordinates of a board whose rows bend (three-player chess): outside each straight
+   * side of its outline, by each cell on it, the part of the cell's name that changes along
+   * that side (the file letters along a home side, the rank numbers up a flank).
+   * @returns {EdgeLabel[]}
+   */
+  boundaryLabels() {
+    const t = this.labelSize;
+    const key = (/** @type {number[]} */ p) => `${Math.round(p[0] * 50)},${Math.round(p[1] * 50)}`;
+    /** @type {Map<string, number>} how many cells share each edge */
+    const shared = new Map();
+    const edgesOf = (/** @type {number[][]} */ polygon) =>
+      polygon.map((a, i) => {
+        const b = polygon[(i + 1) % polygon.length];
+        return { a, b, id: [key(a), key(b)].sort().join(" ") };
+      });
+    const entries = [...this.cells.values()];
+    for (const e of entries) for (const { id } of edgesOf(e.polygon)) shared.set(id, (shared.get(id) ?? 0) + 1);
+    /** @type {Map<string, {e: typeof entries[number], mid: number[], normal: number[], along: number}[]>} */
+    const sides = new Map();
+    for (const e of entries) {
+      for (const { a, b, id } of edgesOf(e.polygon)) {
+        if (shared.get(id) !== 1) continue;
+        const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+        const length = Math.hypot(dx, dy) || 1;
+        const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        // The normal pointing away from the cell: out of the board.
+        let normal = [-dy / length, dx / length];
+        if ((mid[0] - e.centre[0]) * normal[0] + (mid[1] - e.centre[1]) * normal[1] < 0)
+          normal = [-normal[0], -normal[1]];
+        // A side is the boundary edges on one line: the same outward direction and distance.
+        const side = `${Math.round(Math.atan2(normal[1], normal[0]) * 20)},${Math.round((mid[0] * normal[0] + mid[1] * normal[1]) / (t * 0.5))}`;
+        const along = mid[0] * -normal[1] + mid[1] * normal[0];
+        sides.set(side, [...(sides.get(side) ?? []), { e, mid, normal, along }]);
+      }
+    }
+    /** @type {EdgeLabel[]} */
+    const labels = [];
+    for (const side of sides.values()) {
+      side.sort((p, q) => p.along - q.along);
+      const names = edgeNames(side.map((p) => p.e));
+      for (const { e, mid, normal } of side) {
+        const text = names.get(e.cell.label);
+        if (!text) continue;
+        labels.push({
+          text,
+          x: mid[0] + normal[0] * t * 0.8,
+          y: mid[1] + normal[1] * t * 0.8,
+          anchor: "middle",
+          where: "outside",
+        });
+      }
     }
     return labels;
   }
@@ -575,11 +623,16 @@ export class BoardView {
       const shownBottom = flipped ? this.opposite(b, bottom) : bottom;
       const [, , width, height] = one.viewBox;
       const hands = scene[b].hands?.length || scene[b].has_hands ? " with-hands" : "";
+      // With several boards, each board's players sit at its own edges (game.js fills these).
+      const slot = (/** @type {string} */ side) =>
+        scene.length > 1 ? `<div class="players ${side}" data-board="${b}"></div>` : "";
       wraps.push(
         `<div class="board-wrap${hands}" data-board="${b}" style="--aspect: ${(width / height).toFixed(4)}">` +
+          slot("top") +
           this.handsMarkup(b, shownBottom, false) +
           `<div class="board-box">${one.markup(scene[b], this.look, last, shownBottom)}</div>` +
           this.handsMarkup(b, shownBottom, true) +
+          slot("bottom") +
           `</div>`,
       );
     }
@@ -612,6 +665,15 @@ export class BoardView {
     const teams = this.look.teams;
     const mate = owners.find((o) => teams && teams[o] === teams[this.viewer]);
     return mate ?? owners[0] ?? 0;
+  }
+
+  /**
+   * Who is shown at the bottom of board `b` as last drawn, flipping taken into account.
+   * @param {number} b
+   */
+  shownBottomOf(b) {
+    const bottom = this.bottomOf(b);
+    return this.flipped ? this.opposite(b, bottom) : bottom;
   }
 
   /**

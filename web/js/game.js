@@ -535,7 +535,7 @@ class GamePage {
     }
     const kind = kindOf(this.look, man.piece);
     const owner = capital(this.state.player_names[man.owner] ?? "");
-    const words = movesInWords(kind.moves);
+    const words = movesInWords(kind);
     const text = `${owner} ${kind.name} on ${spot.cell}${words ? `: ${words}` : ""}`;
     // Said again only when it changes: the line is read out to those who listen.
     const info = this.el.pieceInfo;
@@ -757,10 +757,41 @@ class GamePage {
         s.clocks ? clock : null,
       );
     };
-    replace(this.el.top, top.map(row));
-    replace(this.el.bottom, bottom.map(row));
+    const perBoard = s.boards.length > 1 ? this.seatsByBoard() : null;
+    if (perBoard) {
+      // Each board's players at its own edges, so that a phone, where the boards stand one
+      // under the other, shows a player's bar next to the board the player plays on.
+      replace(this.el.top);
+      replace(this.el.bottom);
+      for (const [b, seats] of perBoard) {
+        const bottomSeat = this.board.shownBottomOf(b);
+        const slot = (/** @type {string} */ side) =>
+          this.el.boards.querySelector(`.players.${side}[data-board="${b}"]`);
+        slot("top")?.replaceChildren(...seats.filter((n) => n !== bottomSeat).map(row));
+        slot("bottom")?.replaceChildren(...seats.filter((n) => n === bottomSeat).map(row));
+      }
+    } else {
+      replace(this.el.top, top.map(row));
+      replace(this.el.bottom, bottom.map(row));
+    }
     this.clocks.watched = s.you;
     this.clocks.update(s.clocks, s.status === "ongoing");
+  }
+
+  /**
+   * The seats on each board of a game of several boards, each seat on the first board it has
+   * men or a hand on; a seat on none (a board not drawn) goes with the first board.
+   * @returns {Map<number, number[]>}
+   */
+  seatsByBoard() {
+    const s = this.state;
+    /** @type {Map<number, number[]>} */
+    const byBoard = new Map(s.boards.map((_, b) => [b, []]));
+    for (const seat of s.seats) {
+      const b = s.boards.findIndex((_, i) => this.board.ownersOn(i).includes(seat.seat));
+      byBoard.get(Math.max(b, 0))?.push(seat.seat);
+    }
+    return byBoard;
   }
 
   renderStatus() {
@@ -1354,7 +1385,8 @@ class GamePage {
       if (man && !man.querySelector("title")) {
         const kind = kindOf(this.look, man.getAttribute("data-piece") ?? "");
         const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
-        title.textContent = `${kind.name}: ${kind.moves}`;
+        const words = movesInWords(kind);
+        title.textContent = words ? `${kind.name}: ${words}` : kind.name;
         man.prepend(title);
       }
     });

@@ -62,18 +62,22 @@ pub struct KindLegend {
     /// How it moves, in one line: Betza where the piece table's Betza says it all, words
     /// where the movement is code.
     pub moves: String,
+    /// Whether [`KindLegend::moves`] is words a player reads rather than Betza, which only
+    /// developers do: clients show the one and draw the diagram instead of the other.
+    pub moves_in_words: bool,
     /// How it moves as a picture, for players; `None` where no picture says it (a man that
     /// does not move, a Gess stone, a disk in reserve).
     pub diagram: Option<MoveDiagram>,
 }
 
 impl KindLegend {
-    /// An entry from its three texts, with no diagram.
+    /// An entry from its three texts, the moves in words, with no diagram.
     pub fn new(symbol: &str, name: &str, moves: &str) -> Self {
         KindLegend {
             symbol: symbol.to_string(),
             name: name.to_string(),
             moves: moves.to_string(),
+            moves_in_words: true,
             diagram: None,
         }
     }
@@ -108,6 +112,7 @@ impl Legend {
                     symbol: p.symbol.clone(),
                     name: p.name.clone(),
                     moves: moves_text(p),
+                    moves_in_words: p.moves_in_words.is_some(),
                     diagram: p.diagram.clone().or_else(|| MoveDiagram::of_piece(p)),
                 })
                 .collect(),

@@ -50,6 +50,7 @@ fn describe(id: &str) -> Option<Value> {
                 "symbol": k.symbol,
                 "name": k.name,
                 "moves": k.moves,
+                "moves_in_words": k.moves_in_words,
                 "diagram": k.diagram.as_ref().map(diagram_json),
             })
         })

@@ -132,6 +132,10 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
             .any(|m| m["zone"] == "across-river")
     );
     assert!(marks("chushogi", "N").iter().all(|m| m["what"] == "lion"));
+    // Betza is for developers: the listing says which moves are words a player reads.
+    assert_eq!(piece("chess", "N")["moves_in_words"], false);
+    assert_eq!(piece("makarenko", "D")["moves_in_words"], true);
+    assert_eq!(piece("gess", "S")["moves_in_words"], true);
     assert_eq!(piece("hexchess", "R")["diagram"]["lattice"], "hex");
     assert!(piece("gess", "S")["diagram"].is_null());
     assert!(piece("taktika", "-R")["diagram"].is_null());
