@@ -74,6 +74,52 @@ const PIECES: [(&str, &str, &str, Option<&str>); 39] = [
     ("+D", "soaring eagle", "RbBfFfA", None),
 ];
 
+/// Western (Hodges) abbreviations by symbol, as the Chu Shogi League and Hodges's *Middle
+/// Shogi Manual* write them: a promoted piece is `+` and its unpromoted piece's abbreviation
+/// (`+BT` the flying stag, `+DK` the soaring eagle), except the crown prince. Readers also
+/// take the spellings in the third column.
+const WESTERN: [ls::Abbreviation; 39] = [
+    ("K", "K", &[]),
+    ("+E", "CP", &["+DE"]),
+    ("E", "DE", &[]),
+    ("G", "G", &[]),
+    ("S", "S", &[]),
+    ("C", "C", &[]),
+    ("F", "FL", &[]),
+    ("T", "BT", &[]),
+    ("I", "GB", &[]),
+    ("P", "P", &[]),
+    ("L", "L", &[]),
+    ("A", "RC", &[]),
+    ("O", "Kr", &["Ky"]),
+    ("X", "Ph", &[]),
+    ("M", "SM", &[]),
+    ("V", "VM", &[]),
+    ("B", "B", &[]),
+    ("R", "R", &[]),
+    ("H", "DH", &[]),
+    ("D", "DK", &[]),
+    ("N", "Ln", &[]),
+    ("Q", "FK", &[]),
+    ("+P", "+P", &[]),
+    ("+I", "+GB", &[]),
+    ("+G", "+G", &[]),
+    ("+S", "+S", &[]),
+    ("+C", "+C", &[]),
+    ("+F", "+FL", &[]),
+    ("+T", "+BT", &[]),
+    ("+L", "+L", &[]),
+    ("+A", "+RC", &[]),
+    ("+O", "+Kr", &["+Ky"]),
+    ("+X", "+Ph", &[]),
+    ("+M", "+SM", &[]),
+    ("+V", "+VM", &[]),
+    ("+B", "+B", &[]),
+    ("+R", "+R", &[]),
+    ("+H", "+DH", &[]),
+    ("+D", "+DK", &[]),
+];
+
 /// Builds the piece list of a large shogi variant from (symbol, name, Betza, promotion).
 pub fn large_pieces(
     table: &[(&str, &str, &str, Option<&str>)],
@@ -155,6 +201,7 @@ impl LargeShogi for ChuShogi {
         go_between: "I",
         lance: "L",
     };
+    const WESTERN: &'static [ls::Abbreviation] = &WESTERN;
 
     fn option_specs() -> &'static [OptionSpec] {
         const SPECS: [OptionSpec; 4] = [

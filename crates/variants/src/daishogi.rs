@@ -71,6 +71,71 @@ const PIECES: [(&str, &str, &str, Option<&str>); 55] = [
     ("+D", "soaring eagle", "RbBfFfA", None),
 ];
 
+/// Western (Hodges) abbreviations by symbol: chu shogi's for the pieces the games share, and
+/// for dai's own those of the English literature (Wikipedia's "Dai shogi"): I iron general,
+/// St stone general, N knight, AB angry boar, CS cat sword, EW evil wolf, VO violent ox, FD
+/// flying dragon (chosen from that article's style without a copy of it at hand; other
+/// texts may write IG or SG for the two generals). A promoted piece is `+` and its
+/// unpromoted piece's abbreviation (`+St`, `+AB`), except the crown prince. Readers also take
+/// the spellings in the third column.
+const WESTERN: [ls::Abbreviation; 55] = [
+    ("K", "K", &[]),
+    ("+E", "CP", &["+DE"]),
+    ("E", "DE", &[]),
+    ("G", "G", &[]),
+    ("S", "S", &[]),
+    ("C", "C", &[]),
+    ("I", "I", &[]),
+    ("U", "St", &[]),
+    ("N", "N", &[]),
+    ("A'", "AB", &[]),
+    ("C'", "CS", &[]),
+    ("W", "EW", &[]),
+    ("X'", "VO", &[]),
+    ("F'", "FD", &[]),
+    ("F", "FL", &[]),
+    ("T", "BT", &[]),
+    ("P'", "GB", &[]),
+    ("P", "P", &[]),
+    ("L", "L", &[]),
+    ("A", "RC", &[]),
+    ("O", "Kr", &["Ky"]),
+    ("X", "Ph", &[]),
+    ("M", "SM", &[]),
+    ("V", "VM", &[]),
+    ("B", "B", &[]),
+    ("R", "R", &[]),
+    ("H", "DH", &[]),
+    ("D", "DK", &[]),
+    ("L!", "Ln", &[]),
+    ("Q", "FK", &[]),
+    ("+G", "+G", &[]),
+    ("+S", "+S", &[]),
+    ("+C", "+C", &[]),
+    ("+I", "+I", &[]),
+    ("+U", "+St", &[]),
+    ("+N", "+N", &[]),
+    ("+A'", "+AB", &[]),
+    ("+C'", "+CS", &[]),
+    ("+W", "+EW", &[]),
+    ("+X'", "+VO", &[]),
+    ("+F'", "+FD", &[]),
+    ("+F", "+FL", &[]),
+    ("+T", "+BT", &[]),
+    ("+P'", "+GB", &[]),
+    ("+P", "+P", &[]),
+    ("+L", "+L", &[]),
+    ("+A", "+RC", &[]),
+    ("+O", "+Kr", &["+Ky"]),
+    ("+X", "+Ph", &[]),
+    ("+M", "+SM", &[]),
+    ("+V", "+VM", &[]),
+    ("+B", "+B", &[]),
+    ("+R", "+R", &[]),
+    ("+H", "+DH", &[]),
+    ("+D", "+DK", &[]),
+];
+
 /// H. G. Muller's values for the dai shogi pieces (those of chu as in
 /// [`crate::chushogi::CHU_VALUES`], and his estimates for the dai-only pieces), a pawn being
 /// 40; a promoted piece is valued as the piece it becomes.
@@ -144,6 +209,7 @@ impl LargeShogi for DaiShogi {
         go_between: "P'",
         lance: "L",
     };
+    const WESTERN: &'static [ls::Abbreviation] = &WESTERN;
 
     fn option_specs() -> &'static [OptionSpec] {
         const SPECS: [OptionSpec; 3] = [ls::lion_trading("off"), ls::BARE_KING, ls::REPETITION];

@@ -25,6 +25,10 @@ use chaturanga_rules::{
 use std::fmt::Debug;
 use std::marker::PhantomData;
 
+mod western;
+
+pub use western::Abbreviation;
+
 /// How a ruleset promotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromotionStyle {
@@ -53,6 +57,9 @@ pub trait LargeShogi: 'static + Copy + Default + Send + Sync + Debug {
     const ROLES: Roles;
     /// Rule options.
     fn option_specs() -> &'static [OptionSpec];
+    /// Every piece's abbreviation in Western (Hodges) notation, by symbol
+    /// ([`Abbreviation`]; the notation is described in `large_shogi/western.rs`).
+    const WESTERN: &'static [Abbreviation];
     /// Piece types; promotions are given with `promotes_in_zone("zone", ..)` and compulsory
     /// ones with `must_promote_in`.
     fn pieces() -> Result<Vec<PieceType>, SpecError>;
@@ -161,6 +168,8 @@ pub struct LargeData<const W: usize> {
     /// Per (player, kind): cells where a move ending there must promote (dai).
     forced: Vec<CellSet<W>>,
     neighbours: Vec<CellSet<W>>,
+    /// The pieces' abbreviations in Western notation.
+    western: western::Abbreviations,
     lion_trading: bool,
     lishogi_promotion: bool,
     bare_king: bool,
@@ -296,7 +305,9 @@ fn data<const W: usize, R: LargeShogi>(
                 n
             })
             .collect();
+        let western = western::abbreviations(&spec.pieces, R::WESTERN)?;
         Ok(LargeData {
+            western,
             lions,
             falcon: kind(R::ROLES.falcon)?,
             eagle: kind(R::ROLES.eagle)?,
@@ -1332,6 +1343,25 @@ impl<const W: usize, const K: usize, R: LargeShogi> Position for LargeShogiPosit
             }
         }
         Err(MoveError::Illegal(excerpt(text)))
+    }
+
+    /// Western (Hodges) notation (`large_shogi/western.rs`).
+    fn notations(&self) -> &'static [&'static str] {
+        &[sf::WESTERN]
+    }
+
+    fn write_move(&self, notation: &str, mv: LargeMove) -> Option<String> {
+        (notation == sf::WESTERN).then(|| self.to_western(mv))
+    }
+
+    fn read_move(&self, notation: &str, text: &str) -> Result<LargeMove, MoveError> {
+        if notation != sf::WESTERN {
+            return Err(MoveError::Malformed(format!(
+                "no {} notation here",
+                excerpt(notation)
+            )));
+        }
+        self.parse_western(text)
     }
 }
 

@@ -280,16 +280,33 @@ pub const WESTERN: &str = "western";
 /// A cell as Western notation names it: the file number counted from the first player's
 /// right, then the rank letter counted from the top (`7f`). Worked out from the lattice
 /// rather than taken from the cell's label, so that the notation stays Hodges's whatever
-/// the labels become.
-fn western_cell<const W: usize, const K: usize, R: Rules<W, K>>(
-    position: &StandardPosition<W, K, R>,
-    cell: Cell,
-) -> String {
-    let geometry = &position.spec().geometry;
+/// the labels become; every shogi board writes its cells so, chu's and dai's too.
+pub(crate) fn western_cell(geometry: &Geometry, cell: Cell) -> String {
     let (files, ranks) = geometry.bounding_box();
     let (x, y) = geometry.coords(cell);
     let rank = char::from(b'a' + (ranks - 1 - y) as u8);
     format!("{}{rank}", files - x)
+}
+
+/// Reads a Western cell ([`western_cell`]) at the start of `text`: one or two digits and a
+/// letter, in either case. `None` where the text does not start with that shape; otherwise
+/// the cell (`None` when no cell of `geometry` has that name) and the rest of the text.
+pub(crate) fn read_western_cell<'t>(
+    geometry: &Geometry,
+    text: &'t str,
+) -> Option<(Option<Cell>, &'t str)> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let letter = *text.as_bytes().get(digits)?;
+    if !(1..=2).contains(&digits) || !letter.is_ascii_alphabetic() {
+        return None;
+    }
+    let file: i32 = text[..digits].parse().ok()?;
+    let rank = i32::from(letter.to_ascii_lowercase() - b'a');
+    let (files, ranks) = geometry.bounding_box();
+    let cell = ((1..=files).contains(&file) && rank < ranks)
+        .then(|| geometry.at(files - file, ranks - 1 - rank))
+        .flatten();
+    Some((cell, &text[digits + 1..]))
 }
 
 /// The legal move `mv` in Western (Hodges) notation, as English shogi books and lishogi's
@@ -328,7 +345,7 @@ fn western_among<const W: usize, const K: usize, R: Rules<W, K>>(
     let mut text = position.spec().pieces[mv.kind as usize].symbol.clone();
     if mv.special == Special::Drop {
         text.push('*');
-        text.push_str(&western_cell(position, mv.to));
+        text.push_str(&western_cell(&position.spec().geometry, mv.to));
         return text;
     }
     // Drops never make a board move ambiguous: they are written with `*`.
@@ -336,10 +353,10 @@ fn western_among<const W: usize, const K: usize, R: Rules<W, K>>(
         m.special != Special::Drop && m.kind == mv.kind && m.to == mv.to && m.from != mv.from
     });
     if origin == Origin::Always || (origin == Origin::WhereNeeded && rival) {
-        text.push_str(&western_cell(position, mv.from));
+        text.push_str(&western_cell(&position.spec().geometry, mv.from));
     }
     text.push(if mv.is_capture() { 'x' } else { '-' });
-    text.push_str(&western_cell(position, mv.to));
+    text.push_str(&western_cell(&position.spec().geometry, mv.to));
     if mv.promotion.is_some() {
         text.push('+');
     } else if legal
@@ -618,7 +635,11 @@ mod tests {
         ) -> usize {
             let g = &p.spec().geometry;
             for cell in g.cells() {
-                assert_eq!(western_cell(p, cell), g.label(cell));
+                assert_eq!(western_cell(g, cell), g.label(cell));
+                assert_eq!(
+                    read_western_cell(g, &western_cell(g, cell).to_uppercase()),
+                    Some((Some(cell), ""))
+                );
             }
             g.len()
         }

@@ -2,4 +2,5 @@
 
 mod hidden;
 mod legend;
+mod notations;
 mod records;
