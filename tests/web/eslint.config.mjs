@@ -2,6 +2,7 @@
 // a few that catch slips the type checks miss. Run from the repository root (scripts/test-web does).
 import js from "@eslint/js";
 import globals from "globals";
+import chaturanga from "./catalogue-only.mjs";
 
 export default [
   { ignores: ["target/**", "**/node_modules/**"] },
@@ -9,6 +10,8 @@ export default [
   {
     files: ["web/js/**/*.js"],
     languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: globals.browser },
+    plugins: { chaturanga },
+    rules: { "chaturanga/catalogue-only": "error" },
   },
   {
     files: ["tests/web/*.mjs"],

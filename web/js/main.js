@@ -2,6 +2,7 @@
 
 import { archivePage } from "./archive.js";
 import { h, replace } from "./dom.js";
+import { chooseLanguage, chosenLanguage, LANGUAGES, language, t, useLanguage } from "./i18n.js";
 import { gamePage } from "./game.js";
 import { lobbyPage } from "./lobby.js";
 import { openSettings } from "./preferences.js";
@@ -26,8 +27,8 @@ async function route() {
         h(
           "div",
           { class: "not-found" },
-          h("p", { class: "error" }, "No such page."),
-          h("p", {}, h("a", { href: "/" }, "Go to the lobby")),
+          h("p", { class: "error" }, t("page.not-found")),
+          h("p", {}, h("a", { href: "/" }, t("page.to-lobby"))),
         ),
       );
   } catch (e) {
@@ -35,6 +36,18 @@ async function route() {
   }
 }
 
+/** The header's language choice: each language named in itself. */
+function languageChoice() {
+  const select = document.querySelector("select.language-choice");
+  if (!(select instanceof HTMLSelectElement)) return;
+  select.replaceChildren(
+    ...LANGUAGES.map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)),
+  );
+  select.addEventListener("change", () => chooseLanguage(/** @type {import("./i18n.js").Language} */ (select.value)));
+}
+
 applyToPage();
 document.querySelector(".settings-open")?.addEventListener("click", openSettings);
+await useLanguage(chosenLanguage());
+languageChoice();
 void route();
