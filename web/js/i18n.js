@@ -17,7 +17,8 @@ export const LANGUAGES = /** @type {const} */ ([
 /** @typedef {string | number} Arg */
 /**
  * A parsed message: text, a placeholder, or a choice between sub-messages.
- * @typedef {(string | {arg: string, kind: "plain" | "number"} | {arg: string, kind: "plural" | "select", cases: Map<string, Part[]>} | {kind: "hash"})} Part
+ * @typedef {{arg: string, kind: "plural" | "select", cases: Map<string, Part[]>}} Choice
+ * @typedef {(string | {arg: string, kind: "plain" | "number"} | Choice | {kind: "hash"})} Part
  */
 
 const KEY = "chaturanga.language";
@@ -279,7 +280,7 @@ export function placeholders(text) {
     for (const p of parts) {
       if (typeof p === "string" || p.kind === "hash") continue;
       names.add(p.arg);
-      if (p.kind === "plural" || p.kind === "select") for (const sub of p.cases.values()) walk(sub);
+      if ("cases" in p) for (const sub of p.cases.values()) walk(sub);
     }
   };
   walk(parseMessage(text));
