@@ -18,7 +18,7 @@ export const LANGUAGES = /** @type {const} */ ([
 /**
  * A parsed message: text, a placeholder, or a choice between sub-messages.
  * @typedef {{arg: string, kind: "plural" | "select", cases: Map<string, Part[]>}} Choice
- * @typedef {(string | {arg: string, kind: "plain" | "number"} | Choice | {kind: "hash"})} Part
+ * @typedef {(string | {arg: string, kind: "plain"} | {arg: string, kind: "number"} | Choice | {kind: "hash"})} Part
  */
 
 const KEY = "chaturanga.language";
