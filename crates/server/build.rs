@@ -4,7 +4,8 @@
 //!
 //! The rules pages are not in `web/`: each `docs/rules/<id>.md` (the rules as the project
 //! plays them, which tests cite) is converted here to the HTML fragment the client fetches
-//! as `/static/rules/<id>.html`, so players read exactly what the tests follow.
+//! as `/static/rules/<id>.html`, so players read exactly what the tests follow; each
+//! translation `docs/rules/<language>/<id>.md` becomes `/static/rules/<language>/<id>.html`.
 
 use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
@@ -55,6 +56,37 @@ fn rules_pages(dir: &Path) -> Vec<(String, PathBuf)> {
     pages
 }
 
+/// The sections every rules page has, by their English headings (`docs/rules/README.md`'s
+/// template), and the heading each translation gives them. Each section's `h2` carries its
+/// English heading as `data-section`, so the client finds "End of game" in any language.
+const SECTIONS: &[(&str, &[(&str, &str)])] = &[
+    ("Board", &[("hu", "Tábla")]),
+    ("Men and how they move", &[("hu", "A figurák és lépéseik")]),
+    ("Setup", &[("hu", "Alapállás")]),
+    ("Playing a turn", &[("hu", "Egy lépés menete")]),
+    ("Special rules", &[("hu", "Különleges szabályok")]),
+    ("End of game", &[("hu", "A játszma vége")]),
+    ("Options", &[("hu", "Beállítások")]),
+    ("Decisions", &[("hu", "Döntések")]),
+];
+
+/// The languages the rules pages are translated into: a folder `docs/rules/<language>/` each.
+const TRANSLATIONS: &[&str] = &["hu"];
+
+/// The English heading of the template section a page in `language` heads `heading`, if any.
+fn section_of(heading: &str, language: &str) -> Option<&'static str> {
+    SECTIONS.iter().find_map(|&(english, translated)| {
+        let matches = if language == "en" {
+            heading == english
+        } else {
+            translated
+                .iter()
+                .any(|&(lang, words)| lang == language && words == heading)
+        };
+        matches.then_some(english)
+    })
+}
+
 /// Where a link of a rules page points on the web page: another rules page (`chess.md`,
 /// `chess.md#decisions`) is that game's rules page (`/rules/chess`); anything else (the
 /// README, other documents) is not served, so the link keeps only its text (`None`).
@@ -66,10 +98,17 @@ fn web_link(dest: &str, ids: &[String]) -> Option<String> {
         .then(|| format!("/rules/{id}"))
 }
 
-/// The fragment of one rules page: the `# title` left out (the client shows the game's name),
-/// the first paragraph as `<p class="summary">` (the lobby's description), the rest up to the
-/// `## Scenarios` section (the tests' positions) as plain HTML. Raw HTML and images are refused, so a fragment holds plain elements only.
-fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
+/// The fragment of one rules page in `language`: the `# title` left out (the client shows the
+/// game's name), the first paragraph as `<p class="summary">` (the lobby's description), the
+/// rest up to the `## Scenarios` section (the tests' positions) as plain HTML, each template
+/// section's `h2` marked with its `data-section`. Raw HTML and images are refused, so a
+/// fragment holds plain elements only. Also returns the page's headings as `(level, section
+/// or "")`, for comparing a translation's structure with the English page's.
+fn rules_fragment(
+    markdown: &str,
+    ids: &[String],
+    language: &str,
+) -> Result<(String, Vec<(u8, &'static str)>), String> {
     let mut events = Parser::new_ext(markdown, Options::ENABLE_TABLES).peekable();
     match events.next() {
         Some(Event::Start(Tag::Heading {
@@ -95,6 +134,9 @@ fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
     // The scenarios are the tests' positions, not reading for players: the page ends there.
     let mut heading = String::new();
     let mut in_heading = false;
+    // Where in `out` the open `h2` starts, to mark it once its words are known.
+    let mut heading_at = 0;
+    let mut structure: Vec<(u8, &'static str)> = Vec::new();
     for event in events {
         match &event {
             Event::Start(Tag::Heading {
@@ -103,18 +145,20 @@ fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
             }) => {
                 in_heading = true;
                 heading.clear();
+                heading_at = out.len();
             }
-            Event::Text(text) if in_heading => heading.push_str(text),
+            Event::Start(Tag::Heading { level, .. }) => structure.push((*level as u8, "")),
+            Event::Text(text) | Event::Code(text) if in_heading => heading.push_str(text),
             Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
                 in_heading = false;
                 if heading.trim() == "Scenarios" {
-                    // Drop the heading's start and text already collected.
-                    while let Some(last) = out.pop() {
-                        if matches!(last, Event::Start(Tag::Heading { .. })) {
-                            break;
-                        }
-                    }
+                    out.truncate(heading_at);
                     break;
+                }
+                let section = section_of(heading.trim(), language);
+                structure.push((2, section.unwrap_or("")));
+                if let Some(section) = section {
+                    out[heading_at] = Event::Html(format!("<h2 data-section=\"{section}\">").into());
                 }
             }
             _ => {}
@@ -185,31 +229,63 @@ fn rules_fragment(markdown: &str, ids: &[String]) -> Result<String, String> {
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    if !html.contains("<h2>") {
+    if !html.contains("<h2") {
         return Err("the page has no `##` sections".into());
     }
-    Ok(html)
+    Ok((html, structure))
 }
 
-/// Converts every rules page into `$OUT_DIR/rules/<id>.html`; returns `(path under web/,
-/// file)` for each, a panic naming the page if one is malformed.
+/// Converts every rules page into `$OUT_DIR/rules/<id>.html`, and every translated page into
+/// `$OUT_DIR/rules/<language>/<id>.html`; returns `(path under web/, file)` for each, a panic
+/// naming the page if one is malformed, translates a page that does not exist, or has other
+/// headings than its English page (in number, order or level, or another template section).
 fn rules_files(dir: &Path, out_dir: &Path) -> Vec<(String, PathBuf)> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let pages = rules_pages(dir);
     assert!(!pages.is_empty(), "no rules pages in {}", dir.display());
     let ids: Vec<String> = pages.iter().map(|(id, _)| id.clone()).collect();
-    let target = out_dir.join("rules");
-    std::fs::create_dir_all(&target).expect("OUT_DIR is writable");
     let mut files = Vec::new();
-    for (id, path) in &pages {
+    let mut english = Vec::new();
+    let convert = |language: &str, id: &str, path: &Path, folder: &str| {
         println!("cargo:rerun-if-changed={}", path.display());
         let markdown = std::fs::read_to_string(path).expect("a file just listed");
-        let html = rules_fragment(&markdown, &ids).unwrap_or_else(|problem| {
-            panic!("{}: {problem}", path.display());
-        });
+        let (html, structure) = rules_fragment(&markdown, &ids, language)
+            .unwrap_or_else(|problem| panic!("{}: {problem}", path.display()));
+        let target = out_dir.join("rules").join(folder);
+        std::fs::create_dir_all(&target).expect("OUT_DIR is writable");
         let file = target.join(format!("{id}.html"));
         std::fs::write(&file, html).expect("OUT_DIR is writable");
-        files.push((format!("rules/{id}.html"), file));
+        let relative = if folder.is_empty() {
+            format!("rules/{id}.html")
+        } else {
+            format!("rules/{folder}/{id}.html")
+        };
+        ((relative, file), structure)
+    };
+    for (id, path) in &pages {
+        let (file, structure) = convert("en", id, path, "");
+        files.push(file);
+        english.push((id.clone(), structure));
+    }
+    for &language in TRANSLATIONS {
+        let folder = dir.join(language);
+        println!("cargo:rerun-if-changed={}", folder.display());
+        if !folder.is_dir() {
+            continue;
+        }
+        for (id, path) in rules_pages(&folder) {
+            let Some((_, original)) = english.iter().find(|(known, _)| *known == id) else {
+                panic!("{}: no English page {id}.md", path.display());
+            };
+            let (file, structure) = convert(language, &id, &path, language);
+            assert_eq!(
+                &structure,
+                original,
+                "{}: the headings (level, template section) differ from the English page's",
+                path.display()
+            );
+            files.push(file);
+        }
     }
     files
 }

@@ -35,10 +35,22 @@ fn pages_answer_with_the_client_and_files_are_embedded() {
         let id = v["id"].as_str().expect("id");
         let (status, body) = server.get(&format!("/static/rules/{id}.html"), None);
         assert_eq!(status, 200, "rules of {id}");
-        assert!(
-            body.as_str().unwrap_or("").contains("class=\"summary\""),
-            "{id}'s summary"
-        );
+        let english = body.as_str().unwrap_or("").to_string();
+        assert!(english.contains("class=\"summary\""), "{id}'s summary");
+        // And in Hungarian, with the same sections in the same order.
+        let (status, body) = server.get(&format!("/static/rules/hu/{id}.html"), None);
+        assert_eq!(status, 200, "Hungarian rules of {id}");
+        let hungarian = body.as_str().unwrap_or("").to_string();
+        assert!(hungarian.contains("class=\"summary\""), "{id}'s Hungarian summary");
+        let sections = |html: &str| -> Vec<String> {
+            html.split("<h2")
+                .skip(1)
+                .map(|h| h.split('>').next().unwrap_or("").to_string())
+                .collect()
+        };
+        assert!(sections(&english).contains(&" data-section=\"End of game\"".to_string()));
+        assert_eq!(sections(&hungarian), sections(&english), "{id}: sections");
+        assert_ne!(hungarian, english, "{id}: translated");
     }
     let (status, body) = server.get("/static/../Cargo.toml", None);
     assert_eq!(status, 404, "{body}");
