@@ -426,7 +426,10 @@ mod tests {
             }
         }
         let chess = find("chess").unwrap();
-        assert_eq!((chess.name_in("hu"), chess.name_in("xx")), ("Sakk", "Chess"));
+        assert_eq!(
+            (chess.name_in("hu"), chess.name_in("xx")),
+            ("Sakk", "Chess")
+        );
     }
 
     /// A ruleset's option specs.
@@ -505,7 +508,10 @@ mod tests {
             words::translated_for("hu", "makarenko", "king (23 disks)"),
             "király (23 korong)"
         );
-        assert_eq!(words::translated("hu", "Draw claims"), "Döntetlen igénylése");
+        assert_eq!(
+            words::translated("hu", "Draw claims"),
+            "Döntetlen igénylése"
+        );
     }
 
     /// Men no picture can show, with the reason.
