@@ -480,6 +480,8 @@ async fn act(
 #[derive(Deserialize)]
 struct RecordQuery {
     format: Option<String>,
+    /// The language of the event (`hu`); English for any other value.
+    lang: Option<String>,
 }
 
 async fn record(
@@ -491,11 +493,17 @@ async fn record(
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
     let base = base_url(&headers);
+    let lang = query
+        .lang
+        .as_deref()
+        .and_then(chaturanga_variants::words::language)
+        .unwrap_or("en");
     let (text, extension) = game
         .ask(|reply| live::Request::Record {
             who,
             format: query.format,
             base,
+            lang,
             reply,
         })
         .await?;
@@ -505,6 +513,7 @@ async fn record(
                 header::CONTENT_TYPE,
                 "text/plain; charset=utf-8".to_string(),
             ),
+            (header::CONTENT_LANGUAGE, lang.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!("inline; filename=\"{id}.{extension}\""),
