@@ -514,6 +514,43 @@ mod tests {
         );
     }
 
+    /// The men's names of the Hungarian rules pages (`docs/rules/hu/terms-*.tsv`,
+    /// `english<TAB>hungarian`, where those files are): the words of the site must name a man
+    /// as its rules page does. A name the words have several translations of (chess's and
+    /// shogi's knight) must be one of them; a term that is no man's name here (Gess's
+    /// `ring`) is the page's own.
+    #[test]
+    fn the_words_name_the_men_as_the_rules_pages_do() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
+        for (lang, table, _) in words::sources() {
+            let Ok(files) = std::fs::read_dir(dir.join(lang)) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let name = file.file_name().to_string_lossy().into_owned();
+                if !(name.starts_with("terms-") && name.ends_with(".tsv")) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(file.path()).unwrap();
+                for line in text
+                    .lines()
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                {
+                    let (english, page) = line.split_once('\t').unwrap_or((line, ""));
+                    let ours: std::collections::BTreeSet<String> = std::iter::once(None)
+                        .chain(CATALOGUE.iter().map(|v| Some(v.id)))
+                        .filter_map(|id| table.find(id, english))
+                        .map(|(t, _)| t.into_owned())
+                        .collect();
+                    assert!(
+                        ours.is_empty() || ours.iter().any(|t| t == page),
+                        "{name}: {english:?} is {page:?} on the rules pages, {ours:?} here"
+                    );
+                }
+            }
+        }
+    }
+
     /// Men no picture can show, with the reason.
     const WITHOUT_DIAGRAM: &[(&str, &str, &str)] = &[
         (
