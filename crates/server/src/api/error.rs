@@ -95,7 +95,6 @@ impl ApiError {
 /// The code of a refusal known only by its status.
 fn code_of_status(status: StatusCode) -> &'static str {
     match status.as_u16() {
-        400 => "bad-request",
         401 => "bad-token",
         403 => "forbidden",
         404 => "not-found",
@@ -109,6 +108,7 @@ fn code_of_status(status: StatusCode) -> &'static str {
         426 => "upgrade-required",
         429 => "rate-limited",
         503 => "unavailable",
+        // 400, and any other refusal of the request.
         400..=499 => "bad-request",
         _ => "internal",
     }

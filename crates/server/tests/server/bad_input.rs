@@ -334,6 +334,11 @@ fn the_socket_refuses_bad_frames_and_floods() {
     assert!(tungstenite::connect(url).is_err());
 }
 
+/// A status and a body.
+type Answer = (u16, Value);
+/// A status and a code.
+type Refusal = (u16, &'static str);
+
 #[test]
 fn every_refusal_carries_the_code_that_names_it() {
     let server = Server::start("codes");
@@ -349,7 +354,7 @@ fn every_refusal_carries_the_code_that_names_it() {
         )
     };
     let human = json!([{"kind": "human"}, {"kind": "human"}]);
-    let cases: Vec<(&str, (u16, Value), (u16, &str))> = vec![
+    let cases: Vec<(&str, Answer, Refusal)> = vec![
         (
             "malformed JSON",
             server.post_raw(&game("/moves"), "{", Some(&white)),
