@@ -127,7 +127,7 @@ async fn answer_command(state: &AppState, notice: Notice) {
         let e = ApiError::from(e);
         RemoteError {
             status: e.status.as_u16(),
-            code: e.code.map(str::to_string),
+            code: Some(e.code.to_string()),
             message: e.message,
         }
     });

@@ -256,6 +256,8 @@ pub enum Request {
         format: Option<String>,
         /// The server's address as the request reached it, for the record's site.
         base: Option<String>,
+        /// The language of the record's event (a code of `words::LANGUAGES`).
+        lang: &'static str,
         /// The record and its file extension.
         reply: Reply<(String, &'static str)>,
     },
@@ -699,13 +701,18 @@ impl LiveGame {
                 who,
                 format,
                 base,
+                lang,
                 reply,
             } => {
                 let result = match self.reader(&who, false).await {
-                    Ok(caller) => {
-                        render::record(&self.referee, caller, format.as_deref(), base.as_deref())
-                            .map_err(LiveError::Record)
-                    }
+                    Ok(caller) => render::record(
+                        &self.referee,
+                        caller,
+                        format.as_deref(),
+                        base.as_deref(),
+                        lang,
+                    )
+                    .map_err(LiveError::Record),
                     Err(e) => Err(e),
                 };
                 let _ = reply.send(result);

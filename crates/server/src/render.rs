@@ -11,6 +11,7 @@ use crate::wire::{
     state_message,
 };
 use chaturanga_session::{Occasion, RecordFormat, TimeLimit, UtcTime};
+use chaturanga_variants::VariantInfo;
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -220,12 +221,14 @@ pub enum RecordRefusal {
 
 /// The game's record in `format` (the ruleset's default without one) with its file extension,
 /// where the caller may see the whole game; `base` is the server's address as the request
-/// reached it (`https://example.org`), if known, for the record's site.
+/// reached it (`https://example.org`), if known, for the record's site, and `lang` (a code of
+/// `words::LANGUAGES`) the language of its event.
 pub fn record(
     referee: &Referee,
     caller: Caller,
     format: Option<&str>,
     base: Option<&str>,
+    lang: &str,
 ) -> Result<(String, &'static str), RecordRefusal> {
     let table = referee.table();
     if !table.scene(viewer_of(referee.is_live(), caller)).complete {
@@ -242,7 +245,7 @@ pub fn record(
         })?,
     };
     let text = table
-        .record(format, &occasion(referee, base))
+        .record(format, &occasion(referee, base, lang))
         .map_err(|e| RecordRefusal::Format(e.to_string()))?;
     Ok((text, format.extension()))
 }
@@ -250,7 +253,9 @@ pub fn record(
 /// What the server knows of a game for its records, which the rules do not:
 ///
 /// - the event: `Casual <ruleset> game`, `... against the engine` where an engine holds a
-///   seat beside people, `... between engines` where engines hold them all;
+///   seat beside people, `... between engines` where engines hold them all; in language
+///   `lang` where the server has it (`Hsziangcsi – barátságos játszma`), with the ruleset's
+///   name in that language, English otherwise;
 /// - the site: the game's page, `<base>/games/<id>`, or `Chaturanga game <id>` without a
 ///   base;
 /// - the start: when the game was created, as stored;
@@ -258,20 +263,20 @@ pub fn record(
 ///   level N` for the engine; each format puts a seat's name under its own tag (a shogi
 ///   record's `先手` is the first mover, BPGN's `WhiteB` the second seat);
 /// - the clock: the game's time control, or none.
-pub fn occasion(referee: &Referee, base: Option<&str>) -> Occasion {
+pub fn occasion(referee: &Referee, base: Option<&str>, lang: &str) -> Occasion {
     let seats = referee.seats();
     let engines = seats
         .iter()
         .filter(|seat| matches!(seat.kind, SeatKind::Engine(_)))
         .count();
-    let name = referee.table().variant().name;
-    let event = if engines == 0 {
-        format!("Casual {name} game")
+    let opponents = if engines == 0 {
+        Opponents::People
     } else if engines == seats.len() {
-        format!("Casual {name} game between engines")
+        Opponents::Engines
     } else {
-        format!("Casual {name} game against the engine")
+        Opponents::Engine
     };
+    let event = event(referee.table().variant(), opponents, lang);
     let site = match base {
         Some(base) => format!("{base}/games/{}", referee.id()),
         None => format!("Chaturanga game {}", referee.id()),
@@ -296,5 +301,31 @@ pub fn occasion(referee: &Referee, base: Option<&str>) -> Occasion {
         players,
         clock,
         tags: Vec::new(),
+    }
+}
+
+/// Who played a game, as its event says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opponents {
+    /// People only.
+    People,
+    /// People and the engine.
+    Engine,
+    /// Engines only.
+    Engines,
+}
+
+/// A record's event: the ruleset's name in `lang` and who played, in a sentence of that
+/// language. These few words are the server's, not a ruleset's, so they are here rather
+/// than in the rulesets' files of words.
+fn event(variant: &VariantInfo, opponents: Opponents, lang: &str) -> String {
+    let name = variant.name_in(lang);
+    match (lang, opponents) {
+        ("hu", Opponents::People) => format!("{name} – barátságos játszma"),
+        ("hu", Opponents::Engine) => format!("{name} – barátságos játszma a gép ellen"),
+        ("hu", Opponents::Engines) => format!("{name} – barátságos játszma gépek között"),
+        (_, Opponents::People) => format!("Casual {name} game"),
+        (_, Opponents::Engine) => format!("Casual {name} game against the engine"),
+        (_, Opponents::Engines) => format!("Casual {name} game between engines"),
     }
 }

@@ -35,6 +35,7 @@ pub mod taktika;
 pub mod threeplayer;
 pub mod torishogi;
 pub mod weights;
+pub mod words;
 pub mod xiangqi;
 pub mod yarishogi;
 
@@ -49,6 +50,9 @@ pub struct VariantInfo {
     pub id: &'static str,
     /// English name.
     pub name: &'static str,
+    /// The name in other languages, `(language, name)`: one for each of
+    /// [`words::LANGUAGES`] but English (a test holds the registry to it).
+    pub names: &'static [(&'static str, &'static str)],
     /// Number of players.
     pub players: usize,
     /// Fairy-Stockfish's name for it, where that engine knows it.
@@ -79,6 +83,7 @@ impl VariantInfo {
         VariantInfo {
             id: "",
             name,
+            names: &[],
             players,
             fairy_stockfish: None,
             xboard: None,
@@ -89,6 +94,12 @@ impl VariantInfo {
             bench_search_depth: 7,
             implemented: true,
         }
+    }
+
+    /// The ruleset's names in other languages than English, `(language, name)`.
+    const fn names(mut self, names: &'static [(&'static str, &'static str)]) -> Self {
+        self.names = names;
+        self
     }
 
     const fn fairy_stockfish(mut self, name: &'static str) -> Self {
@@ -127,6 +138,20 @@ impl VariantInfo {
         self
     }
 
+    /// The ruleset's name in language `lang` (a code of [`words::LANGUAGES`]: `hu`), English
+    /// where it has none in that language.
+    pub fn name_in(&self, lang: &str) -> &'static str {
+        self.names
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map_or(self.name, |&(_, name)| name)
+    }
+
+    /// The ruleset's name in every language it has one in, English first.
+    pub fn all_names(&self) -> impl Iterator<Item = (&'static str, &'static str)> + use<> {
+        std::iter::once(("en", self.name)).chain(self.names.iter().copied())
+    }
+
     /// XBoard's name for the ruleset: [`VariantInfo::xboard`], or else the id.
     pub fn xboard_name(&self) -> &'static str {
         self.xboard.unwrap_or(self.id)
@@ -156,63 +181,106 @@ macro_rules! registry {
 }
 
 registry! {
-    avalanche::AvalanchePosition => VariantInfo::new("Avalanche Chess", 2),
+    avalanche::AvalanchePosition => VariantInfo::new("Avalanche Chess", 2)
+        .names(&[("hu", "Lavinasakk")]),
     bughouse::BughousePosition => VariantInfo::new("Bughouse", 4)
+        .names(&[("hu", "Bogárház")])
         .fairy_stockfish("bughouse")
         .pgn("Bughouse"),
     capablanca::CapablancaPosition => VariantInfo::new("Capablanca chess", 2)
+        .names(&[("hu", "Capablanca")])
         .fairy_stockfish("capablanca")
         .pgn("Capablanca")
         .foreign_start(capablanca::STANDARD_START)
         .bench(5, 7),
     chess::ChessPosition => VariantInfo::new("Chess", 2)
+        .names(&[("hu", "Sakk")])
         .fairy_stockfish("chess")
         .xboard("normal")
         .pgn("Standard")
         .bench(6, 7),
-    chex::ChexPosition => VariantInfo::new("Chex", 2),
-    chushogi::ChuShogiPosition => VariantInfo::new("Chu shogi", 2).xboard("chu").usi(),
-    congo::CongoPosition => VariantInfo::new("Congo", 2),
+    chex::ChexPosition => VariantInfo::new("Chex", 2)
+        .names(&[("hu", "Sax")]),
+    chushogi::ChuShogiPosition => VariantInfo::new("Chu shogi", 2)
+        .names(&[("hu", "Csusógi")])
+        .xboard("chu")
+        .usi(),
+    congo::CongoPosition => VariantInfo::new("Congo", 2)
+        .names(&[("hu", "Kongó")]),
     daishogi::DaiShogiPosition => VariantInfo::new("Dai shogi", 2)
+        .names(&[("hu", "Daisógi")])
         .xboard("dai")
         .usi()
         .bench(4, 6),
-    darkchess::DarkChessPosition => VariantInfo::new("Dark Chess", 2),
-    doublechess::DoubleChessPosition => VariantInfo::new("Double Chess", 2).bench(5, 7),
-    doublemove::DoubleMovePosition => VariantInfo::new("Double-move chess", 2).bench(4, 5),
-    gess::GessPosition => VariantInfo::new("Gess", 2).bench(3, 7),
+    darkchess::DarkChessPosition => VariantInfo::new("Dark Chess", 2)
+        .names(&[("hu", "Sötét sakk")]),
+    doublechess::DoubleChessPosition => VariantInfo::new("Double Chess", 2)
+        .names(&[("hu", "Dupla sakk")])
+        .bench(5, 7),
+    doublemove::DoubleMovePosition => VariantInfo::new("Double-move chess", 2)
+        .names(&[("hu", "Duplalépéses sakk")])
+        .bench(4, 5),
+    gess::GessPosition => VariantInfo::new("Gess", 2)
+        .names(&[("hu", "Általános sakk")])
+        .bench(3, 7),
     grand::GrandPosition => VariantInfo::new("Grand Chess", 2)
+        .names(&[("hu", "Grand sakk")])
         .fairy_stockfish("grand")
         .pgn("Grand"),
-    hexchess::HexChessPosition => VariantInfo::new("Gliński's hexagonal chess", 2).bench(5, 7),
-    losing::LosingPosition => VariantInfo::new("Losing chess", 2).bench(5, 7),
-    maharajah::MaharajahPosition => VariantInfo::new("Maharajah and the Sepoys", 2).bench(5, 7),
-    makarenko::MakarenkoPosition => VariantInfo::new("Makarenko Chess", 2),
+    hexchess::HexChessPosition => VariantInfo::new("Gliński's hexagonal chess", 2)
+        .names(&[("hu", "Hexasakk")])
+        .bench(5, 7),
+    losing::LosingPosition => VariantInfo::new("Losing chess", 2)
+        .names(&[("hu", "Francia sakk")])
+        .bench(5, 7),
+    maharajah::MaharajahPosition => VariantInfo::new("Maharajah and the Sepoys", 2)
+        .names(&[("hu", "A maharadzsa és a szipojok")])
+        .bench(5, 7),
+    makarenko::MakarenkoPosition => VariantInfo::new("Makarenko Chess", 2)
+        .names(&[("hu", "Makarenko-sakk")]),
     minishogi::MinishogiPosition => VariantInfo::new("Minishogi", 2)
+        .names(&[("hu", "Minisógi")])
         .fairy_stockfish("minishogi")
         .xboard("5x5+5_shogi")
         .pgn("Minishogi")
         .usi(),
-    omega::OmegaPosition => VariantInfo::new("Omega Chess", 2).bench(5, 6),
-    outer::OuterPosition => VariantInfo::new("Big Outer Chess", 2).bench(4, 6),
-    progressive::ProgressivePosition => VariantInfo::new("Progressive Chess", 2).bench(4, 5),
-    renaissance::RenaissancePosition => VariantInfo::new("Renaissance Chess", 2).bench(4, 6),
+    omega::OmegaPosition => VariantInfo::new("Omega Chess", 2)
+        .names(&[("hu", "Omegasakk")])
+        .bench(5, 6),
+    outer::OuterPosition => VariantInfo::new("Big Outer Chess", 2)
+        .names(&[("hu", "Nagy külső sakk")])
+        .bench(4, 6),
+    progressive::ProgressivePosition => VariantInfo::new("Progressive Chess", 2)
+        .names(&[("hu", "Progresszív sakk")])
+        .bench(4, 5),
+    renaissance::RenaissancePosition => VariantInfo::new("Renaissance Chess", 2)
+        .names(&[("hu", "Reneszánsz sakk")])
+        .bench(4, 6),
     shogi::ShogiPosition => VariantInfo::new("Shogi", 2)
+        .names(&[("hu", "Sógi")])
         .fairy_stockfish("shogi")
         .pgn("Shogi")
         .usi(),
-    speed::SpeedPosition => VariantInfo::new("Speed chess", 2).bench(8, 7),
-    taktika::TaktikaPosition => VariantInfo::new("Taktika", 2),
-    threeplayer::ThreePlayerPosition => VariantInfo::new("Three-Player Chess", 3).bench(5, 7),
+    speed::SpeedPosition => VariantInfo::new("Speed chess", 2)
+        .names(&[("hu", "Gyors sakk")])
+        .bench(8, 7),
+    taktika::TaktikaPosition => VariantInfo::new("Taktika", 2)
+        .names(&[("hu", "Taktika")]),
+    threeplayer::ThreePlayerPosition => VariantInfo::new("Three-Player Chess", 3)
+        .names(&[("hu", "Háromszemélyes sakk")])
+        .bench(5, 7),
     torishogi::ToriShogiPosition => VariantInfo::new("Tori shogi", 2)
+        .names(&[("hu", "Torisógi")])
         .fairy_stockfish("torishogi")
         .pgn("Torishogi")
         .usi(),
     xiangqi::XiangqiPosition => VariantInfo::new("Xiangqi", 2)
+        .names(&[("hu", "Hsziangcsi")])
         .fairy_stockfish("xiangqi")
         .pgn("Xiangqi")
         .bench(4, 6),
     yarishogi::YariShogiPosition => VariantInfo::new("Yari shogi", 2)
+        .names(&[("hu", "Jarisógi")])
         .fairy_stockfish("yarishogi")
         .pgn("Yarishogi")
         .usi(),
@@ -345,6 +413,142 @@ mod tests {
                 .map(|v| v.id),
             Some("chess")
         );
+    }
+
+    #[test]
+    fn every_ruleset_has_a_name_in_every_language() {
+        for info in CATALOGUE {
+            let languages: Vec<&str> = info.all_names().map(|(lang, _)| lang).collect();
+            assert_eq!(languages, words::LANGUAGES, "{}", info.id);
+            for (lang, name) in info.all_names() {
+                assert!(!name.trim().is_empty(), "{} {lang}", info.id);
+                assert_eq!(info.name_in(lang), name);
+            }
+        }
+        let chess = find("chess").unwrap();
+        assert_eq!(
+            (chess.name_in("hu"), chess.name_in("xx")),
+            ("Sakk", "Chess")
+        );
+    }
+
+    /// A ruleset's option specs.
+    struct Specs;
+
+    impl Visitor for Specs {
+        type Output = &'static [chaturanga_rules::OptionSpec];
+        fn visit<P: Ruleset>(self, _: &'static VariantInfo) -> Self::Output {
+            P::option_specs()
+        }
+    }
+
+    /// Every text ruleset `id` gives players: the names of its men under every choice of its
+    /// options, their moves where told in words, its options' labels and their values' words.
+    fn texts_of(id: &str) -> Vec<String> {
+        let mut texts = Vec::new();
+        for (legend, _) in visit(id, Legends).unwrap() {
+            for kind in legend.kinds {
+                texts.push(kind.name);
+                if kind.moves_in_words {
+                    texts.push(kind.moves);
+                }
+            }
+        }
+        for spec in visit(id, Specs).unwrap() {
+            texts.push(spec.label.to_string());
+            texts.extend(spec.words.iter().map(|(_, words)| words.to_string()));
+        }
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    #[test]
+    fn every_word_of_every_ruleset_has_a_translation_and_every_translation_is_used() {
+        let texts: Vec<(&str, Vec<String>)> =
+            CATALOGUE.iter().map(|v| (v.id, texts_of(v.id))).collect();
+        let mut sources = 0;
+        for (lang, table, problems) in words::sources() {
+            sources += 1;
+            assert!(problems.is_empty(), "{lang}: {problems:#?}");
+            let mut used = std::collections::BTreeSet::new();
+            let mut missing = Vec::new();
+            for (id, texts) in &texts {
+                for text in texts {
+                    match table.find(Some(id), text) {
+                        Some((_, entry)) => {
+                            used.insert(entry.line);
+                        }
+                        None => missing.push(format!("{id}: {text}")),
+                    }
+                }
+            }
+            assert!(missing.is_empty(), "{lang} has no words for {missing:#?}");
+            let mut unused: Vec<_> = table
+                .general
+                .values()
+                .chain(table.by_ruleset.values())
+                .filter(|entry| !used.contains(&entry.line))
+                .map(|entry| format!("line {}: {}", entry.line, entry.english))
+                .collect();
+            unused.sort();
+            unused.dedup();
+            assert!(unused.is_empty(), "{lang}: nothing uses {unused:#?}");
+            // A section names rulesets of the registry.
+            for entry in table.by_ruleset.values() {
+                let id = entry.ruleset.unwrap();
+                assert!(find(id).is_ok(), "{lang} line {}: {id}", entry.line);
+            }
+        }
+        assert_eq!(sources + 1, words::LANGUAGES.len());
+        // The shogi family's knight is not chess's, and Makarenko's kings are one line.
+        assert_eq!(words::translated_for("hu", "chess", "knight"), "huszár");
+        assert_eq!(words::translated_for("hu", "shogi", "knight"), "lovas");
+        assert_eq!(
+            words::translated_for("hu", "makarenko", "king (23 disks)"),
+            "király (23 korong)"
+        );
+        assert_eq!(
+            words::translated("hu", "Draw claims"),
+            "Döntetlen igénylése"
+        );
+    }
+
+    /// The men's names of the Hungarian rules pages (`docs/rules/hu/terms-*.tsv`,
+    /// `english<TAB>hungarian`, where those files are): the words of the site must name a man
+    /// as its rules page does. A name the words have several translations of (chess's and
+    /// shogi's knight) must be one of them; a term that is no man's name here (Gess's
+    /// `ring`) is the page's own.
+    #[test]
+    fn the_words_name_the_men_as_the_rules_pages_do() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
+        for (lang, table, _) in words::sources() {
+            let Ok(files) = std::fs::read_dir(dir.join(lang)) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let name = file.file_name().to_string_lossy().into_owned();
+                if !(name.starts_with("terms-") && name.ends_with(".tsv")) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(file.path()).unwrap();
+                for line in text
+                    .lines()
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                {
+                    let (english, page) = line.split_once('\t').unwrap_or((line, ""));
+                    let ours: std::collections::BTreeSet<String> = std::iter::once(None)
+                        .chain(CATALOGUE.iter().map(|v| Some(v.id)))
+                        .filter_map(|id| table.find(id, english))
+                        .map(|(t, _)| t.into_owned())
+                        .collect();
+                    assert!(
+                        ours.is_empty() || ours.iter().any(|t| t == page),
+                        "{name}: {english:?} is {page:?} on the rules pages, {ours:?} here"
+                    );
+                }
+            }
+        }
     }
 
     /// Men no picture can show, with the reason.

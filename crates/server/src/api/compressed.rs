@@ -47,6 +47,11 @@ impl Compressed {
         }
     }
 
+    /// The body itself, uncompressed.
+    pub fn body(&self) -> &Bytes {
+        &self.identity
+    }
+
     /// The body as the request's headers ask for it.
     pub fn respond(&self, request: &HeaderMap) -> Response {
         let (coding, body) = match (&self.brotli, &self.gzip) {

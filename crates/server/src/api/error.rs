@@ -1,6 +1,7 @@
 //! One error type for every answer, and the one place where every refusal — the referee's,
 //! the store's, the machinery's — gets its HTTP status, its stable code and its line. The
-//! socket answers with the same line and code.
+//! socket answers with the same line and code. Every error has a code (a constructor takes
+//! one), and [`codes`] lists them all, as `docs/server.md` explains them.
 
 use super::listing::ListingError;
 use crate::bus::RemoteError;
@@ -14,15 +15,15 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chaturanga_session::SessionError;
 
-/// What went wrong with a request: a status, a stable code where the refusal has one, and
-/// one line naming it.
+/// What went wrong with a request: a status, a stable code and one line naming it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     /// The HTTP status (4xx for the caller's mistakes, 5xx for ours).
     pub status: StatusCode,
-    /// The stable code of the refusal (`not-your-turn`), for clients that word it themselves.
-    pub code: Option<&'static str>,
-    /// One line naming what is wrong.
+    /// The stable code of the refusal (`not-your-turn`), for clients that word it themselves:
+    /// one of [`codes`], each explained in `docs/server.md`.
+    pub code: &'static str,
+    /// One line naming what is wrong, in English.
     pub message: String,
     /// When to try again (a `Retry-After` header), for refusals of too much too soon.
     pub retry_after: Option<std::time::Duration>,
@@ -30,43 +31,33 @@ pub struct ApiError {
 
 impl ApiError {
     /// 400: a malformed or invalid request.
-    pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, message)
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
     /// 401: no token, or one that is not a seat's.
-    pub fn unauthorized(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, message)
+    pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, code, message)
     }
 
     /// 403: the caller may not do this.
-    pub fn forbidden(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, message)
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, code, message)
     }
 
     /// 404: no such game, seat or ruleset.
-    pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, message)
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, message)
     }
 
-    /// 409: the request conflicts with the game's state (stale ply, seat taken, not your
-    /// turn, game over).
-    pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, message)
-    }
-
-    /// 422: a well-formed move or action the rules refuse.
-    pub fn unprocessable(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
-    }
-
-    /// 500: the server failed (the store); the message says where.
+    /// 500: the server failed; the message says where. Its code is `internal`: a client can
+    /// only say that the server failed.
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
 
-    /// An error with any status.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    /// An error with any status and code.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         let message: String = message.into();
         // One line, of bounded length: messages may quote the caller's input.
         let mut line: String = message
@@ -81,10 +72,17 @@ impl ApiError {
         }
         ApiError {
             status,
-            code: None,
+            code,
             message: line,
             retry_after: None,
         }
+    }
+
+    /// A refusal the server's own code did not word, by its status alone (axum's refusals: a
+    /// query string that does not parse, a method a route does not take; the answer timeout):
+    /// the code names the status.
+    pub fn of_status(status: StatusCode, message: impl Into<String>) -> Self {
+        Self::new(status, code_of_status(status), message)
     }
 
     /// The same error telling when to try again.
@@ -92,13 +90,87 @@ impl ApiError {
         self.retry_after = Some(wait);
         self
     }
+}
 
-    /// The same error with a stable code.
-    pub fn with_code(mut self, code: &'static str) -> Self {
-        self.code = Some(code);
-        self
+/// The code of a refusal known only by its status.
+fn code_of_status(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        401 => "bad-token",
+        403 => "forbidden",
+        404 => "not-found",
+        405 => "method-not-allowed",
+        408 => "timeout",
+        409 => "conflict",
+        413 => "body-too-large",
+        414 => "uri-too-long",
+        415 => "unsupported-media-type",
+        422 => "unprocessable",
+        426 => "upgrade-required",
+        429 => "rate-limited",
+        503 => "unavailable",
+        // 400, and any other refusal of the request.
+        400..=499 => "bad-request",
+        _ => "internal",
     }
 }
+
+/// The codes of this module's refusals and of the request plumbing (`api`, `web`), beside
+/// the referee's ([`GameError::CODES`]) and the listings' ([`ListingError::CODES`]).
+const OTHER_CODES: [&str; 33] = [
+    // The store and the game's task.
+    "try-again",
+    "store",
+    "internal",
+    "no-such-game",
+    "no-such-position",
+    "version-ahead",
+    "record-hidden",
+    "record-format",
+    // Quotas and limits.
+    "rate-limited",
+    "too-many",
+    "server-busy",
+    "unsupported-media-type",
+    "body-too-large",
+    "timeout",
+    "bad-length",
+    // Requests the handlers refuse.
+    "bad-body",
+    "bad-json",
+    "bad-authorization",
+    "too-many-options",
+    "bad-level",
+    "engines-only-off",
+    "bad-ply",
+    "bad-message",
+    "no-such-page",
+    "no-such-file",
+    // Refusals known by their status (`code_of_status`) beyond the codes above.
+    "bad-request",
+    "forbidden",
+    "not-found",
+    "method-not-allowed",
+    "conflict",
+    "unprocessable",
+    "upgrade-required",
+    "unavailable",
+];
+
+/// Every code an answer of this server may carry, the referee's first. The connection layer
+/// (`connections`) answers a few before a request is read, with codes of its own:
+/// [`CONNECTION_CODES`].
+pub fn codes() -> impl Iterator<Item = &'static str> {
+    GameError::CODES
+        .into_iter()
+        .chain(ListingError::CODES)
+        .chain(OTHER_CODES)
+        .chain(CONNECTION_CODES)
+}
+
+/// The codes of the answers written before a request is read (`connections`): a head too
+/// large, an address too long, a version not served, bytes that are no request; and the
+/// connection caps' `too-many` and `server-busy`, which are above.
+pub const CONNECTION_CODES: [&str; 3] = ["head-too-large", "uri-too-long", "bad-version"];
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -150,7 +222,7 @@ impl From<GameError> for ApiError {
             | G::RematchMade(_)
             | G::NotAbandoned => StatusCode::CONFLICT,
         };
-        let error = ApiError::new(status, e.to_string()).with_code(e.code());
+        let error = ApiError::new(status, e.code(), e.to_string());
         match e {
             G::RateLimited(wait) => error.with_retry_after(wait),
             _ => error,
@@ -160,7 +232,7 @@ impl From<GameError> for ApiError {
 
 impl From<ListingError> for ApiError {
     fn from(e: ListingError) -> Self {
-        ApiError::bad_request(e.to_string()).with_code(e.code())
+        ApiError::bad_request(e.code(), e.to_string())
     }
 }
 
@@ -172,22 +244,19 @@ impl From<Refusal> for ApiError {
                 total: false,
                 retry_after,
                 ..
-            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
-                .with_code("rate-limited")
+            } => ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
                 .with_retry_after(retry_after),
             Refusal::TooFast {
                 total: true,
                 retry_after,
                 ..
-            } => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
-                .with_code("server-busy")
+            } => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server-busy", message)
                 .with_retry_after(retry_after),
             Refusal::TooMany { total: false, .. } => {
-                ApiError::new(StatusCode::TOO_MANY_REQUESTS, message).with_code("too-many")
+                ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many", message)
             }
             Refusal::TooMany { total: true, .. } => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
-                    .with_code("server-busy")
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "server-busy", message)
                     .with_retry_after(std::time::Duration::from_secs(5))
             }
         }
@@ -197,13 +266,16 @@ impl From<Refusal> for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            StoreError::Stale => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("store: {e}"))
-                    .with_code("try-again")
-            }
-            StoreError::Backend(_) | StoreError::InUse(_) => {
-                ApiError::internal(format!("store: {e}")).with_code("store")
-            }
+            StoreError::Stale => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "try-again",
+                format!("store: {e}"),
+            ),
+            StoreError::Backend(_) | StoreError::InUse(_) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "store",
+                format!("store: {e}"),
+            ),
         }
     }
 }
@@ -213,33 +285,33 @@ impl From<LiveError> for ApiError {
         match e {
             LiveError::Game(e) => e.into(),
             LiveError::Store(e) => e.into(),
-            LiveError::NoGame(id) => {
-                ApiError::not_found(format!("no game {id:?}")).with_code("no-such-game")
-            }
-            LiveError::NoPosition { ply, plies } => ApiError::not_found(format!(
-                "no position after {ply} moves: the game has {plies}"
-            ))
-            .with_code("no-such-position"),
-            LiveError::AheadOf { given, version } => {
-                ApiError::bad_request(format!("version {given} is ahead of the game's {version}"))
-                    .with_code("version-ahead")
-            }
+            LiveError::NoGame(id) => ApiError::not_found("no-such-game", format!("no game {id:?}")),
+            LiveError::NoPosition { ply, plies } => ApiError::not_found(
+                "no-such-position",
+                format!("no position after {ply} moves: the game has {plies}"),
+            ),
+            LiveError::AheadOf { given, version } => ApiError::bad_request(
+                "version-ahead",
+                format!("version {given} is ahead of the game's {version}"),
+            ),
             LiveError::Record(RecordRefusal::Hidden) => ApiError::forbidden(
+                "record-hidden",
                 "the record of a game with hidden men is shown when the game is over",
-            )
-            .with_code("record-hidden"),
+            ),
             LiveError::Record(RecordRefusal::Format(why)) => {
-                ApiError::bad_request(why).with_code("record-format")
+                ApiError::bad_request("record-format", why)
             }
-            LiveError::Stopped => {
-                ApiError::internal("the game's task has stopped; try again").with_code("try-again")
-            }
+            LiveError::Stopped => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "try-again",
+                "the game's task has stopped; try again",
+            ),
             LiveError::Moved => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
+                "try-again",
                 "the node running this game is gone or did not answer; another takes it over \
                  in a few seconds: try again",
-            )
-            .with_code("try-again"),
+            ),
             LiveError::Remote(RemoteError {
                 status,
                 code,
@@ -247,10 +319,12 @@ impl From<LiveError> for ApiError {
             }) => {
                 let status =
                     StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-                let mut error = ApiError::new(status, message);
-                // The codes are this server's own words, so the other node's is one of them.
-                error.code = code.and_then(|c| known_code(&c));
-                error
+                // The codes are this server's own words, so the other node's is one of them;
+                // a node of another version may have one this one does not know, or none.
+                match code.and_then(|c| known_code(&c)) {
+                    Some(code) => ApiError::new(status, code, message),
+                    None => ApiError::of_status(status, message),
+                }
             }
         }
     }
@@ -258,37 +332,14 @@ impl From<LiveError> for ApiError {
 
 /// The code `code` as this server spells it, if it is one of its codes.
 fn known_code(code: &str) -> Option<&'static str> {
-    const OTHERS: [&str; 13] = [
-        "try-again",
-        "store",
-        "no-such-game",
-        "no-such-position",
-        "version-ahead",
-        "record-hidden",
-        "record-format",
-        "rate-limited",
-        "too-many",
-        "server-busy",
-        "unsupported-media-type",
-        "body-too-large",
-        "timeout",
-    ];
-    GameError::CODES
-        .iter()
-        .chain(&OTHERS)
-        .chain(&ListingError::CODES)
-        .find(|c| **c == code)
-        .copied()
+    codes().find(|c| *c == code)
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (
             self.status,
-            match self.code {
-                Some(code) => Json(serde_json::json!({ "error": self.message, "code": code })),
-                None => Json(serde_json::json!({ "error": self.message })),
-            },
+            Json(serde_json::json!({ "error": self.message, "code": self.code })),
         )
             .into_response();
         if let Some(wait) = self.retry_after {
@@ -299,5 +350,53 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_code_is_explained_in_the_docs_and_the_docs_explain_no_other() {
+        let docs = include_str!("../../../../docs/server.md");
+        let explained: BTreeSet<&str> = docs
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|rest| rest.split('`').next())
+            .collect();
+        let codes: BTreeSet<&str> = codes().collect();
+        assert_eq!(explained, codes);
+        for code in &codes {
+            assert!(
+                code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_refusal_known_by_its_status_alone_still_has_a_code_of_the_list() {
+        for status in [
+            400, 401, 403, 404, 405, 408, 409, 413, 414, 415, 418, 422, 426, 429, 500, 502, 503,
+        ] {
+            let status = StatusCode::from_u16(status).unwrap();
+            let error = ApiError::of_status(status, "");
+            assert!(known_code(error.code).is_some(), "{status}: {}", error.code);
+            assert_eq!(error.message, status.canonical_reason().unwrap());
+        }
+        // A code of another node is kept where this node knows it, else its status speaks.
+        let remote = |code: Option<&str>| {
+            ApiError::from(LiveError::Remote(RemoteError {
+                status: 409,
+                code: code.map(str::to_string),
+                message: "no".into(),
+            }))
+            .code
+        };
+        assert_eq!(remote(Some("not-your-turn")), "not-your-turn");
+        assert_eq!(remote(Some("brand-new-code")), "conflict");
+        assert_eq!(remote(None), "conflict");
     }
 }

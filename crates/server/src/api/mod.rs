@@ -90,7 +90,8 @@ async fn admit(
             return too_large().into_response();
         }
         Some(Err(_)) => {
-            return ApiError::bad_request("Content-Length is not a number").into_response();
+            return ApiError::bad_request("bad-length", "Content-Length is not a number")
+                .into_response();
         }
         _ => {}
     }
@@ -100,9 +101,9 @@ async fn admit(
 fn too_large() -> ApiError {
     ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
+        "body-too-large",
         format!("the body is larger than {MAX_BODY} bytes"),
     )
-    .with_code("body-too-large")
 }
 
 /// Headers every answer carries: no type sniffing, and no address of ours in other sites'
@@ -141,7 +142,7 @@ async fn json_refusals(response: Response) -> Response {
         "" => status.canonical_reason().unwrap_or("refused"),
         text => text,
     };
-    let json = ApiError::new(status, message).into_response();
+    let json = ApiError::of_status(status, message).into_response();
     // Keep what the refusal says in its headers (`Allow` after a 405).
     parts.headers.remove(header::CONTENT_LENGTH);
     let (json_parts, json_body) = json.into_parts();
@@ -166,18 +167,21 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
         if !json {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
                 "the body must be JSON, sent with Content-Type: application/json",
-            )
-            .with_code("unsupported-media-type"));
+            ));
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 too_large()
             } else if came_too_slowly(&e) {
-                ApiError::new(StatusCode::REQUEST_TIMEOUT, "the body came too slowly")
-                    .with_code("timeout")
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    "the body came too slowly",
+                )
             } else {
-                ApiError::bad_request(format!("unreadable body: {e}"))
+                ApiError::bad_request("bad-body", format!("unreadable body: {e}"))
             }
         })?;
         parse_json(&bytes).map(Body)
@@ -198,7 +202,8 @@ fn came_too_slowly(error: &(dyn std::error::Error + 'static)) -> bool {
 
 /// Reads JSON, naming what is wrong with it.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::bad_request("bad-json", format!("bad JSON: {e}")))
 }
 
 /// 128 random bits as hex.
@@ -230,13 +235,18 @@ fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
-    let value = value
-        .to_str()
-        .map_err(|_| ApiError::unauthorized("the Authorization header is not text"))?;
+    let value = value.to_str().map_err(|_| {
+        ApiError::unauthorized("bad-authorization", "the Authorization header is not text")
+    })?;
     value
         .strip_prefix("Bearer ")
         .map(|t| Some(t.trim()))
-        .ok_or_else(|| ApiError::unauthorized("the Authorization header must be `Bearer TOKEN`"))
+        .ok_or_else(|| {
+            ApiError::unauthorized(
+                "bad-authorization",
+                "the Authorization header must be `Bearer TOKEN`",
+            )
+        })
 }
 
 #[derive(Deserialize)]
@@ -266,12 +276,13 @@ async fn create_game(
     Body(request): Body<CreateGame>,
 ) -> Result<Response, ApiError> {
     if request.options.len() > MAX_OPTIONS || request.options.iter().any(|o| o.len() > 200) {
-        return Err(ApiError::bad_request(format!(
-            "at most {MAX_OPTIONS} options of at most 200 characters"
-        )));
+        return Err(ApiError::bad_request(
+            "too-many-options",
+            format!("at most {MAX_OPTIONS} options of at most 200 characters"),
+        ));
     }
     if request.variant.len() > 64 {
-        return Err(ApiError::not_found("no such ruleset"));
+        return Err(ApiError::not_found("unknown-variant", "no such ruleset"));
     }
     let seats = request
         .seats
@@ -279,9 +290,10 @@ async fn create_game(
         .map(|s| match *s {
             SeatSpec::Human => Ok(SeatKind::Human),
             SeatSpec::Engine { level } if (1..=8).contains(&level) => Ok(SeatKind::Engine(level)),
-            SeatSpec::Engine { level } => Err(ApiError::bad_request(format!(
-                "engine level {level} is not 1-8"
-            ))),
+            SeatSpec::Engine { level } => Err(ApiError::bad_request(
+                "bad-level",
+                format!("engine level {level} is not 1-8"),
+            )),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let quotas = state.quotas();
@@ -291,10 +303,10 @@ async fn create_game(
         let cap = quotas.limits().engine_only_games;
         if cap == 0 {
             return Err(ApiError::forbidden(
+                "engines-only-off",
                 "games of engines only are off on this server (chaturanga serve \
                  --engine-only-games N turns them on)",
-            )
-            .with_code("engines-only-off"));
+            ));
         }
         let running = state
             .running_games()
@@ -369,10 +381,10 @@ async fn join(
     state.quotas().spend(client.0, Spend::Join)?;
     let game = state.game(&id).await?;
     let seat: usize = seat.parse().map_err(|_| {
-        ApiError::not_found(format!(
-            "no seat {:?}",
-            seat.chars().take(10).collect::<String>()
-        ))
+        ApiError::not_found(
+            "no-such-seat",
+            format!("no seat {:?}", seat.chars().take(10).collect::<String>()),
+        )
     })?;
     let token = new_token()?;
     let hash = token_hash(&token);
@@ -468,6 +480,8 @@ async fn act(
 #[derive(Deserialize)]
 struct RecordQuery {
     format: Option<String>,
+    /// The language of the event (`hu`); English for any other value.
+    lang: Option<String>,
 }
 
 async fn record(
@@ -479,11 +493,17 @@ async fn record(
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;
     let base = base_url(&headers);
+    let lang = query
+        .lang
+        .as_deref()
+        .and_then(chaturanga_variants::words::language)
+        .unwrap_or("en");
     let (text, extension) = game
         .ask(|reply| live::Request::Record {
             who,
             format: query.format,
             base,
+            lang,
             reply,
         })
         .await?;
@@ -493,6 +513,7 @@ async fn record(
                 header::CONTENT_TYPE,
                 "text/plain; charset=utf-8".to_string(),
             ),
+            (header::CONTENT_LANGUAGE, lang.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!("inline; filename=\"{id}.{extension}\""),
@@ -539,10 +560,13 @@ async fn position(
     headers: HeaderMap,
 ) -> Result<axum::Json<Value>, ApiError> {
     let ply: usize = ply.parse().map_err(|_| {
-        ApiError::bad_request(format!(
-            "not a ply number: {}",
-            chaturanga_rules::position::excerpt(&ply)
-        ))
+        ApiError::bad_request(
+            "bad-ply",
+            format!(
+                "not a ply number: {}",
+                chaturanga_rules::position::excerpt(&ply)
+            ),
+        )
     })?;
     let who = who(bearer(&headers)?)?;
     let game = state.game(&id).await?;

@@ -154,10 +154,7 @@ impl LagMeter {
 }
 
 fn error_frame(error: &ApiError, ack: Option<u64>) -> String {
-    let mut frame = json!({ "t": "error", "d": error.message });
-    if let Some(code) = error.code {
-        frame["code"] = json!(code);
-    }
+    let mut frame = json!({ "t": "error", "d": error.message, "code": error.code });
     if let Some(ack) = ack {
         frame["ack"] = json!(ack);
     }
@@ -330,7 +327,7 @@ impl ClientMessage {
     /// fields, so that nothing the API refuses passes here (`"ply": -1`, `"0"` or `1.0`).
     pub fn parse(text: &str) -> Result<ClientMessage, ApiError> {
         let bad = |what: &str, e: serde_json::Error| {
-            ApiError::bad_request(format!("{what}: {e}")).with_code("bad-message")
+            ApiError::bad_request("bad-message", format!("{what}: {e}"))
         };
         let envelope: Envelope = serde_json::from_str(text).map_err(|e| bad("bad JSON", e))?;
         match (envelope.t.as_str(), envelope.d) {
@@ -338,26 +335,28 @@ impl ClientMessage {
             ("move", Some(d)) => serde_json::from_value(d)
                 .map(ClientMessage::Move)
                 .map_err(|e| bad("a move message", e)),
-            ("move", None) => {
-                Err(ApiError::bad_request("a move message needs d.move").with_code("bad-message"))
-            }
+            ("move", None) => Err(ApiError::bad_request(
+                "bad-message",
+                "a move message needs d.move",
+            )),
             ("action", Some(d)) => serde_json::from_value::<ActionRequest>(d)
                 .map(|a| ClientMessage::Action(a.action.chars().take(MAX_ACTION).collect()))
                 .map_err(|e| bad("an action message", e)),
-            ("action", None) => {
-                Err(ApiError::bad_request("an action message needs d.action")
-                    .with_code("bad-message"))
-            }
-            ("", _) => {
-                Err(ApiError::bad_request("a message needs a type t").with_code("bad-message"))
-            }
+            ("action", None) => Err(ApiError::bad_request(
+                "bad-message",
+                "an action message needs d.action",
+            )),
+            ("", _) => Err(ApiError::bad_request(
+                "bad-message",
+                "a message needs a type t",
+            )),
             (name, None) => Ok(ClientMessage::Action(
                 name.chars().take(MAX_ACTION).collect(),
             )),
             (_, Some(_)) => Err(ApiError::bad_request(
+                "bad-message",
                 "an action named by t carries no data (use t=action)",
-            )
-            .with_code("bad-message")),
+            )),
         }
     }
 }

@@ -69,7 +69,8 @@ fn compressed(path: &str) -> Option<Arc<Compressed>> {
 }
 
 fn serve(path: &str, headers: &HeaderMap) -> Result<Response, ApiError> {
-    let file = compressed(path).ok_or_else(|| ApiError::not_found("no such file"))?;
+    let file =
+        compressed(path).ok_or_else(|| ApiError::not_found("no-such-file", "no such file"))?;
     let mut response = file.respond(headers);
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -95,7 +96,7 @@ pub async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Result<R
         .and_then(|a| a.to_str().ok())
         .is_some_and(|a| a.contains("text/html"));
     if method != Method::GET || !wants_page || uri.path().starts_with("/api/") {
-        return Err(ApiError::not_found("no such page"));
+        return Err(ApiError::not_found("no-such-page", "no such page"));
     }
     // The page without a conditional answer: a 304 would hide the 404.
     let mut plain = headers.clone();

@@ -1,5 +1,5 @@
-//! Bad input: each case gets its status and a one-line error, and the stored game is
-//! unchanged.
+//! Bad input: each case gets its status, a one-line error and a code of the server's list,
+//! and the stored game is unchanged.
 
 use crate::common::Server;
 use serde_json::{Value, json};
@@ -18,6 +18,18 @@ fn assert_error(case: &str, got: (u16, Value), status: u16) {
     assert!(
         !message.is_empty() && !message.contains('\n'),
         "{case}: {message}"
+    );
+    assert_known_code(case, &got.1["code"]);
+}
+
+/// A refusal's `code` is one of the server's, which docs/server.md explains.
+fn assert_known_code(case: &str, code: &Value) {
+    let code = code
+        .as_str()
+        .unwrap_or_else(|| panic!("{case}: no code: {code}"));
+    assert!(
+        chaturanga_server::api::error::codes().any(|c| c == code),
+        "{case}: {code} is no code of the server's list"
     );
 }
 
@@ -249,12 +261,22 @@ fn the_socket_refuses_bad_frames_and_floods() {
     socket.recv();
     socket.send(&json!({"t": "move", "d": {"move": "e9e10", "ply": 0, "ack": 1}}));
     let reply = socket.recv();
-    assert_eq!(reply["t"], "error", "{reply}");
+    assert_eq!(
+        (&reply["t"], &reply["code"]),
+        (&"error".into(), &"illegal".into()),
+        "{reply}"
+    );
+    assert_eq!(reply["ack"], 1, "{reply}");
     socket
         .socket
         .send(tungstenite::Message::Text("not json".into()))
         .unwrap();
-    assert_eq!(socket.recv()["t"], "error");
+    let reply = socket.recv();
+    assert_eq!(
+        (&reply["t"], &reply["code"]),
+        (&"error".into(), &"bad-message".into()),
+        "{reply}"
+    );
     // A flood is slowed down, then cut off.
     for _ in 0..200 {
         if socket
@@ -310,4 +332,130 @@ fn the_socket_refuses_bad_frames_and_floods() {
     // A wrong socket token is refused before the upgrade.
     let url = format!("ws://{}/api/games/{id}/socket?token=bad", server.addr);
     assert!(tungstenite::connect(url).is_err());
+}
+
+/// A status and a body.
+type Answer = (u16, Value);
+/// A status and a code.
+type Refusal = (u16, &'static str);
+
+#[test]
+fn every_refusal_carries_the_code_that_names_it() {
+    let server = Server::start("codes");
+    let (id, tokens) =
+        server.game_with_seats("chess", json!([{"kind": "human"}, {"kind": "human"}]), &[]);
+    let white = tokens[0].clone().unwrap();
+    let game = |path: &str| format!("/api/games/{id}{path}");
+    let code = |(status, body): (u16, Value)| -> (u16, String) {
+        assert!(body["error"].is_string(), "{body}");
+        (
+            status,
+            body["code"].as_str().unwrap_or("(none)").to_string(),
+        )
+    };
+    let human = json!([{"kind": "human"}, {"kind": "human"}]);
+    let cases: Vec<(&str, Answer, Refusal)> = vec![
+        (
+            "malformed JSON",
+            server.post_raw(&game("/moves"), "{", Some(&white)),
+            (400, "bad-json"),
+        ),
+        (
+            "no such game",
+            server.get("/api/games/nosuchgame", None),
+            (404, "no-such-game"),
+        ),
+        (
+            "a ply that is no number",
+            server.get(&game("/positions/first"), None),
+            (400, "bad-ply"),
+        ),
+        (
+            "a position not reached",
+            server.get(&game("/positions/5"), None),
+            (404, "no-such-position"),
+        ),
+        (
+            "a record format",
+            server.get(&game("/record?format=doc"), None),
+            (400, "record-format"),
+        ),
+        (
+            "a seat that is no number",
+            server.post(&game("/seats/x/join"), &json!({}), None),
+            (404, "no-such-seat"),
+        ),
+        (
+            "a page under /api",
+            server.get("/api/nothing", None),
+            (404, "no-such-page"),
+        ),
+        (
+            "an unknown ruleset",
+            server.post("/api/games", &json!({"variant": "tictactoe", "seats": human}), None),
+            (404, "unknown-variant"),
+        ),
+        (
+            "an engine level",
+            server.post(
+                "/api/games",
+                &json!({"variant": "chess", "seats": [{"kind": "engine", "level": 9}, {"kind": "human"}]}),
+                None,
+            ),
+            (400, "bad-level"),
+        ),
+        (
+            "too many options",
+            server.post(
+                "/api/games",
+                &json!({"variant": "chess", "options": vec!["fide-claims=on"; 17], "seats": human}),
+                None,
+            ),
+            (400, "too-many-options"),
+        ),
+        (
+            "a bad option",
+            server.post(
+                "/api/games",
+                &json!({"variant": "chess", "options": ["fide-claims=maybe"], "seats": human}),
+                None,
+            ),
+            (400, "bad-setup"),
+        ),
+        (
+            "a bad listing",
+            server.get("/api/games?status=everything", None),
+            (400, "bad-status"),
+        ),
+        (
+            "no seat's token",
+            server.post(&game("/moves"), &json!({"move": "e4"}), None),
+            (401, "needs-seat"),
+        ),
+        (
+            "an illegal move",
+            server.post(&game("/moves"), &json!({"move": "e2e5"}), Some(&white)),
+            (422, "illegal"),
+        ),
+        // axum's own refusals get the code of their status.
+        (
+            "a method the route does not take",
+            server.get(&game("/moves"), None),
+            (405, "method-not-allowed"),
+        ),
+        (
+            "a query string that does not parse",
+            server.get(&game("/socket?v=soon"), None),
+            (400, "bad-request"),
+        ),
+    ];
+    for (case, got, expected) in cases {
+        let got = code(got);
+        assert_eq!((got.0, got.1.as_str()), expected, "{case}");
+        assert_known_code(case, &Value::from(got.1));
+    }
+    // A body that is not JSON, and an Authorization header that is not a bearer's.
+    let (status, text) = server.get_with(&game(""), &[("Authorization", "Basic x")]);
+    let body: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!((status, &body["code"]), (401, &"bad-authorization".into()));
 }

@@ -143,3 +143,72 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
     assert!(!named("makarenko", "D").is_empty());
     assert!(!named("makarenko", "K{47}").is_empty());
 }
+
+#[test]
+fn the_listing_in_hungarian_has_every_word_for_players_in_hungarian_and_the_rest_as_in_english() {
+    use chaturanga_variants::words::translated_for;
+    let server = Server::start("legend-hu");
+    let (_, english) = server.get("/api/variants", None);
+    let (status, hungarian) = server.get("/api/variants?lang=hu", None);
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&english["lang"], &hungarian["lang"]),
+        (&"en".into(), &"hu".into())
+    );
+    let english = english["variants"].as_array().unwrap();
+    let hungarian = hungarian["variants"].as_array().unwrap();
+    assert_eq!(english.len(), hungarian.len());
+    for (en, hu) in english.iter().zip(hungarian) {
+        let id = en["id"].as_str().unwrap();
+        assert_eq!(en["names"], hu["names"], "{id}");
+        assert_eq!(en["name"], en["names"]["en"], "{id}");
+        assert_eq!(hu["name"], hu["names"]["hu"], "{id}");
+        // What changes is the words, each as the table has it; everything else is the same.
+        let mut expected = en.clone();
+        let words = |value: &mut Value| {
+            let english = value.as_str().unwrap().to_string();
+            let translated = translated_for("hu", id, &english);
+            assert_ne!(translated, "", "{id}: {english}");
+            *value = Value::from(translated.as_ref());
+        };
+        expected["name"] = hu["names"]["hu"].clone();
+        for piece in expected["pieces"].as_array_mut().unwrap() {
+            words(&mut piece["name"]);
+            if piece["moves_in_words"] == true {
+                words(&mut piece["moves"]);
+            }
+        }
+        for option in expected["options"].as_array_mut().unwrap() {
+            words(&mut option["label"]);
+            for pair in option["words"].as_array_mut().unwrap() {
+                words(&mut pair[1]);
+            }
+        }
+        assert_eq!(&expected, hu, "{id}");
+    }
+    let find = |id: &str| -> &Value { hungarian.iter().find(|v| v["id"] == id).unwrap() };
+    let piece = |id: &str, symbol: &str| -> Value {
+        find(id)["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["symbol"] == symbol)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(find("xiangqi")["name"], "Hsziangcsi");
+    assert_eq!(piece("chess", "N")["name"], "huszár");
+    assert_eq!(piece("shogi", "N")["name"], "lovas");
+    assert_eq!(piece("makarenko", "K{12}")["name"], "király (12 korong)");
+    assert_eq!(piece("chess", "N")["moves"], "N");
+    let claims = &find("chess")["options"][0];
+    assert_eq!(claims["label"], "Döntetlen igénylése");
+    assert_eq!(claims["name"], "fide-claims");
+    // A region's tag is its language; an unknown or odd one is English, never an error.
+    let (_, regional) = server.get("/api/variants?lang=hu-HU", None);
+    assert_eq!(regional["lang"], "hu");
+    for odd in ["de", "zh-Hant-TW", "%zz", "", "x&lang"] {
+        let (status, listing) = server.get(&format!("/api/variants?lang={odd}"), None);
+        assert_eq!((status, &listing["lang"]), (200, &"en".into()), "{odd}");
+    }
+}

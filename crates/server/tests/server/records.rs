@@ -122,6 +122,27 @@ fn records_name_the_players_the_event_the_day_and_the_clock() {
         assert!(csa.contains(&line), "{line} in {csa}");
     }
 
+    // The event in Hungarian, with the ruleset's Hungarian name; any other language is
+    // English.
+    for (id, format, event) in [
+        (
+            &xiangqi,
+            "pgn",
+            "[Event \"Hsziangcsi – barátságos játszma\"]\n",
+        ),
+        (
+            &chess,
+            "pgn",
+            "[Event \"Sakk – barátságos játszma a gép ellen\"]\n",
+        ),
+        (&shogi, "kif", "\n棋戦：Sógi – barátságos játszma\n"),
+    ] {
+        let text = record(&server, id, &format!("{format}&lang=hu"));
+        assert!(text.contains(event), "{event} in {text}");
+    }
+    let odd = record(&server, &xiangqi, "pgn&lang=xx-YY");
+    assert!(odd.contains("[Event \"Casual Xiangqi game\"]\n"), "{odd}");
+
     let untimed = record(&server, &xiangqi, "pgn");
     for line in [
         "[Event \"Casual Xiangqi game\"]\n",
