@@ -1,12 +1,29 @@
 // The server's HTTP API (docs/server.md) and the seats this browser holds.
 
-/** An answer with an error status: `status` and the server's one-line `message`. */
+import { has, language, t } from "./i18n.js";
+
+/**
+ * An answer with an error status: `status`, the server's stable `code` where it gave one,
+ * and the `message` a reader is shown (the catalogue's words for the code, else the
+ * server's own line).
+ */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /** @param {number} status @param {string} message @param {string | null} [code] */
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code;
   }
+}
+
+/**
+ * What a refusal of the server says to a reader: the catalogue's message for its code
+ * (`error.not-your-turn`), else the server's English line (a code newer than the page).
+ * @param {unknown} code
+ * @param {string} line
+ */
+export function errorWords(code, line) {
+  return typeof code === "string" && has(`error.${code}`) ? t(`error.${code}`) : line;
 }
 
 /**
@@ -30,13 +47,15 @@ export async function api(method, path, body, token) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "the server cannot be reached");
+    throw new ApiError(0, t("error.unreachable"));
   }
   const type = response.headers.get("content-type") ?? "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) {
-    const message = typeof data === "object" && data && "error" in data ? String(data.error) : String(data);
-    throw new ApiError(response.status, message);
+    const refusal = typeof data === "object" && data ? data : {};
+    const line = "error" in refusal ? String(refusal.error) : String(data);
+    const code = "code" in refusal && typeof refusal.code === "string" ? refusal.code : null;
+    throw new ApiError(response.status, errorWords(code, line), code);
   }
   return data;
 }
@@ -45,11 +64,11 @@ export async function api(method, path, body, token) {
 let variantList = null;
 
 /**
- * Every ruleset by id, as `GET /api/variants` gives it (fetched once).
+ * Every ruleset by id, as `GET /api/variants` gives it in the page's language (fetched once).
  * @returns {Promise<Map<string, any>>}
  */
 export function variants() {
-  variantList ??= api("GET", "/api/variants").then(
+  variantList ??= api("GET", `/api/variants?lang=${language()}`).then(
     (/** @type {{variants: any[]}} */ data) => new Map(data.variants.map((v) => [v.id, v])),
   );
   return variantList;
@@ -59,14 +78,21 @@ export function variants() {
 const rulesPages = new Map();
 
 /**
- * The rules page of a ruleset as an HTML fragment (docs/rules/<id>.md, converted at build time).
+ * The rules page of a ruleset as an HTML fragment, in the page's language where it has one
+ * (docs/rules/<lang>/<id>.md, served as /static/rules/<lang>/<id>.html), else in English
+ * (docs/rules/<id>.md); converted at build time. Empty where neither is found.
  * @param {string} id
  * @returns {Promise<string>}
  */
 export function rulesPage(id) {
   let page = rulesPages.get(id);
   if (!page) {
-    page = fetch(`/static/rules/${encodeURIComponent(id)}.html`).then((r) => (r.ok ? r.text() : ""));
+    const file = `${encodeURIComponent(id)}.html`;
+    const english = () => fetch(`/static/rules/${file}`).then((r) => (r.ok ? r.text() : ""));
+    page =
+      language() === "en"
+        ? english()
+        : fetch(`/static/rules/${language()}/${file}`).then((r) => (r.ok ? r.text() : english()));
     rulesPages.set(id, page);
   }
   return page;

@@ -2,7 +2,9 @@
 // opponent (kept in the address, so that a link shows the same list), a page at a time.
 
 import { api, held, variants } from "./api.js";
+import { sideName } from "./board.js";
 import { h, plies, replace } from "./dom.js";
+import { formatDate, formatList, has, t } from "./i18n.js";
 
 /** Games asked for at a time. */
 const PAGE = 30;
@@ -19,42 +21,12 @@ const PAGE = 30;
  */
 /** @typedef {{variant: string, opponent: string}} Filters */
 
-/** Who played: the choices of the opponent filter, as the server reads them. */
+/** Who played: the choices of the opponent filter, as the server reads them, with their words. */
 const OPPONENTS = [
-  ["", "anyone"],
-  ["engine", "the engine"],
-  ["people", "people only"],
+  ["", "archive.opponent-any"],
+  ["engine", "archive.opponent-engine"],
+  ["people", "archive.opponent-people"],
 ];
-
-/** Why games end, as a player says it after "won" or "Draw". */
-const REASONS = /** @type {Record<string, string>} */ ({
-  checkmate: "by checkmate",
-  stalemate: "by stalemate",
-  "no-legal-moves": "as no move was left",
-  "all-pieces-lost": "as all the men were lost",
-  "insufficient-material": "as neither side could mate",
-  "threefold-repetition": "by threefold repetition",
-  "fivefold-repetition": "by fivefold repetition",
-  "fifty-move-rule": "by the fifty-move rule",
-  "seventy-five-move-rule": "by the seventy-five-move rule",
-  "no-capture-limit": "by the limit of moves without a capture",
-  "no-progress": "as nobody made progress",
-  "move-limit": "by the move limit",
-  "perpetual-check": "by perpetual check",
-  "perpetual-chase": "by perpetual chase",
-  "royal-captured": "by capturing the king",
-  "self-check": "as a king was left in check",
-  "only-lions": "as only the lions were left",
-  "bare-king": "by the bare king rule",
-  sennichite: "by repetition (sennichite)",
-  impasse: "by impasse",
-  declaration: "by an impasse declaration",
-  resignation: "by resignation",
-  agreement: "by agreement",
-  "time-forfeit": "on time",
-  simultaneous: "as decisive events came at the same moment",
-  abandonment: "as a player left the game",
-});
 
 /** @param {string} word */
 function capital(word) {
@@ -95,8 +67,8 @@ function queryOf(filters, before) {
  * @param {Seat} seat
  */
 function seatWho(game, seat) {
-  if (seat.kind === "engine") return `engine level ${seat.level}`;
-  return held.all(game.id).some((mine) => mine.seat === seat.seat) ? "you" : "player";
+  if (seat.kind === "engine") return t("archive.seat-engine", { level: seat.level ?? 0 });
+  return t(held.all(game.id).some((mine) => mine.seat === seat.seat) ? "archive.seat-you" : "archive.seat-player");
 }
 
 /**
@@ -105,8 +77,19 @@ function seatWho(game, seat) {
  */
 function playersLine(game) {
   return game.seats
-    .map((seat) => `${capital(seat.player ?? `player ${seat.seat + 1}`)}: ${seatWho(game, seat)}`)
+    .map((seat) => t("archive.seat", { side: capital(sideName(seat.player, seat.seat)), who: seatWho(game, seat) }))
     .join(" · ");
+}
+
+/**
+ * Why a game ended, as the result says it after "won" or "Draw" (`by checkmate`); a reason
+ * newer than the page in the server's words.
+ * @param {string} reason
+ */
+function reasonWords(reason) {
+  return has(`archive.reason.${reason}`)
+    ? t(`archive.reason.${reason}`)
+    : t("archive.reason-other", { reason: reason.replaceAll("-", " ") });
 }
 
 /**
@@ -114,26 +97,22 @@ function playersLine(game) {
  * @param {Summary} game
  */
 function resultWords(game) {
-  const why = game.reason ? (REASONS[game.reason] ?? `by ${game.reason.replaceAll("-", " ")}`) : "";
+  const reason = game.reason ? reasonWords(game.reason) : null;
   const scores = game.scores ?? [];
   const best = Math.max(...scores);
   const winners = scores.flatMap((q, n) => (q === best && scores.some((o) => o < best) ? [n] : []));
-  if (!winners.length) return `Draw ${why}`.trim();
-  const names = winners.map((n) => capital(game.player_names[n] ?? `player ${n + 1}`));
-  return `${names.join(" and ")} won ${why}`.trim();
+  if (!winners.length) return reason ? t("archive.draw-by", { reason }) : t("archive.draw");
+  const names = formatList(winners.map((n) => capital(sideName(game.player_names[n], n))));
+  return reason ? t("archive.won-by", { winners: names, reason }) : t("archive.won", { winners: names });
 }
 
 /**
- * When the game ended, as the reader's locale writes dates.
+ * When the game ended, as the reader's language writes dates.
  * @param {Summary} game
  */
 function dateOf(game) {
   const at = new Date(game.finished_ms ?? game.created_ms);
-  return h(
-    "time",
-    { datetime: at.toISOString() },
-    at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }),
-  );
+  return h("time", { datetime: at.toISOString() }, formatDate(at));
 }
 
 /**
@@ -181,14 +160,18 @@ function choice(label, name, choices) {
 /** @param {HTMLElement} app */
 export async function archivePage(app) {
   const names = await variants();
-  const ruleset = choice("Ruleset", "variant", [
-    ["", "every ruleset"],
+  const ruleset = choice(t("archive.ruleset"), "variant", [
+    ["", t("archive.ruleset-any")],
     ...[...names.values()].map((v) => [v.id, v.name]),
   ]);
-  const opponent = choice("Played against", "opponent", OPPONENTS);
+  const opponent = choice(
+    t("archive.opponent"),
+    "opponent",
+    OPPONENTS.map(([value, key]) => [value, t(key)]),
+  );
   const list = h("ul", { class: "archive-list" });
   const note = h("p", { class: "meta archive-note", role: "status" });
-  const more = h("button", { type: "button", class: "archive-more", hidden: true }, "More games");
+  const more = h("button", { type: "button", class: "archive-more", hidden: true }, t("archive.more"));
   /** @type {string | null} */
   let next = null;
   // Answers to an earlier choice that come late are dropped.
@@ -202,7 +185,7 @@ export async function archivePage(app) {
     const ask = ++asked;
     const filters = chosen();
     more.setAttribute("disabled", "");
-    note.textContent = "Loading…";
+    note.textContent = t("page.loading");
     let data;
     try {
       data = await api("GET", `/api/games?status=finished&limit=${PAGE}&${queryOf(filters, fresh ? null : next)}`);
@@ -221,11 +204,7 @@ export async function archivePage(app) {
     more.hidden = !next;
     more.removeAttribute("disabled");
     const filtered = filters.variant || filters.opponent;
-    note.textContent = list.childElementCount
-      ? ""
-      : filtered
-        ? "No finished games match these choices."
-        : "No finished games yet.";
+    note.textContent = list.childElementCount ? "" : t(filtered ? "archive.none-matching" : "archive.none");
   };
 
   /** Shows the filters the address asks for; an address asking for what no list has is
@@ -256,7 +235,7 @@ export async function archivePage(app) {
     h(
       "div",
       { class: "archive" },
-      h("h1", {}, "Finished games"),
+      h("h1", {}, t("archive.title")),
       h(
         "form",
         { class: "archive-filters", role: "search", onsubmit: (/** @type {Event} */ e) => e.preventDefault() },

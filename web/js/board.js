@@ -4,6 +4,7 @@
 
 import { diagramKey, diagramSvg } from "./diagram.js";
 import { escape, h } from "./dom.js";
+import { has, t } from "./i18n.js";
 import { manMarkup, pointsAtOpponent } from "./pieces.js";
 import { settings } from "./settings.js";
 
@@ -32,6 +33,19 @@ const SVG = "http://www.w3.org/2000/svg";
 export function colourOf(name) {
   const word = name.split("-").pop() ?? name;
   return ["white", "black", "red"].includes(word) ? word : "white";
+}
+
+/**
+ * A player's name as the page's language says it (`white` is `világos` in Hungarian), from
+ * the server's English name (`white`, `A-black`); a name the catalogue lacks as it is, and
+ * a seat without a name as `player 3`.
+ * @param {string | null | undefined} name
+ * @param {number} seat
+ */
+export function sideName(name, seat) {
+  if (!name) return t("board.player-number", { number: seat + 1 });
+  const lower = name.toLowerCase();
+  return has(`board.player.${lower}`) ? t(`board.player.${lower}`) : name;
 }
 
 /**
@@ -69,7 +83,7 @@ export function legendList(look) {
     dt.innerHTML = `<span class="legend-man"><svg viewBox="0 0 100 100">${manSvg(look, kind.symbol, 0, false)}</svg></span> `;
     dt.append(kind.name);
     const dd = document.createElement("dd");
-    if (kind.diagram) dd.innerHTML = diagramSvg(kind.diagram, `how the ${kind.name} moves`);
+    if (kind.diagram) dd.innerHTML = diagramSvg(kind.diagram, t("diagram.how-it-moves", { piece: kind.name }));
     const words = movesInWords(kind);
     if (words) dd.append(h("p", { class: "moves-words" }, words));
     list.append(h("div", { class: "kind" }, dt, dd));
@@ -452,7 +466,7 @@ class OneBoard {
     const groundLayer = `<g class="ground">${ground.join("")}</g>`;
     return (
       `<svg xmlns="${SVG}" class="board-svg lattice-${this.drawing.lattice}${onPoints ? " on-points" : ""}" viewBox="${vx} ${vy} ${vw} ${vh}" ` +
-      `data-board="${this.index}" role="img" aria-label="board">` +
+      `data-board="${this.index}" role="img" aria-label="${escape(t("board.label"))}">` +
       `${groundLayer}${this.markingsMarkup()}<g class="coords">${coords}</g>` +
       `<g class="cells">${parts.join("")}</g><g class="drag-layer"></g></svg>`
     );

@@ -1,6 +1,9 @@
 // A man's moves as a small picture, from the `diagram` of his legend entry: the cells he
 // reaches from the centre of an empty board, each drawn by how he gets there.
 
+import { escape } from "./dom.js";
+import { t } from "./i18n.js";
+
 /**
  * @typedef {{dx: number, dy: number, what: string, only?: "move" | "capture", initial?: boolean, continues?: boolean, zone?: string}} Mark
  * @typedef {{lattice: "square" | "hex", radius: number, marks: Mark[]}} Diagram
@@ -8,18 +11,8 @@
 
 const SQRT3 = Math.sqrt(3);
 
-/** What each kind of mark means, for the key under the pictures. */
-export const MARK_WORDS = [
-  ["step", "moves or captures there"],
-  ["move", "moves there, does not capture"],
-  ["capture", "captures there only"],
-  ["leap", "leaps there, over anything"],
-  ["lame", "goes there unless the way is blocked"],
-  ["slide", "slides on as far as the way is free"],
-  ["hop", "hops over one man to get there"],
-  ["lion", "a second step in the same turn (lion)"],
-  ["initial", "only from its first cell"],
-];
+/** The kinds of mark, in the order the key under the pictures explains them. */
+const MARKS = ["step", "move", "capture", "leap", "lame", "slide", "hop", "lion", "initial"];
 
 /**
  * The symbol of one mark at (x, y) of size `r`.
@@ -123,14 +116,14 @@ export function diagramSvg(diagram, label) {
   const [w, h] = hex ? [(1.5 * n + 1) * side * 2, (n + 0.5) * SQRT3 * side * 2] : [2 * n + 1, 2 * n + 1];
   const centre = `<circle class="origin" cx="0" cy="0" r="${(size * 1.1).toFixed(3)}"/>`;
   return (
-    `<svg class="move-diagram" viewBox="${(-w / 2).toFixed(3)} ${(-h / 2).toFixed(3)} ${w.toFixed(3)} ${h.toFixed(3)}" role="img" aria-label="${label.replace(/"/g, "&quot;")}">` +
+    `<svg class="move-diagram" viewBox="${(-w / 2).toFixed(3)} ${(-h / 2).toFixed(3)} ${w.toFixed(3)} ${h.toFixed(3)}" role="img" aria-label="${escape(label)}">` +
     `<g class="cells">${cells.join("")}</g><g class="rides">${lines.join("")}</g>${centre}<g class="marks">${marks.join("")}</g></svg>`
   );
 }
 
 /** The key to the marks, as one SVG-and-words list. */
 export function diagramKey() {
-  const items = MARK_WORDS.map(([what, words]) => {
+  const items = MARKS.map((what) => {
     const picture =
       what === "slide"
         ? `<line class="ride" x1="-0.45" y1="0" x2="0.45" y2="0"/>`
@@ -139,7 +132,7 @@ export function diagramKey() {
           : what === "move"
             ? symbol("step", "move", 0, 0, 0.3)
             : symbol(what, undefined, 0, 0, 0.3);
-    return `<li><svg class="move-diagram key" viewBox="-0.5 -0.5 1 1" aria-hidden="true">${picture}</svg> ${words}</li>`;
+    return `<li><svg class="move-diagram key" viewBox="-0.5 -0.5 1 1" aria-hidden="true">${picture}</svg> ${escape(t(`diagram.${what}`))}</li>`;
   });
   return `<ul class="diagram-key">${items.join("")}</ul>`;
 }

@@ -1,5 +1,7 @@
 // Small helpers for building the page without a framework.
 
+import { t } from "./i18n.js";
+
 /**
  * @typedef {string | number | Node | null | undefined | false} Child
  * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Props
@@ -84,5 +86,5 @@ export function toast(text, kind = "info") {
  * @param {number} n
  */
 export function plies(n) {
-  return `${n} ${n === 1 ? "ply" : "plies"}`;
+  return t("archive.plies", { count: n });
 }

@@ -2,22 +2,50 @@
 // friend by link, or an open seek), and the games open, live and just finished.
 
 import { api, held, rulesPage, variants } from "./api.js";
-import { lookOf, previewSvg } from "./board.js";
+import { lookOf, previewSvg, sideName } from "./board.js";
 import { h, plies, replace, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
-/** Clock choices offered, as the server takes them. */
+/**
+ * A time control, as the server takes it.
+ * @typedef {{kind: "fischer", base: number, increment: number}
+ *   | {kind: "byoyomi", base: number, period: number, periods: number}
+ *   | {kind: "move", seconds: number}
+ *   | {kind: "days", days: number}} Control
+ */
+
+/** Clock choices offered, as the server takes them (`null`: no clock). @type {(Control | null)[]} */
 const CLOCKS = [
-  { label: "No clock", control: null },
-  { label: "3 + 2", control: { kind: "fischer", base: 180, increment: 2 } },
-  { label: "5 + 3", control: { kind: "fischer", base: 300, increment: 3 } },
-  { label: "10 + 5", control: { kind: "fischer", base: 600, increment: 5 } },
-  { label: "15 + 10", control: { kind: "fischer", base: 900, increment: 10 } },
-  { label: "30 + 20", control: { kind: "fischer", base: 1800, increment: 20 } },
-  { label: "10 min + 3×30 s byo-yomi", control: { kind: "byoyomi", base: 600, period: 30, periods: 3 } },
-  { label: "30 s a move", control: { kind: "move", seconds: 30 } },
-  { label: "1 day a move", control: { kind: "days", days: 1 } },
-  { label: "3 days a move", control: { kind: "days", days: 3 } },
+  null,
+  { kind: "fischer", base: 180, increment: 2 },
+  { kind: "fischer", base: 300, increment: 3 },
+  { kind: "fischer", base: 600, increment: 5 },
+  { kind: "fischer", base: 900, increment: 10 },
+  { kind: "fischer", base: 1800, increment: 20 },
+  { kind: "byoyomi", base: 600, period: 30, periods: 3 },
+  { kind: "move", seconds: 30 },
+  { kind: "days", days: 1 },
+  { kind: "days", days: 3 },
 ];
+
+/**
+ * A time control in words: `3 + 2` (minutes and seconds added a move), `10 min + 3×30 s
+ * byo-yomi`, `30 s a move`, `1 day a move`, `No clock`.
+ * @param {Control | null} control
+ */
+function clockWords(control) {
+  if (!control) return t("time.none");
+  switch (control.kind) {
+    case "fischer":
+      return t("time.fischer", { minutes: control.base / 60, increment: control.increment });
+    case "byoyomi":
+      return t("time.byoyomi", { minutes: control.base / 60, periods: control.periods, seconds: control.period });
+    case "move":
+      return t("time.move", { seconds: control.seconds });
+    case "days":
+      return t("time.days", { days: control.days });
+  }
+}
 
 /**
  * The first paragraph of a rules page: the lobby's summary of a ruleset.
@@ -39,9 +67,9 @@ export async function lobbyPage(app) {
     h(
       "div",
       { class: "lobby" },
-      h("section", { class: "start" }, h("h1", {}, "Start a game"), form),
+      h("section", { class: "start" }, h("h1", {}, t("lobby.start")), form),
       h("section", { class: "games" }, lists),
-      h("section", { class: "catalogue" }, h("h2", {}, `${all.length} games`), cards),
+      h("section", { class: "catalogue" }, h("h2", {}, t("lobby.rulesets", { count: all.length })), cards),
     ),
   );
   const choose = buildForm(form, all);
@@ -55,14 +83,17 @@ export async function lobbyPage(app) {
       h(
         "div",
         { class: "meta" },
-        `${v.players} players · ${v.boards.length > 1 ? "two boards" : boardSize(v.boards[0])}`,
+        t("lobby.card-meta", {
+          players: v.players,
+          board: v.boards.length > 1 ? t("lobby.two-boards") : boardSize(v.boards[0]),
+        }),
       ),
       summary,
       h(
         "div",
         { class: "card-actions" },
-        h("button", { type: "button", class: "pick", "data-pick": v.id, onclick: () => choose(v.id) }, "Play"),
-        h("a", { href: `/rules/${v.id}` }, "Rules"),
+        h("button", { type: "button", class: "pick", "data-pick": v.id, onclick: () => choose(v.id) }, t("lobby.play")),
+        h("a", { href: `/rules/${v.id}` }, t("lobby.rules")),
       ),
     );
     cards.append(card);
@@ -86,10 +117,13 @@ function preview(variant) {
 /** @param {any} drawing */
 function boardSize(drawing) {
   if (!drawing) return "";
-  if (drawing.lattice === "hex") return `${drawing.cells.length} hexagons`;
-  if (drawing.lattice === "linked") return `${drawing.cells.length} cells`;
+  if (drawing.lattice === "hex") return t("lobby.hexagons", { count: drawing.cells.length });
+  if (drawing.lattice === "linked") return t("lobby.cells", { count: drawing.cells.length });
   return `${drawing.width}×${drawing.height}`;
 }
+
+/** The engine's levels of play. */
+const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 /** Where the browser keeps the lobby's last choices. */
 const CHOICES_KEY = "chaturanga.lobby";
@@ -138,37 +172,37 @@ export function explainOption(option, value) {
 function buildForm(form, all) {
   const variantSelect = h(
     "select",
-    { name: "variant", "aria-label": "game" },
+    { name: "variant", "aria-label": t("lobby.game-label") },
     all.map((v) => h("option", { value: v.id }, v.name)),
   );
   const options = h("div", { class: "options" });
   const clock = h(
     "select",
-    { name: "clock", "aria-label": "clock" },
-    CLOCKS.map((c, i) => h("option", { value: i }, c.label)),
+    { name: "clock", "aria-label": t("lobby.clock-label") },
+    CLOCKS.map((c, i) => h("option", { value: i }, clockWords(c))),
   );
   const opponent = h(
     "select",
-    { name: "opponent", "aria-label": "opponent" },
-    h("option", { value: "engine" }, "The engine"),
-    h("option", { value: "friend" }, "A friend (send a link)"),
-    h("option", { value: "seek" }, "Anyone (open seek in the lobby)"),
+    { name: "opponent", "aria-label": t("lobby.opponent-label") },
+    h("option", { value: "engine" }, t("lobby.opponent-engine")),
+    h("option", { value: "friend" }, t("lobby.opponent-friend")),
+    h("option", { value: "seek" }, t("lobby.opponent-seek")),
   );
   const level = h(
     "select",
-    { name: "level", "aria-label": "engine level" },
-    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, selected: n === 3 }, `level ${n}`)),
+    { name: "level", "aria-label": t("lobby.level-label") },
+    LEVELS.map((n) => h("option", { value: n, selected: n === 3 }, t("lobby.level", { level: n }))),
   );
-  const side = h("select", { name: "side", "aria-label": "your side" });
+  const side = h("select", { name: "side", "aria-label": t("lobby.side-label") });
   const seats = h("div", { class: "seats" });
-  const create = h("button", { type: "submit", class: "create" }, "Create game");
+  const create = h("button", { type: "submit", class: "create" }, t("lobby.create"));
   form.append(
-    h("label", {}, "Game ", variantSelect),
+    h("label", {}, t("lobby.game"), " ", variantSelect),
     options,
-    h("label", {}, "Clock ", clock),
-    h("label", { class: "two-only" }, "Opponent ", opponent),
-    h("label", { class: "two-only engine-only" }, "Strength ", level),
-    h("label", {}, "You play ", side),
+    h("label", {}, t("lobby.clock"), " ", clock),
+    h("label", { class: "two-only" }, t("lobby.opponent"), " ", opponent),
+    h("label", { class: "two-only engine-only" }, t("lobby.strength"), " ", level),
+    h("label", {}, t("lobby.side"), " ", side),
     seats,
     create,
   );
@@ -202,8 +236,10 @@ function buildForm(form, all) {
     );
     replace(
       side,
-      v.player_names.map((/** @type {string} */ n, /** @type {number} */ i) => h("option", { value: i }, n)),
-      v.players === 2 ? h("option", { value: "random" }, "either (random)") : null,
+      v.player_names.map((/** @type {string} */ n, /** @type {number} */ i) =>
+        h("option", { value: i }, sideName(n, i)),
+      ),
+      v.players === 2 ? h("option", { value: "random" }, t("lobby.side-random")) : null,
     );
     const many = v.players > 2;
     form.classList.toggle("many-players", many);
@@ -214,12 +250,13 @@ function buildForm(form, all) {
             h(
               "label",
               { class: "seat-kind" },
-              `${n} `,
+              sideName(n, i),
+              " ",
               h(
                 "select",
                 { "data-seat": i },
-                h("option", { value: "human" }, "a person"),
-                [1, 2, 3, 4, 5, 6, 7, 8].map((l) => h("option", { value: `engine-${l}` }, `engine level ${l}`)),
+                h("option", { value: "human" }, t("lobby.seat-person")),
+                LEVELS.map((l) => h("option", { value: `engine-${l}` }, t("lobby.seat-engine", { level: l }))),
               ),
             ),
           )
@@ -277,7 +314,7 @@ function buildForm(form, all) {
     const chosen = [...options.querySelectorAll("[data-option]")].map(
       (el) => `${el.getAttribute("data-option")}=${/** @type {HTMLInputElement} */ (el).value}`,
     );
-    const control = CLOCKS[Number(/** @type {HTMLSelectElement} */ (clock).value)]?.control ?? undefined;
+    const control = CLOCKS[Number(/** @type {HTMLSelectElement} */ (clock).value)] ?? undefined;
     remember({
       variant: v.id,
       clock: /** @type {HTMLSelectElement} */ (clock).value,
@@ -362,6 +399,15 @@ function followLobby(box, all) {
 }
 
 /**
+ * Who sits in a seat of a listed game: the engine at its level, a player, or nobody yet.
+ * @param {{kind: string, level: number | null, joined: boolean}} seat
+ */
+function seatWords(seat) {
+  if (seat.kind === "engine") return t("lobby.list-engine", { level: seat.level ?? 0 });
+  return t(seat.joined ? "lobby.list-player" : "lobby.list-open");
+}
+
+/**
  * Draws the lobby's lists and counts.
  * @param {HTMLElement} box
  * @param {any[]} all
@@ -394,28 +440,20 @@ function drawLists(box, all, { open, live, finished, counts }) {
                   { class: "meta" },
                   g.result
                     ? `${g.result} · ${plies(g.ply)}`
-                    : `${plies(g.ply)} · ${g.seats.map((/** @type {any} */ s) => (s.kind === "engine" ? `engine ${s.level}` : s.joined ? "player" : "open")).join(" – ")}`,
+                    : `${plies(g.ply)} · ${g.seats.map(seatWords).join(" – ")}`,
                 ),
-                held.get(g.id) ? h("span", { class: "yours" }, " (yours)") : null,
+                held.get(g.id) ? h("span", { class: "yours" }, " ", t("lobby.yours")) : null,
               ),
             ),
           )
         : h("p", { class: "meta" }, empty),
     );
-  const plural = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) =>
-    `${n} ${n === 1 ? one : many}`;
   replace(
     box,
-    counts
-      ? h(
-          "p",
-          { class: "counts" },
-          `${plural(counts.games, "game", "games")} being played · ${plural(counts.players, "player", "players")} at the board · ${plural(counts.spectators, "spectator", "spectators")}`,
-        )
-      : null,
-    table("Open games", open, "No one is waiting for an opponent."),
-    table("Playing now", live, "No games are being played."),
-    table("Just finished", finished, "No finished games yet."),
-    h("p", {}, h("a", { href: "/archive" }, "All finished games →")),
+    counts ? h("p", { class: "counts" }, t("lobby.counts", counts)) : null,
+    table(t("lobby.open"), open, t("lobby.open-none")),
+    table(t("lobby.live"), live, t("lobby.live-none")),
+    table(t("lobby.finished"), finished, t("lobby.finished-none")),
+    h("p", {}, h("a", { href: "/archive" }, t("lobby.archive"))),
   );
 }

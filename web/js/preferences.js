@@ -1,19 +1,16 @@
 // The settings panel: a dialog opened from the page header, each change kept at once.
 
 import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
 import { CHOICES, settings, update } from "./settings.js";
 
-/** Words for each choice of the settings with a list. @type {Record<string, string>} */
-const WORDS = {
-  traditional: "As on a board (one kanji in shogi, two in the large games)",
-  kanji1: "One kanji",
-  kanji2: "Two kanji",
-  international: "International (letters and move pictures)",
-  chinese: "Chinese characters",
-  wood: "Wood",
-  green: "Green",
-  blue: "Blue",
-};
+/**
+ * The words of a choice of a setting with a list (`settings.choice.wood`: "Wood").
+ * @param {string} value
+ */
+function choiceWords(value) {
+  return has(`settings.choice.${value}`) ? t(`settings.choice.${value}`) : value;
+}
 
 /**
  * A select of one setting.
@@ -28,7 +25,7 @@ function choice(name, label) {
       name,
       onchange: (/** @type {Event} */ e) => update({ [name]: /** @type {HTMLSelectElement} */ (e.target).value }),
     },
-    ...CHOICES[name].map((value) => h("option", { value, selected: value === now }, WORDS[value] ?? value)),
+    ...CHOICES[name].map((value) => h("option", { value, selected: value === now }, choiceWords(value))),
   );
   return h("label", { class: "setting" }, h("span", {}, label), select);
 }
@@ -60,22 +57,22 @@ export function openSettings() {
     h(
       "dialog",
       { class: "settings", "aria-labelledby": "settings-title" },
-      h("h2", { id: "settings-title" }, "Settings"),
+      h("h2", { id: "settings-title" }, t("settings.title")),
       h(
         "div",
         { class: "settings-list" },
-        choice("shogiPieces", "Shogi pieces"),
-        choice("xiangqiPieces", "Xiangqi pieces"),
-        choice("theme", "Board"),
-        toggle("coordinates", "Coordinates", "Letters and numbers round the board"),
-        toggle("animation", "Animation", "Men slide to where they move"),
-        toggle("sound", "Sound", "Moves, captures, checks and a warning when your time runs low"),
-        toggle("figurines", "Figurines", "Chess moves written with piece pictures (♘f3)"),
+        choice("shogiPieces", t("settings.shogi-pieces")),
+        choice("xiangqiPieces", t("settings.xiangqi-pieces")),
+        choice("theme", t("settings.theme")),
+        toggle("coordinates", t("settings.coordinates"), t("settings.coordinates-help")),
+        toggle("animation", t("settings.animation"), t("settings.animation-help")),
+        toggle("sound", t("settings.sound"), t("settings.sound-help")),
+        toggle("figurines", t("settings.figurines"), t("settings.figurines-help")),
       ),
       h(
         "form",
         { method: "dialog", class: "settings-close" },
-        h("button", { type: "submit", class: "primary" }, "Done"),
+        h("button", { type: "submit", class: "primary" }, t("settings.done")),
       ),
     )
   );
