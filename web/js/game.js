@@ -126,6 +126,15 @@ function reasonWords(reason) {
 }
 
 /**
+ * A region of the board in words (`promotion-zone`); one without a message as the ruleset
+ * names it, dashes for spaces.
+ * @param {string} region
+ */
+function regionWords(region) {
+  return has(`game.region.${region}`) ? t(`game.region.${region}`) : region.replaceAll("-", " ");
+}
+
+/**
  * Opens the game page as the seat this browser played last in the game, or as a link's seat
  * (see `followLink`).
  * @param {HTMLElement} app
@@ -1124,7 +1133,7 @@ class GamePage {
           title: t("game.regions-title"),
         },
         h("option", { value: "" }, t("game.regions")),
-        regions.map((r) => h("option", { value: r, selected: r === this.region }, r.replaceAll("-", " "))),
+        regions.map((r) => h("option", { value: r, selected: r === this.region }, regionWords(r))),
       );
       select.addEventListener("change", () => {
         this.region = /** @type {HTMLSelectElement} */ (select).value || null;
