@@ -2,8 +2,20 @@
 // every move shape the server sends.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { useLanguage } from "../../web/js/i18n.js";
 import { Picker, choiceLabel, steps } from "../../web/js/input.js";
+
+// The chooser's words come from the English catalogue, read from web/i18n as the page would.
+Object.assign(globalThis, {
+  document: { documentElement: {}, querySelectorAll: () => [] },
+  fetch: async (/** @type {string} */ path) => {
+    const file = new URL(`../../web/i18n/${path.split("/").pop()}`, import.meta.url);
+    return { ok: true, json: async () => JSON.parse(readFileSync(file, "utf8")) };
+  },
+});
+await useLanguage("en");
 
 const at = (cell, board = 0) => ({ board, cell });
 

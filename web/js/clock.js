@@ -1,6 +1,8 @@
 // Clocks shown from the server's times: each state says how much time each seat had when
 // it was sent; the page counts the running one down until the next state.
 
+import { t } from "./i18n.js";
+
 /**
  * @typedef {{ms: number, main_ms?: number, periods: number, period_ms?: number, running: boolean}} SeatTime
  * @typedef {{control: {kind: string, base?: number, increment?: number, period?: number, periods?: number, seconds?: number, days?: number}, seats: SeatTime[]}} Clocks
@@ -19,10 +21,12 @@ export function clockText(clocks, seat, elapsed) {
   if (control.kind !== "byoyomi" || !control.period) return formatTime(left);
   const period = control.period * 1000;
   const main = (seat.main_ms ?? 0) - elapsed;
-  if (main > 0) return `${formatTime(main)} + ${seat.periods}×${control.period} s`;
-  if (left <= 0) return `${formatTime(0)} · 0×${control.period} s`;
+  if (main > 0)
+    return t("clock.byoyomi-main", { main: formatTime(main), periods: seat.periods, period: control.period });
+  if (left <= 0) return t("clock.byoyomi-period", { left: formatTime(0), periods: 0, period: control.period });
   const whole = Math.ceil(left / period);
-  return `${formatTime(left - period * (whole - 1))} · ${whole}×${control.period} s`;
+  const inPeriod = formatTime(left - period * (whole - 1));
+  return t("clock.byoyomi-period", { left: inPeriod, periods: whole, period: control.period });
 }
 
 /**
@@ -30,17 +34,17 @@ export function clockText(clocks, seat, elapsed) {
  * @param {number} ms
  */
 export function formatTime(ms) {
-  const t = Math.max(0, ms);
-  if (t >= 86_400_000) {
-    const d = Math.floor(t / 86_400_000);
-    return `${d}d ${Math.floor((t % 86_400_000) / 3_600_000)}h`;
+  const left = Math.max(0, ms);
+  if (left >= 86_400_000) {
+    const hours = Math.floor((left % 86_400_000) / 3_600_000);
+    return t("clock.days", { days: Math.floor(left / 86_400_000), hours });
   }
-  const total = Math.floor(t / 1000);
+  const total = Math.floor(left / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
   if (h) return `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
-  if (t < 10_000) return `${m}:${String(s).padStart(2, "0")}.${Math.floor((t % 1000) / 100)}`;
+  if (left < 10_000) return `${m}:${String(s).padStart(2, "0")}.${Math.floor((left % 1000) / 100)}`;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
 
@@ -114,18 +118,30 @@ export class ClockView {
  * @param {Clocks["control"] | null | undefined} control
  */
 export function describeControl(control) {
-  if (!control) return "no clock";
-  const min = (/** @type {number | undefined} */ s) => (s === undefined ? "?" : s >= 60 ? `${s / 60} min` : `${s} s`);
+  if (!control) return t("clock.none");
   switch (control.kind) {
     case "fischer":
-      return `${min(control.base)} + ${control.increment ?? 0} s`;
+      return t("clock.fischer", { base: duration(control.base), increment: control.increment ?? 0 });
     case "byoyomi":
-      return `${min(control.base)} + ${control.periods ?? 1}×${control.period ?? 0} s`;
+      return t("clock.byoyomi", {
+        base: duration(control.base),
+        periods: control.periods ?? 1,
+        period: control.period ?? 0,
+      });
     case "move":
-      return `${min(control.seconds)} a move`;
+      return t("clock.per-move", { time: duration(control.seconds) });
     case "days":
-      return `${control.days} day${control.days === 1 ? "" : "s"} a move`;
+      return t("clock.days-per-move", { days: control.days ?? 0 });
     default:
       return control.kind;
   }
+}
+
+/**
+ * A time control's length in words: `5 min`, `30 s`.
+ * @param {number | undefined} seconds
+ */
+function duration(seconds) {
+  if (seconds === undefined) return "?";
+  return seconds >= 60 ? t("clock.minutes", { n: seconds / 60 }) : t("clock.seconds", { n: seconds });
 }

@@ -8,6 +8,7 @@ import { BoardView, kindOf, legendList, lookOf, manSvg, movesInWords } from "./b
 import { diagramSvg } from "./diagram.js";
 import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
+import { formatList, has, t } from "./i18n.js";
 import { choiceLabel, Picker } from "./input.js";
 import { GameSocket } from "./socket.js";
 import { onChange as onSettings, settings, update } from "./settings.js";
@@ -81,15 +82,56 @@ function linkToken() {
 }
 
 /**
+ * The player a resignation in favour of one names (`resign red`, three-player chess), if
+ * `action` is one.
+ * @param {string} action
+ */
+function favouredBy(action) {
+  return action.match(/^resign[ -](.+)$/)?.[1] ?? null;
+}
+
+/**
  * The words of a ruleset's action button: `resign red` is a resignation that gives the win to
  * Red (three-player chess).
  * @param {string} action
  */
 function actionLabel(action) {
-  if (action === "draw-claim") return "Claim draw";
-  const favoured = action.match(/^resign[ -](.+)$/);
-  if (favoured) return `Resign, giving the win to ${capital(favoured[1])}`;
+  const favoured = favouredBy(action);
+  if (favoured) return t("game.action.resign-to", { player: capital(seatWord(favoured)) });
+  if (has(`game.action.${action}`)) return t(`game.action.${action}`);
   return capital(action.replaceAll("-", " "));
+}
+
+/**
+ * A player's name as the server gives it (`white`, bughouse's `A-white`) in the page's
+ * language; a name without a message as it is.
+ * @param {string} name
+ */
+export function seatWord(name) {
+  if (has(`seat.name.${name}`)) return t(`seat.name.${name}`);
+  const onBoard = name.match(/^([A-Z])-(.+)$/);
+  if (onBoard && has(`seat.name.${onBoard[2]}`)) {
+    return t("seat.on-board", { board: onBoard[1], colour: t(`seat.name.${onBoard[2]}`) });
+  }
+  return name;
+}
+
+/**
+ * Why a game ended, in words (`time-forfeit`); a reason without a message as the server
+ * writes it, dashes for spaces.
+ * @param {string} reason
+ */
+function reasonWords(reason) {
+  return has(`result.reason.${reason}`) ? t(`result.reason.${reason}`) : reason.replaceAll("-", " ");
+}
+
+/**
+ * A region of the board in words (`promotion-zone`); one without a message as the ruleset
+ * names it, dashes for spaces.
+ * @param {string} region
+ */
+function regionWords(region) {
+  return has(`game.region.${region}`) ? t(`game.region.${region}`) : region.replaceAll("-", " ");
 }
 
 /**
@@ -114,11 +156,11 @@ export async function gamePage(app, id) {
         break;
       }
     }
-    if (kept.length && !state) toast("This browser's seat in this game is no longer valid.", "error");
+    if (kept.length && !state) toast(t("seat.lost"), "error");
     if (fromAddress && fromAddress !== token) {
       const link = await followLink(id, fromAddress, state?.you ?? null);
       if (!link) {
-        toast(state ? "That seat's link is not valid." : "That seat's link is not valid; you are watching.", "error");
+        toast(t(state ? "seat.link-invalid" : "seat.link-invalid-watching"), "error");
       } else if ("play" in link) {
         state = link.play;
         token = fromAddress;
@@ -134,22 +176,21 @@ export async function gamePage(app, id) {
   if (token && state.you !== null) held.set(id, state.you, token);
   const variant = (await variants()).get(state.variant);
   if (!variant) {
-    replace(app, h("p", { class: "error" }, `unknown ruleset ${state.variant}`));
+    replace(app, h("p", { class: "error" }, t("game.unknown-ruleset", { id: state.variant })));
     return;
   }
   new GamePage(app, variant, state, token, offered).start();
 }
 
-/** The notations a player may choose, in words with an example. @type {Record<string, string>} */
-const NOTATION_WORDS = {
-  "": "Moves: standard (SAN)",
-  western: "Moves: Western (P-7f)",
-  kif: "Moves: Japanese (７六歩)",
-  csa: "Moves: CSA (+7776FU)",
-  wxf: "Moves: WXF (C2=5)",
-  chinese: "Moves: Chinese (炮二平五)",
-  bpgn: "Moves: BPGN",
-};
+/**
+ * A notation a player may choose, in words with an example (`""`: SAN); one without a
+ * message by its name.
+ * @param {string} name
+ */
+function notationWords(name) {
+  const known = name || "san";
+  return has(`notation.${known}`) ? t(`notation.${known}`) : name;
+}
 
 /** Figurines of the chess men, by SAN letter (one shape for both colours, as books print). */
 const FIGURINES = /** @type {Record<string, string>} */ ({ K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘" });
@@ -246,7 +287,7 @@ class GamePage {
         "aria-labelledby": "seat-question-title",
         hidden: true,
       }),
-      seats: h("div", { class: "seat-switch", role: "group", "aria-label": "your seats in this game", hidden: true }),
+      seats: h("div", { class: "seat-switch", role: "group", "aria-label": t("seat.switch-label"), hidden: true }),
       banner: h("div", { class: "banner", hidden: true }),
       status: h("div", { class: "status", role: "status" }),
       note: h("div", { class: "note" }),
@@ -256,7 +297,7 @@ class GamePage {
       nav: h("div", { class: "nav" }),
       writing: h("select", {
         class: "notation-choice",
-        "aria-label": "moves written as",
+        "aria-label": t("notation.label"),
         hidden: true,
         onchange: (/** @type {Event} */ e) => {
           const value = /** @type {HTMLSelectElement} */ (e.target).value;
@@ -265,8 +306,8 @@ class GamePage {
       }),
       keyboard: h("input", {
         class: "keyboard",
-        placeholder: "type a move (e2e4, Nf3, P*5e)",
-        "aria-label": "type a move",
+        placeholder: t("game.keyboard-placeholder"),
+        "aria-label": t("game.keyboard-label"),
         autocomplete: "off",
         spellcheck: "false",
       }),
@@ -275,7 +316,11 @@ class GamePage {
       offers: h("div", { class: "offers" }),
       invite: h("div", { class: "invite" }),
       legend: h("div", { class: "legend-holder" }),
-      connection: h("span", { class: "connection", title: "connection to the server" }),
+      connection: h("span", {
+        class: "connection",
+        title: t("game.connection"),
+        "data-offline": t("game.reconnecting"),
+      }),
       info: h("div", { class: "info" }),
     };
     const form = el.keyboardForm;
@@ -284,25 +329,16 @@ class GamePage {
       e.preventDefault();
       this.typed();
     });
+    /** @type {[string, string, () => void][]} */
     const nav = [
-      ["«", "first", () => this.view(0)],
-      ["‹", "back", () => this.step(-1)],
-      ["›", "forward", () => this.step(1)],
-      ["»", "now", () => this.view(null)],
+      ["«", "game.nav.first", () => this.view(0)],
+      ["‹", "game.nav.back", () => this.step(-1)],
+      ["›", "game.nav.forward", () => this.step(1)],
+      ["»", "game.nav.now", () => this.view(null)],
     ];
-    for (const [text, label, act] of nav) {
-      el.nav.append(
-        h(
-          "button",
-          {
-            type: "button",
-            "aria-label": String(label),
-            title: String(label),
-            onclick: /** @type {EventListener} */ (act),
-          },
-          String(text),
-        ),
-      );
+    for (const [text, key, act] of nav) {
+      const label = t(key);
+      el.nav.append(h("button", { type: "button", "aria-label": label, title: label, onclick: act }, text));
     }
     replace(
       this.app,
@@ -340,7 +376,7 @@ class GamePage {
           form,
           el.actions,
           el.invite,
-          h("details", { class: "legend-box" }, h("summary", {}, "Pieces"), el.legend),
+          h("details", { class: "legend-box" }, h("summary", {}, t("game.pieces")), el.legend),
         ),
       ),
     );
@@ -378,7 +414,7 @@ class GamePage {
     if (token === this.token) return;
     try {
       const link = await followLink(this.state.id, token, this.state.you);
-      if (!link) toast("That seat's link is not valid.", "error");
+      if (!link) toast(t("seat.link-invalid"), "error");
       else if ("play" in link) await this.playSeat(token);
       else {
         this.offered = link.ask;
@@ -443,13 +479,13 @@ class GamePage {
    */
   onEvent(type, data) {
     const me = this.state.you;
+    const fromOther = me !== null && data?.seat !== me;
     if (type === "end") playSound("end");
-    else if (type === "draw-offer" && me !== null && data?.seat !== me) toast("A draw is offered.");
-    else if (type === "takeback-offer" && me !== null && data?.seat !== me) toast("A takeback is asked for.");
-    else if (type === "rematch-offer" && me !== null && data?.seat !== me) toast("A rematch is offered.");
-    else if (type === "gone" && me !== null && data?.seat !== me) toast("A player has left the game.");
-    else if (type === "abort" && data?.reason === "no-first-move") toast("Aborted: a first move did not come in time.");
-    else if (type === "abort" && data?.reason === "nobody-came") toast("Aborted: nobody took the open seat in time.");
+    else if (type === "draw-offer" && fromOther) toast(t("offer.draw-offered"));
+    else if (type === "takeback-offer" && fromOther) toast(t("offer.takeback-asked"));
+    else if (type === "rematch-offer" && fromOther) toast(t("offer.rematch-offered"));
+    else if (type === "gone" && fromOther) toast(t("game.player-left"));
+    else if (type === "abort" && has(`result.abort.${data?.reason}`)) toast(t(`result.abort.${data.reason}`));
     else if (type === "rematch" && me !== null && this.token) {
       // Everyone goes on to the new game, the same token on the other colour: every seat
       // this browser holds, the one it plays last so that it is played there too.
@@ -503,7 +539,8 @@ class GamePage {
     }
     // Only a player types moves.
     this.el.keyboardForm.hidden = s.you === null || s.status !== "ongoing";
-    this.el.note.textContent = (past ? past.note : s.note) ? `Drawn: ${past ? past.note : s.note}` : "";
+    const note = past ? past.note : s.note;
+    this.el.note.textContent = note ? t("game.note", { note }) : "";
   }
 
   marks() {
@@ -534,16 +571,21 @@ class GamePage {
       return;
     }
     const kind = kindOf(this.look, man.piece);
-    const owner = capital(this.state.player_names[man.owner] ?? "");
+    const named = {
+      owner: this.seatName(man.owner),
+      piece: kind.name,
+      cell: spot.cell,
+    };
     const words = movesInWords(kind);
-    const text = `${owner} ${kind.name} on ${spot.cell}${words ? `: ${words}` : ""}`;
+    const text = words ? t("game.piece-info-moves", { ...named, moves: words }) : t("game.piece-info", named);
     // Said again only when it changes: the line is read out to those who listen.
     const info = this.el.pieceInfo;
     if (info.dataset.said === text) return;
     info.dataset.said = text;
     info.innerHTML = "";
     info.append(h("span", { class: "said" }, text));
-    if (kind.diagram) info.insertAdjacentHTML("beforeend", diagramSvg(kind.diagram, `how the ${kind.name} moves`));
+    if (kind.diagram)
+      info.insertAdjacentHTML("beforeend", diagramSvg(kind.diagram, t("game.piece-diagram", { piece: kind.name })));
   }
 
   /** Names no man. */
@@ -660,7 +702,11 @@ class GamePage {
       const { piece, label } = choiceLabel(m, moves);
       const content = piece
         ? h("span", { class: "choice-man" })
-        : h("span", {}, m.split !== undefined ? `${label} of ${this.heightAt(m)}` : label);
+        : h(
+            "span",
+            {},
+            m.split !== undefined ? t("game.choice.split", { count: label, height: this.heightAt(m) }) : label,
+          );
       if (piece) content.innerHTML = `<svg viewBox="0 0 100 100">${manSvg(this.look, piece, you, false)}</svg>`;
       return h(
         "button",
@@ -679,12 +725,12 @@ class GamePage {
         content,
       );
     });
-    const title = moves.some((m) => m.split !== undefined) ? "How many men move?" : "Promote to";
+    const title = t(moves.some((m) => m.split !== undefined) ? "game.choice.split-title" : "game.choice.promote-title");
     replace(
       box,
       h("div", { class: "chooser-title" }, title),
       h("div", { class: "choices" }, buttons),
-      h("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, "cancel"),
+      h("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, t("game.choice.cancel")),
     );
     box.hidden = false;
   }
@@ -712,7 +758,7 @@ class GamePage {
     /** @type {HTMLInputElement} */ (this.el.keyboard).value = "";
     const legal = this.myLegal();
     if (!legal.length) {
-      toast("It is not your move.", "error");
+      toast(t("game.not-your-move"), "error");
       return;
     }
     const exact = legal.find((m) => m.text === text);
@@ -728,32 +774,19 @@ class GamePage {
     const [top, bottom] = this.flipped ? [mine, others] : [others, mine];
     const row = (/** @type {number} */ n) => {
       const seat = s.seats[n];
-      const name = s.player_names[n] ?? `player ${n + 1}`;
-      const who =
-        seat.kind === "engine"
-          ? `engine, level ${seat.level}`
-          : !seat.joined
-            ? "waiting for a player"
-            : n === s.you
-              ? "you"
-              : seat.gone
-                ? "left the game"
-                : seat.arrived === false
-                  ? "not here yet"
-                  : "player";
       const clock = h("span", { class: "clock", "data-seat": n });
       // A clock stands until its player's first move: it waits, it does not run.
       if (s.status === "ongoing" && !(s.movers ?? []).includes(n) && !s.clocks?.seats[n]?.running) {
         clock.classList.add("waiting");
-        clock.title = "The clock starts with this player's first move";
+        clock.title = t("clock.waiting-title");
       }
       this.clocks.attach(n, clock);
       return h(
         "div",
         { class: `player${s.to_move.includes(n) ? " to-move" : ""}`, "data-seat": n },
         h("span", { class: `swatch colour-${this.look.colours[n]}` }),
-        h("span", { class: "name" }, name),
-        h("span", { class: "who" }, who),
+        h("span", { class: "name" }, this.playerWord(n)),
+        h("span", { class: "who" }, this.who(seat)),
         s.clocks ? clock : null,
       );
     };
@@ -779,6 +812,19 @@ class GamePage {
   }
 
   /**
+   * Who sits at a seat, for its player's bar: the engine, nobody yet, you, someone gone...
+   * @param {Seat} seat
+   */
+  who(seat) {
+    if (seat.kind === "engine") return t("game.who.engine", { level: seat.level ?? 0 });
+    if (!seat.joined) return t("game.who.waiting");
+    if (seat.seat === this.state.you) return t("game.who.you");
+    if (seat.gone) return t("game.who.gone");
+    if (seat.arrived === false) return t("game.who.away");
+    return t("game.who.player");
+  }
+
+  /**
    * The seats on each board of a game of several boards, each seat on the first board it has
    * men or a hand on; a seat on none (a board not drawn) goes with the first board.
    * @returns {Map<number, number[]>}
@@ -798,34 +844,20 @@ class GamePage {
     const s = this.state;
     const banner = this.el.banner;
     if (s.status !== "ongoing") {
-      const reason = s.reason ? s.reason.replaceAll("-", " ") : "";
       const result = s.result ?? "*";
       banner.hidden = false;
       banner.setAttribute("data-result", result);
       replace(
         banner,
-        h("strong", {}, s.status === "aborted" ? "Game aborted" : result),
-        reason ? h("span", {}, ` · ${reason}`) : null,
+        h("strong", {}, s.status === "aborted" ? t("result.aborted") : result),
+        s.reason ? h("span", {}, ` · ${reasonWords(s.reason)}`) : null,
         this.winnerText(),
       );
       this.el.status.textContent = "";
     } else {
       banner.hidden = true;
       banner.removeAttribute("data-result");
-      const movers = s.to_move.map((n) => (n === s.you ? "You" : capital(s.player_names[n])));
-      let text = !s.started
-        ? "Waiting for every seat to be taken."
-        : movers.length
-          ? `${movers.join(", ")} to move`
-          : "";
-      if (s.check.length) text += " · check";
-      const first = s.first_move;
-      if (first) {
-        const left = Math.max(0, Math.ceil((first.ms - (performance.now() - this.received)) / 1000));
-        const who = first.seats.map((n) => (n === s.you ? "you" : capital(s.player_names[n])));
-        text += ` · ${left} s left for ${who.join(", ")} to make the first move, or the game is aborted`;
-      }
-      this.el.status.textContent = text;
+      this.el.status.textContent = this.statusLine();
     }
     // The first-move window counts down on the page between states.
     clearInterval(this.countdown);
@@ -835,7 +867,9 @@ class GamePage {
     }
     if (this.viewPly !== null) {
       this.el.status.textContent =
-        this.viewPly === 0 ? "The start position" : `After move ${this.viewPly} of ${s.moves.length}`;
+        this.viewPly === 0
+          ? t("game.status.start-position")
+          : t("game.status.after-move", { ply: this.viewPly, plies: s.moves.length });
     }
     replace(
       this.el.info,
@@ -864,6 +898,33 @@ class GamePage {
     );
   }
 
+  /** The status line of a game going on: who moves, check, the first move's countdown. */
+  statusLine() {
+    const s = this.state;
+    const parts = [];
+    if (!s.started) parts.push(t("game.status.waiting-for-seats"));
+    else if (s.to_move.length) parts.push(t("game.status.to-move", this.withYou(s.to_move)));
+    if (s.check.length) parts.push(t("game.status.check"));
+    const first = s.first_move;
+    if (first) {
+      const seconds = Math.max(0, Math.ceil((first.ms - (performance.now() - this.received)) / 1000));
+      parts.push(t("game.status.first-move", { ...this.withYou(first.seats), seconds }));
+    }
+    return parts.join(" · ");
+  }
+
+  /**
+   * Seats named for a message that speaks to the reader apart: `you` is `only` (the reader
+   * alone), `with` (the reader and `players`) or `without`; `players` names the others.
+   * @param {number[]} seats
+   * @returns {{you: string, players: string}}
+   */
+  withYou(seats) {
+    const others = seats.filter((n) => n !== this.state.you);
+    const you = others.length === seats.length ? "without" : others.length ? "with" : "only";
+    return { you, players: others.map((n) => this.seatName(n)).join(", ") };
+  }
+
   winnerText() {
     const s = this.state;
     if (!s.scores) return null;
@@ -871,8 +932,9 @@ class GamePage {
     const winners = s.scores
       .map((q, n) => (q === best && best > 0 && s.scores?.some((o) => o < best) ? n : -1))
       .filter((n) => n >= 0);
-    if (!winners.length) return h("div", {}, "Draw");
-    return h("div", {}, `${winners.map((n) => capital(s.player_names[n])).join(" and ")} won`);
+    if (!winners.length) return h("div", {}, t("result.draw"));
+    const players = formatList(winners.map((n) => this.seatName(n)));
+    return h("div", {}, t("result.won", { players, count: winners.length }));
   }
 
   renderMoves() {
@@ -956,7 +1018,7 @@ class GamePage {
     const options = ["", ...names];
     if (select.dataset.names !== options.join(",")) {
       select.dataset.names = options.join(",");
-      replace(select, ...options.map((n) => h("option", { value: n }, NOTATION_WORDS[n] ?? n)));
+      replace(select, ...options.map((n) => h("option", { value: n }, notationWords(n))));
     }
     select.value = chosen;
   }
@@ -1018,7 +1080,7 @@ class GamePage {
         if (losing && !armed) {
           armed = true;
           button.classList.add("confirm");
-          button.textContent = "Really? Click again";
+          button.textContent = t("game.confirm-again");
           setTimeout(() => {
             armed = false;
             button.classList.remove("confirm");
@@ -1032,16 +1094,16 @@ class GamePage {
     };
     if (me !== null && live && s.started) {
       const everyoneMoved = s.moves.length >= s.players;
-      if (!everyoneMoved) act("Abort", "abort");
+      if (!everyoneMoved) act(t("game.abort"), "abort");
       // A plain resignation needs two sides; with more, the ruleset lists whom it favours.
-      if (new Set(s.teams).size === 2) act("Resign", "resign");
+      if (new Set(s.teams).size === 2) act(t("game.resign"), "resign");
       // An engine never takes a draw: only people are offered one.
       const people = s.seats.some(
         (seat) => seat.seat !== me && seat.kind === "human" && s.teams[seat.seat] !== s.teams[me],
       );
-      if (people && !s.offers.draw.includes(me)) act("Offer draw", "draw-offer");
+      if (people && !s.offers.draw.includes(me)) act(t("game.offer-draw"), "draw-offer");
       if (s.moves.length && s.offers.takeback === null)
-        act("Takeback", "takeback-offer", "ask to take back the last move");
+        act(t("game.takeback"), "takeback-offer", t("game.takeback-title"));
       for (const a of s.actions ?? []) act(actionLabel(a), a);
     }
     buttons.push(
@@ -1051,10 +1113,10 @@ class GamePage {
           type: "button",
           class: "action",
           "data-action": "flip",
-          title: "turn the board (f)",
+          title: t("game.flip-title"),
           onclick: () => this.flip(),
         },
-        "Flip",
+        t("game.flip"),
       ),
     );
     const regions = [
@@ -1067,11 +1129,11 @@ class GamePage {
         "select",
         {
           class: "region",
-          "aria-label": "show a region of the board",
-          title: "show a region of the board (promotion zones, palaces)",
+          "aria-label": t("game.regions-label"),
+          title: t("game.regions-title"),
         },
-        h("option", { value: "" }, "Zones…"),
-        regions.map((r) => h("option", { value: r, selected: r === this.region }, r.replaceAll("-", " "))),
+        h("option", { value: "" }, t("game.regions")),
+        regions.map((r) => h("option", { value: r, selected: r === this.region }, regionWords(r))),
       );
       select.addEventListener("change", () => {
         this.region = /** @type {HTMLSelectElement} */ (select).value || null;
@@ -1104,11 +1166,11 @@ class GamePage {
               href: `/games/${encodeURIComponent(s.rematch)}`,
               onclick: (/** @type {Event} */ e) => this.toRematch(e),
             },
-            "Go to the rematch",
+            t("game.to-rematch"),
           ),
         );
       } else if (me !== null && !(s.offers.rematch ?? []).includes(me)) {
-        act("Rematch", "rematch-offer", "offer another game with the colours turned");
+        act(t("game.rematch"), "rematch-offer", t("game.rematch-title"));
       }
     }
     replace(this.el.actions, buttons);
@@ -1122,31 +1184,30 @@ class GamePage {
     const rows = [];
     if (s.status === "ongoing" && me !== null) {
       if (s.offers.draw.length && !s.offers.draw.includes(me)) {
-        rows.push(this.offer("A draw is offered.", "draw-accept", "draw-decline"));
-      } else if (s.offers.draw.includes(me)) rows.push(h("div", { class: "offer" }, "You offered a draw."));
+        rows.push(this.offer(t("offer.draw-offered"), "draw-accept", "draw-decline"));
+      } else if (s.offers.draw.includes(me)) rows.push(h("div", { class: "offer" }, t("offer.draw-yours")));
       if (s.offers.takeback !== null && s.offers.takeback !== me) {
-        rows.push(this.offer("A takeback is asked for.", "takeback-accept", "takeback-decline"));
-      } else if (s.offers.takeback === me) rows.push(h("div", { class: "offer" }, "You asked for a takeback."));
+        rows.push(this.offer(t("offer.takeback-asked"), "takeback-accept", "takeback-decline"));
+      } else if (s.offers.takeback === me) rows.push(h("div", { class: "offer" }, t("offer.takeback-yours")));
       const a = s.offers.action;
       if (a && a.consent === me)
-        rows.push(
-          this.offer(`${capital(s.player_names[a.by])} proposes: ${a.action}.`, "action-accept", "action-decline"),
-        );
+        rows.push(this.offer(this.proposal(a.by, a.action), "action-accept", "action-decline"));
       if (s.claims?.length) {
         rows.push(
           h(
             "div",
             { class: "offer" },
-            "Your opponent left the game. ",
+            t("offer.opponent-left"),
+            " ",
             h(
               "button",
               { type: "button", "data-action": "claim-victory", onclick: () => this.act("claim-victory") },
-              "Claim victory",
+              t("offer.claim-victory"),
             ),
             h(
               "button",
               { type: "button", "data-action": "call-draw", onclick: () => this.act("call-draw") },
-              "Call it a draw",
+              t("offer.call-draw"),
             ),
           ),
         );
@@ -1154,10 +1215,23 @@ class GamePage {
     }
     const rematch = s.offers.rematch ?? [];
     if (s.status !== "ongoing" && me !== null && !s.rematch && rematch.length) {
-      if (rematch.includes(me)) rows.push(h("div", { class: "offer" }, "You offered a rematch."));
-      else rows.push(this.offer("A rematch is offered.", "rematch-accept", "rematch-decline"));
+      if (rematch.includes(me)) rows.push(h("div", { class: "offer" }, t("offer.rematch-yours")));
+      else rows.push(this.offer(t("offer.rematch-offered"), "rematch-accept", "rematch-decline"));
     }
     replace(box, rows);
+  }
+
+  /**
+   * What a player asks the reader to consent to (three-player chess: a resignation in favour
+   * of one player).
+   * @param {number} by
+   * @param {string} action
+   */
+  proposal(by, action) {
+    const player = this.seatName(by);
+    const favoured = favouredBy(action);
+    if (favoured) return t("offer.proposes-resign", { player, favoured: seatWord(favoured) });
+    return t("offer.proposes", { player, action });
   }
 
   /**
@@ -1171,9 +1245,9 @@ class GamePage {
       { class: "offer" },
       text,
       " ",
-      h("button", { type: "button", "data-action": accept, onclick: () => this.act(accept) }, "Accept"),
+      h("button", { type: "button", "data-action": accept, onclick: () => this.act(accept) }, t("offer.accept")),
       decline
-        ? h("button", { type: "button", "data-action": decline, onclick: () => this.act(decline) }, "Decline")
+        ? h("button", { type: "button", "data-action": decline, onclick: () => this.act(decline) }, t("offer.decline"))
         : null,
     );
   }
@@ -1188,8 +1262,13 @@ class GamePage {
     const link = `${location.origin}/games/${s.id}`;
     const rows = [];
     if (s.you !== null) {
-      rows.push(h("p", {}, "Send this link to the other players:"));
-      const input = h("input", { class: "invite-link", readonly: true, value: link, "aria-label": "invitation link" });
+      rows.push(h("p", {}, t("game.invite.send")));
+      const input = h("input", {
+        class: "invite-link",
+        readonly: true,
+        value: link,
+        "aria-label": t("game.invite.link"),
+      });
       input.addEventListener("focus", () => /** @type {HTMLInputElement} */ (input).select());
       rows.push(input);
     }
@@ -1199,7 +1278,7 @@ class GamePage {
           h(
             "button",
             { type: "button", class: "join", "data-join": seat.seat, onclick: () => this.join(seat.seat) },
-            `Play as ${s.player_names[seat.seat]}`,
+            t("game.invite.join", { player: this.playerWord(seat.seat) }),
           ),
         );
       }
@@ -1228,7 +1307,7 @@ class GamePage {
     try {
       /** @type {State} */
       const state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
-      if (state.you === null) throw new Error("That seat's link is not valid.");
+      if (state.you === null) throw new Error(t("seat.link-invalid"));
       held.set(id, state.you, token);
       this.token = token;
       this.socket.close();
@@ -1244,9 +1323,21 @@ class GamePage {
     }
   }
 
-  /** @param {number} seat */
+  /**
+   * A seat's player by name, as its bar shows it: `white`, `világos`.
+   * @param {number} seat
+   */
+  playerWord(seat) {
+    const name = this.state.player_names[seat];
+    return name === undefined ? t("seat.player-n", { n: seat + 1 }) : seatWord(name);
+  }
+
+  /**
+   * A seat's player by name, as a sentence or a button names him: `White`.
+   * @param {number} seat
+   */
   seatName(seat) {
-    return capital(this.state.player_names[seat] ?? `player ${seat + 1}`);
+    return capital(this.playerWord(seat));
   }
 
   /** The seats this browser holds in the game, to switch between when there are several. */
@@ -1261,7 +1352,7 @@ class GamePage {
     }
     replace(
       box,
-      h("span", { class: "seat-switch-label" }, "Your seats here:"),
+      h("span", { class: "seat-switch-label" }, t("seat.switch-title")),
       mine.map((seat) =>
         h(
           "button",
@@ -1270,7 +1361,7 @@ class GamePage {
             class: "seat-choice",
             "data-seat": seat.seat,
             "aria-pressed": String(seat.seat === s.you),
-            title: seat.seat === s.you ? "the seat you play now" : `play as ${this.seatName(seat.seat)}`,
+            title: seat.seat === s.you ? t("seat.current") : t("seat.play-as", { player: this.seatName(seat.seat) }),
             onclick: () => {
               if (seat.seat !== this.state.you) void this.playSeat(seat.token);
             },
@@ -1301,29 +1392,33 @@ class GamePage {
       this.offered = null;
       this.renderQuestion();
       if (yes) void this.playSeat(offered.token);
-      else toast(`You are still playing ${mine}.`);
+      else toast(t("seat.still-playing", { player: mine }));
     };
     replace(
       box,
       h(
         "div",
         { class: "seat-question-box" },
-        h("p", { class: "seat-question-title", id: "seat-question-title" }, `This link is for ${theirs}'s seat.`),
-        h("p", {}, `In this browser you play ${mine} in this game. Play ${theirs} instead?`),
         h(
           "p",
-          { class: "seat-question-note" },
-          `This browser keeps ${mine}'s seat either way, so you can switch back.`,
+          { class: "seat-question-title", id: "seat-question-title" },
+          t("seat.question-title", { player: theirs }),
         ),
+        h("p", {}, t("seat.question", { mine, theirs })),
+        h("p", { class: "seat-question-note" }, t("seat.question-note", { player: mine })),
         h(
           "div",
           { class: "seat-question-buttons" },
           h(
             "button",
             { type: "button", class: "primary", "data-answer": "switch", onclick: () => answer(true) },
-            `Play ${theirs}`,
+            t("seat.switch", { player: theirs }),
           ),
-          h("button", { type: "button", "data-answer": "stay", onclick: () => answer(false) }, `Keep playing ${mine}`),
+          h(
+            "button",
+            { type: "button", "data-answer": "stay", onclick: () => answer(false) },
+            t("seat.stay", { player: mine }),
+          ),
         ),
       ),
     );

@@ -4,6 +4,8 @@
 // chooser where several moves share the path (promotions, Makarenko splits). It knows no
 // rules: every choice offered is a legal move the server listed.
 
+import { t } from "./i18n.js";
+
 /**
  * @typedef {import("./board.js").Shape} Shape
  * @typedef {import("./board.js").Spot} Spot
@@ -225,8 +227,8 @@ export class Picker {
  */
 export function choiceLabel(move, all) {
   if (move.split !== undefined) return { label: `${move.split}` };
-  if (move.promotion === "+") return { label: "promote" };
+  if (move.promotion === "+") return { label: t("game.choice.promote") };
   if (move.promotion !== undefined) return { piece: move.promotion, label: move.promotion };
-  if (all.some((m) => m.promotion !== undefined)) return { label: "no promotion" };
+  if (all.some((m) => m.promotion !== undefined)) return { label: t("game.choice.no-promotion") };
   return { label: move.text };
 }
