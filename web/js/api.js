@@ -166,3 +166,16 @@ export const held = {
     }
   },
 };
+
+/**
+ * What a value of a rule option means to a player, from the option's `words`.
+ * @param {{words?: [string, string][], help?: string}} option
+ * @param {string} value
+ */
+export function explainOption(option, value) {
+  const words = option.words ?? [];
+  const own = words.find(([v]) => v === value);
+  if (own) return own[1];
+  const any = words.find(([v]) => v === "*");
+  return any ? any[1].replace("{}", value) : (option.help ?? "");
+}

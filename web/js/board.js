@@ -17,7 +17,7 @@ import { settings } from "./settings.js";
  * @typedef {{owner: number, piece: string, count: number}} HandEntry
  * @typedef {{men: Man[], hands: HandEntry[], fog?: string[], check: string[], bottom?: number, has_hands?: boolean, drawing?: Drawing}} SceneBoard
  * @typedef {{board?: number, from?: string, to?: string, via?: string[], drop?: string, promotion?: string, part?: string, split?: number, area?: string[], routes?: string[][], text?: string}} Shape
- * @typedef {{symbol: string, name: string, moves: string, moves_in_words?: boolean, diagram?: import("./diagram.js").Diagram | null}} Kind
+ * @typedef {{symbol: string, name: string, key?: string, moves: string, moves_in_words?: boolean, diagram?: import("./diagram.js").Diagram | null}} Kind
  * @typedef {{style: string, set: string, kinds: Map<string, Kind>, colours: string[], players: number, teams: number[]}} Look
  * @typedef {{board: number, cell: string}} Spot
  * @typedef {{selected?: Spot | null, dests?: (Spot & {capture?: boolean})[], path?: Spot[], area?: Spot[], hand?: {board: number, owner: number, piece: string} | null, region?: string | null}} Marks
@@ -40,12 +40,17 @@ export function colourOf(name) {
  * the server's English name (`white`, `A-black`); a name the catalogue lacks as it is, and
  * a seat without a name as `player 3`.
  * @param {string | null | undefined} name
- * @param {number} seat
+ * @param {number} [seat]
  */
-export function sideName(name, seat) {
-  if (!name) return t("board.player-number", { number: seat + 1 });
-  const lower = name.toLowerCase();
-  return has(`board.player.${lower}`) ? t(`board.player.${lower}`) : name;
+export function sideName(name, seat = 0) {
+  if (!name) return t("seat.player-n", { n: seat + 1 });
+  if (has(`seat.name.${name}`)) return t(`seat.name.${name}`);
+  // Bughouse's seats: a board's letter and a colour (`A-white`).
+  const onBoard = name.match(/^([A-Z])-(.+)$/);
+  if (onBoard && has(`seat.name.${onBoard[2]}`)) {
+    return t("seat.on-board", { board: onBoard[1], colour: t(`seat.name.${onBoard[2]}`) });
+  }
+  return name;
 }
 
 /**

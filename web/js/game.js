@@ -3,8 +3,8 @@
 // keeps every seat it holds in a game (api.js `held`): a link to another seat asks before the
 // page plays it, and the page switches between the seats held.
 
-import { api, ApiError, held, variants } from "./api.js";
-import { BoardView, kindOf, legendList, lookOf, manSvg, movesInWords } from "./board.js";
+import { api, ApiError, explainOption, held, variants } from "./api.js";
+import { BoardView, kindOf, legendList, lookOf, manSvg, movesInWords, sideName } from "./board.js";
 import { diagramSvg } from "./diagram.js";
 import { ClockView, describeControl } from "./clock.js";
 import { h, replace, toast } from "./dom.js";
@@ -97,23 +97,9 @@ function favouredBy(action) {
  */
 function actionLabel(action) {
   const favoured = favouredBy(action);
-  if (favoured) return t("game.action.resign-to", { player: capital(seatWord(favoured)) });
+  if (favoured) return t("game.action.resign-to", { player: capital(sideName(favoured)) });
   if (has(`game.action.${action}`)) return t(`game.action.${action}`);
   return capital(action.replaceAll("-", " "));
-}
-
-/**
- * A player's name as the server gives it (`white`, bughouse's `A-white`) in the page's
- * language; a name without a message as it is.
- * @param {string} name
- */
-export function seatWord(name) {
-  if (has(`seat.name.${name}`)) return t(`seat.name.${name}`);
-  const onBoard = name.match(/^([A-Z])-(.+)$/);
-  if (onBoard && has(`seat.name.${onBoard[2]}`)) {
-    return t("seat.on-board", { board: onBoard[1], colour: t(`seat.name.${onBoard[2]}`) });
-  }
-  return name;
 }
 
 /**
@@ -878,9 +864,18 @@ class GamePage {
         ? h(
             "ul",
             { class: "rule-options" },
-            (s.options_in_words ?? []).map((o) =>
-              h("li", { "data-option": o.name, title: `${o.name}=${o.value}` }, h("b", {}, `${o.label}: `), o.words),
-            ),
+            (s.options_in_words ?? []).map((o) => {
+              // In the reader's language from the listing; the state's English where it lacks the option.
+              const spec = (this.variant.options ?? []).find((/** @type {{name: string}} */ x) => x.name === o.name);
+              const label = spec?.label ?? o.label;
+              const words = spec ? explainOption(spec, o.value) || o.words : o.words;
+              return h(
+                "li",
+                { "data-option": o.name, title: `${o.name}=${o.value}` },
+                h("b", {}, t("game.option-label", { label })),
+                words,
+              );
+            }),
           )
         : null,
     );
@@ -1230,7 +1225,7 @@ class GamePage {
   proposal(by, action) {
     const player = this.seatName(by);
     const favoured = favouredBy(action);
-    if (favoured) return t("offer.proposes-resign", { player, favoured: seatWord(favoured) });
+    if (favoured) return t("offer.proposes-resign", { player, favoured: sideName(favoured) });
     return t("offer.proposes", { player, action });
   }
 
@@ -1329,7 +1324,7 @@ class GamePage {
    */
   playerWord(seat) {
     const name = this.state.player_names[seat];
-    return name === undefined ? t("seat.player-n", { n: seat + 1 }) : seatWord(name);
+    return sideName(name, seat);
   }
 
   /**

@@ -1,10 +1,10 @@
 // The lobby: every ruleset with its summary, a form to start a game (against the engine, a
 // friend by link, or an open seek), and the games open, live and just finished.
 
-import { api, held, rulesPage, variants } from "./api.js";
+import { api, explainOption, held, rulesPage, variants } from "./api.js";
 import { lookOf, previewSvg, sideName } from "./board.js";
 import { h, plies, replace, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /**
  * A time control, as the server takes it.
@@ -58,7 +58,9 @@ export function summaryOf(html) {
 
 /** @param {HTMLElement} app */
 export async function lobbyPage(app) {
-  const all = [...(await variants()).values()];
+  // In the order of their names in the reader's language (Lavinasakk is no longer first).
+  const collator = new Intl.Collator(language());
+  const all = [...(await variants()).values()].sort((a, b) => collator.compare(a.name, b.name));
   const form = h("form", { class: "new-game", id: "new-game" });
   const cards = h("div", { class: "variant-cards" });
   const lists = h("div", { class: "game-lists" });
@@ -148,19 +150,6 @@ function remember(choices) {
   } catch {
     // A browser that keeps nothing starts on chess again.
   }
-}
-
-/**
- * What a value of a rule option means to a player, from the option's `words`.
- * @param {{words?: [string, string][], help?: string}} option
- * @param {string} value
- */
-export function explainOption(option, value) {
-  const words = option.words ?? [];
-  const own = words.find(([v]) => v === value);
-  if (own) return own[1];
-  const any = words.find(([v]) => v === "*");
-  return any ? any[1].replace("{}", value) : (option.help ?? "");
 }
 
 /**

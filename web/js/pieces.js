@@ -6,7 +6,16 @@
 // A man is looked up by its lower-case English name (synonyms accepted); an unknown name gets
 // a generic token showing a diagram of its Betza moves, and `hasDrawing` is false for it.
 
-/** @typedef {{symbol: string, name: string, moves: string}} Kind */
+/** @typedef {{symbol: string, name: string, key?: string, moves: string}} Kind */
+
+/**
+ * The name a man is drawn by: the legend's English `key` (the `name` is in the reader's
+ * language), lower case.
+ * @param {Kind} kind
+ */
+function drawnName(kind) {
+  return (kind.key || kind.name || "").toLowerCase().trim();
+}
 
 /**
  * Colours of one side: body fill, outline, inner details (contrasting with the body), and the
@@ -635,7 +644,7 @@ function bare(moves) {
 
 /** @param {Kind} kind @returns {Resolved} */
 function resolveWestern(kind) {
-  let name = (kind.name || "").toLowerCase().trim();
+  let name = drawnName(kind);
   const sym = kind.symbol || "";
   // Makarenko: "tower of N" (or a symbol with its height in braces).
   const towerName = name.match(/^tower of (\d+)$/);
@@ -911,7 +920,7 @@ function shogiInternational(p, kind, promoted, size) {
 
 /** @param {Kind} kind @param {string} set @returns {Resolved} */
 function resolveShogi(kind, set) {
-  const name = (kind.name || "").toLowerCase().trim();
+  const name = drawnName(kind);
   const sym = kind.symbol || "";
   // "rook (promoted gold)": the face of what it moves as, in red.
   const paren = name.match(/^(.+?)\s*\(promoted [^)]*\)$/);
@@ -1009,7 +1018,7 @@ function cannonPicture(p) {
 /** A disc of the international xiangqi set. @param {Palette} p @param {Kind} kind */
 function xiangqiPicture(p, kind) {
   const ring = p.key === "black" ? "#1b1a19" : "#b8141a";
-  const body = XIANGQI_BODIES[kind.name.toLowerCase().trim()];
+  const body = XIANGQI_BODIES[drawnName(kind)];
   const inner = body ? single(body)(scaled(p, 0.74), kind) : cannonPicture(scaled(p, 0.74));
   return (
     `<circle cx="50" cy="50" r="45" fill="#f1dfb8" stroke="#5b4322" stroke-width="2.6"/>` +
@@ -1020,7 +1029,7 @@ function xiangqiPicture(p, kind) {
 
 /** @param {Kind} kind @param {string} set @returns {Resolved} */
 function resolveXiangqi(kind, set) {
-  const name = (kind.name || "").toLowerCase().trim();
+  const name = drawnName(kind);
   if (set === "international" && (XIANGQI_BODIES[name] || name === "cannon")) {
     return { paint: xiangqiPicture, dedicated: true };
   }
@@ -1112,7 +1121,7 @@ function congoDisc(p, inner) {
 
 /** @param {Kind} kind @returns {Resolved} */
 function resolveCongo(kind) {
-  let name = (kind.name || "").toLowerCase().trim();
+  let name = drawnName(kind);
   name = CONGO_NAMES[name] || name;
   const animal = ANIMALS[name];
   if (animal) {
@@ -1172,7 +1181,12 @@ function resolve(style, kind, set) {
  * @returns {string}
  */
 export function manMarkup(style, kind, colour, set = "") {
-  const k = { symbol: String(kind.symbol || ""), name: String(kind.name || ""), moves: String(kind.moves || "") };
+  const k = {
+    symbol: String(kind.symbol || ""),
+    name: String(kind.name || ""),
+    key: String(kind.key || kind.name || ""),
+    moves: String(kind.moves || ""),
+  };
   return resolve(style, k, set).paint(paletteOf(colour), k);
 }
 
@@ -1183,6 +1197,11 @@ export function pointsAtOpponent(style) {
 
 /** Whether `manMarkup` has a dedicated drawing for this kind (false = the generic fallback was used); tests assert every man of every ruleset has one. @param {string} style @param {Kind} kind */
 export function hasDrawing(style, kind) {
-  const k = { symbol: String(kind.symbol || ""), name: String(kind.name || ""), moves: String(kind.moves || "") };
+  const k = {
+    symbol: String(kind.symbol || ""),
+    name: String(kind.name || ""),
+    key: String(kind.key || kind.name || ""),
+    moves: String(kind.moves || ""),
+  };
   return resolve(style, k, "").dedicated;
 }

@@ -5,11 +5,12 @@
 import { rulesPage, variants } from "./api.js";
 import { legendList, lookOf } from "./board.js";
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /** @param {HTMLElement} app */
 export async function rulesIndex(app) {
-  const all = [...(await variants()).values()];
+  const collator = new Intl.Collator(language());
+  const all = [...(await variants()).values()].sort((a, b) => collator.compare(a.name, b.name));
   replace(
     app,
     h(

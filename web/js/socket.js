@@ -1,7 +1,7 @@
 // The game's websocket (docs/server.md, "The socket"): states and events in, moves and
 // actions out; reconnects by itself and catches up from the last version it saw.
 
-import { has, t } from "./i18n.js";
+import { errorWords } from "./api.js";
 
 /**
  * What the socket hands the page; `error` gets a refusal in the reader's words.
@@ -13,16 +13,6 @@ import { has, t } from "./i18n.js";
  *   status: (connected: boolean) => void,
  * }} SocketHandlers
  */
-
-/**
- * A refusal of the server in the page's language: the message of its code (`error.illegal`),
- * else the server's own English line (a code newer than the page, or none).
- * @param {unknown} code
- * @param {string} line
- */
-export function refusalText(code, line) {
-  return typeof code === "string" && has(`error.${code}`) ? t(`error.${code}`) : line;
-}
 
 export class GameSocket {
   /**
@@ -106,7 +96,7 @@ export class GameSocket {
         this.handlers.ack(m.d);
         break;
       case "error":
-        this.handlers.error(refusalText(m.code, String(m.d)), m.ack);
+        this.handlers.error(errorWords(m.code, String(m.d)), m.ack);
         break;
       case "pong":
       case undefined:

@@ -50,6 +50,8 @@ fn describe(id: &str) -> Option<Value> {
         .map(|k| {
             json!({
                 "symbol": k.symbol,
+                // The English name in every language: what clients draw the man by.
+                "key": k.name,
                 "name": k.name,
                 "moves": k.moves,
                 "moves_in_words": k.moves_in_words,

@@ -134,6 +134,22 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
     assert!(marks("chushogi", "N").iter().all(|m| m["what"] == "lion"));
     // Betza is for developers: the listing says which moves are words a player reads.
     assert_eq!(piece("chess", "N")["moves_in_words"], false);
+    // The key clients draw a man by is his English name, in every language.
+    assert_eq!(piece("chess", "N")["key"], "knight");
+    let (_, hungarian) = server.get("/api/variants?lang=hu", None);
+    let knight = hungarian["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "chess")
+        .unwrap()["pieces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["symbol"] == "N")
+        .unwrap()
+        .clone();
+    assert_eq!((knight["key"].as_str(), knight["name"].as_str()), (Some("knight"), Some("huszár")));
     assert_eq!(piece("makarenko", "D")["moves_in_words"], true);
     assert_eq!(piece("gess", "S")["moves_in_words"], true);
     assert_eq!(piece("hexchess", "R")["diagram"]["lattice"], "hex");
