@@ -159,3 +159,28 @@ test("the header's language choice switches the page and is remembered", async (
   assert.equal(await page.evaluate(() => location.pathname), "/archive");
   await context.close();
 });
+
+test("the pages in Hungarian fit a phone: longer words break no layout at 390 px", async () => {
+  const { context, page, errors } = await browserIn("hu-HU", { width: 390, height: 844 });
+  const base = setting.server.base;
+  const game = await mated();
+  /** @type {string[]} */
+  const wide = [];
+  for (const [path, ready] of [
+    ["/", "button.create"],
+    ["/archive", ".archive-note, .archive-list"],
+    ["/rules", ".rules-index a"],
+    ["/rules/shogi", "section[data-section='End of game'] h2"],
+    [`/games/${game.id}#seat=${game.token}`, ".banner:not([hidden])"],
+  ]) {
+    await page.goto(`${base}${path}`);
+    await page.locator(ready).first().waitFor();
+    await page.waitForFunction(() => document.documentElement.lang === "hu");
+    const width = await page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
+    if (width > 390) wide.push(`${path}: ${width} px`);
+  }
+  await page.screenshot({ path: join(outDir, "screens", "hu-phone-game.png") });
+  assert.deepEqual(wide, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
