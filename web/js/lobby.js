@@ -4,7 +4,7 @@
 import { api, explainOption, held, rulesPage, variants } from "./api.js";
 import { lookOf, previewSvg, sideName } from "./board.js";
 import { h, plies, replace, toast } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 
 /**
  * A time control, as the server takes it.
@@ -205,7 +205,14 @@ function buildForm(form, all) {
           ? h(
               "select",
               { name: `option-${o.name}`, "data-option": o.name },
-              o.values.map((/** @type {string} */ w) => h("option", { value: w, selected: w === o.default }, w)),
+              o.values.map((/** @type {string} */ w) =>
+                // Switches read as words (be/ki); other values are names the words below explain.
+                h(
+                  "option",
+                  { value: w, selected: w === o.default },
+                  has(`lobby.value.${w}`) ? t(`lobby.value.${w}`) : w,
+                ),
+              ),
             )
           : h("input", { name: `option-${o.name}`, "data-option": o.name, value: o.default, size: 6 });
         // What the chosen value means, said again whenever it changes.
