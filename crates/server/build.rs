@@ -98,6 +98,10 @@ fn web_link(dest: &str, ids: &[String]) -> Option<String> {
         .then(|| format!("/rules/{id}"))
 }
 
+/// A page's headings in order: each one's level and, for a template section, its English
+/// heading (else "").
+type Headings = Vec<(u8, &'static str)>;
+
 /// The fragment of one rules page in `language`: the `# title` left out (the client shows the
 /// game's name), the first paragraph as `<p class="summary">` (the lobby's description), the
 /// rest up to the `## Scenarios` section (the tests' positions) as plain HTML, each template
@@ -108,7 +112,7 @@ fn rules_fragment(
     markdown: &str,
     ids: &[String],
     language: &str,
-) -> Result<(String, Vec<(u8, &'static str)>), String> {
+) -> Result<(String, Headings), String> {
     let mut events = Parser::new_ext(markdown, Options::ENABLE_TABLES).peekable();
     match events.next() {
         Some(Event::Start(Tag::Heading {
@@ -136,7 +140,7 @@ fn rules_fragment(
     let mut in_heading = false;
     // Where in `out` the open `h2` starts, to mark it once its words are known.
     let mut heading_at = 0;
-    let mut structure: Vec<(u8, &'static str)> = Vec::new();
+    let mut structure: Headings = Vec::new();
     for event in events {
         match &event {
             Event::Start(Tag::Heading {
@@ -158,7 +162,8 @@ fn rules_fragment(
                 let section = section_of(heading.trim(), language);
                 structure.push((2, section.unwrap_or("")));
                 if let Some(section) = section {
-                    out[heading_at] = Event::Html(format!("<h2 data-section=\"{section}\">").into());
+                    out[heading_at] =
+                        Event::Html(format!("<h2 data-section=\"{section}\">").into());
                 }
             }
             _ => {}

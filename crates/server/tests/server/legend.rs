@@ -149,7 +149,10 @@ fn the_listing_has_a_style_and_a_legend_for_every_ruleset() {
         .find(|p| p["symbol"] == "N")
         .unwrap()
         .clone();
-    assert_eq!((knight["key"].as_str(), knight["name"].as_str()), (Some("knight"), Some("huszár")));
+    assert_eq!(
+        (knight["key"].as_str(), knight["name"].as_str()),
+        (Some("knight"), Some("huszár"))
+    );
     assert_eq!(piece("makarenko", "D")["moves_in_words"], true);
     assert_eq!(piece("gess", "S")["moves_in_words"], true);
     assert_eq!(piece("hexchess", "R")["diagram"]["lattice"], "hex");

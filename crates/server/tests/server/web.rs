@@ -41,7 +41,10 @@ fn pages_answer_with_the_client_and_files_are_embedded() {
         let (status, body) = server.get(&format!("/static/rules/hu/{id}.html"), None);
         assert_eq!(status, 200, "Hungarian rules of {id}");
         let hungarian = body.as_str().unwrap_or("").to_string();
-        assert!(hungarian.contains("class=\"summary\""), "{id}'s Hungarian summary");
+        assert!(
+            hungarian.contains("class=\"summary\""),
+            "{id}'s Hungarian summary"
+        );
         let sections = |html: &str| -> Vec<String> {
             html.split("<h2")
                 .skip(1)
