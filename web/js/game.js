@@ -103,6 +103,15 @@ function actionLabel(action) {
 }
 
 /**
+ * A move that is a word rather than a cell (Chex's `draw`) in the page's language; other
+ * move texts as they are.
+ * @param {string} text
+ */
+function moveButtonWords(text) {
+  return has(`game.move-word.${text}`) ? t(`game.move-word.${text}`) : text;
+}
+
+/**
  * Why a game ended, in words (`time-forfeit`); a reason without a message as the server
  * writes it, dashes for spaces.
  * @param {string} reason
@@ -887,7 +896,7 @@ class GamePage {
           h(
             "button",
             { type: "button", class: "move-button", "data-move": m.text, onclick: () => this.send(m) },
-            m.part ?? m.text,
+            moveButtonWords(m.part ?? m.text),
           ),
         ),
     );
